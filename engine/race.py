@@ -1,0 +1,182 @@
+"""A race in progress: a rule system, its state and the record being written, stepped generically.
+
+This is the one loop every front end shares (the terminal, ``simulate``, ``replay``, and the bot's
+race service): collect the awaited orders, fill in bots and absent players, resolve, append the step
+to the record. Nothing here knows which rule system it drives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.messages import OrderError
+from engine.record import RaceRecord, RecordError, describe_validation_error
+from engine.registry import get_ruleset
+from engine.ruleset import ORDER_META_KEYS, Decision, Entrant, Event, Order, Result, Ruleset
+
+
+def strip_meta(order: Order | str) -> Order | str:
+    """The decision without the record's bookkeeping keys."""
+    if isinstance(order, str):
+        return order
+    return {k: v for k, v in order.items() if k not in ORDER_META_KEYS or k == "received_at"}
+
+
+@dataclass
+class Race:
+    """A race: its rule system, current state, the record so far and the events of every step."""
+
+    ruleset: Ruleset[Any]
+    record: RaceRecord
+    state: Any
+    events: list[list[Event]] = field(default_factory=list)
+
+    # --- creation --------------------------------------------------------------------------------
+    @classmethod
+    def start(
+        cls,
+        ruleset_id: str,
+        entrants: list[Entrant],
+        seed: int,
+        stage: dict[str, Any] | str | None = None,
+        options: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+    ) -> Race:
+        """A new race and its empty record."""
+        record = RaceRecord(
+            ruleset=ruleset_id,
+            seed=seed,
+            stage=stage,
+            options=dict(options or {}),
+            entrants=entrants,
+            setup=dict(setup) if setup is not None else None,
+        )
+        return cls.from_record_start(record)
+
+    @classmethod
+    def from_record_start(cls, record: RaceRecord) -> Race:
+        """The race at the start of ``record`` (its steps are not played; see :func:`replay`)."""
+        ruleset = get_ruleset(record.ruleset)
+        try:
+            state = ruleset.new_race(record.stage, record.options, list(record.entrants), record.seed, record.setup)
+        except ValidationError as exc:
+            raise RecordError(describe_validation_error(exc)) from exc
+        except (ValueError, OrderError) as exc:
+            raise RecordError(str(exc)) from exc
+        empty = record.model_copy(update={"steps": []})
+        return cls(ruleset=ruleset, record=empty, state=state)
+
+    # --- queries ---------------------------------------------------------------------------------
+    @property
+    def entrants(self) -> dict[str, Entrant]:
+        return {e.id: e for e in self.record.entrants}
+
+    def awaited(self, partial: Mapping[str, Order] | None = None) -> list[Decision]:
+        return self.ruleset.awaited(self.state, partial)
+
+    def result(self) -> Result:
+        return self.ruleset.result(self.state)
+
+    @property
+    def finished(self) -> bool:
+        return not self.awaited() and self.result().finished
+
+    # --- stepping --------------------------------------------------------------------------------
+    def validate(self, entrant: str, order: Order | str, previous: Order | None = None) -> Order:
+        """A player's order, checked and normalised (raises ``OrderError``)."""
+        return self.ruleset.validate(self.state, entrant, strip_meta(order), previous).order
+
+    def bot_order(self, entrant: str, partial: Order | None = None) -> Order:
+        """What a bot seat plays now, marked ``"by": "bot"`` for the record."""
+        strategy = self.entrants[entrant].bot
+        order = self.ruleset.auto_order(self.state, entrant, partial, strategy)
+        return {**order, "by": "bot"}
+
+    def absent_order(self, entrant: str, partial: Order | None = None) -> Order:
+        """The rules' automatic order for an absent player, keeping what they chose, marked ``auto``."""
+        order = self.ruleset.auto_order(self.state, entrant, partial, None)
+        return {**order, "auto": True}
+
+    def play_step(self, orders: Mapping[str, Order | str]) -> list[Event]:
+        """Resolve one step. ``orders`` hold the humans' orders; bot seats are filled in here.
+
+        Every order is validated (bots' too, through the same path); the orders as sent, with their
+        bookkeeping keys, are appended to the record so a replay reproduces the step exactly.
+        """
+        awaited = self.awaited()
+        if not awaited:
+            raise RecordError("the race is finished: no order is awaited")
+        entrants = self.entrants
+        step: dict[str, Order | str] = {}
+        normalised: dict[str, Order] = {}
+        for decision in awaited:
+            who = decision.entrant
+            if who in orders:
+                sent = orders[who]
+            elif entrants[who].is_bot:
+                sent = self.bot_order(who)
+            elif not decision.required:
+                continue
+            else:
+                raise RecordError(f"no order from {who}", entrant=who)
+            meta = {k: v for k, v in sent.items() if k in ORDER_META_KEYS} if isinstance(sent, dict) else {}
+            try:
+                checked = self.ruleset.validate(self.state, who, strip_meta(sent), None)
+            except OrderError as exc:
+                exc.entrant = who
+                raise
+            if not checked.complete:
+                incomplete = OrderError.of(
+                    "order.incomplete", "The order is incomplete: {missing}", missing=decision.prompt.text
+                )
+                incomplete.entrant = who
+                raise incomplete
+            normalised[who] = {**checked.order, **meta}
+            step[who] = sent
+        extra = sorted(set(orders) - set(step))
+        if extra:
+            raise RecordError(f"an order from {', '.join(extra)}, who is not awaited now", entrant=extra[0])
+        self.state, events = self.ruleset.resolve(self.state, normalised)
+        self.record.steps.append(step)
+        self.events.append(events)
+        return events
+
+    def play_bots_until_human(self) -> None:
+        """Resolve steps while every awaited entrant is a bot."""
+        entrants = self.entrants
+        while True:
+            awaited = self.awaited()
+            if not awaited or any(not entrants[d.entrant].is_bot for d in awaited):
+                return
+            self.play_step({})
+
+
+def replay(record: RaceRecord) -> Race:
+    """Play every step of ``record``; an illegal order raises :class:`RecordError` naming step and entrant."""
+    race = Race.from_record_start(record)
+    for n, step in enumerate(record.steps, start=1):
+        awaited = {d.entrant for d in race.awaited()}
+        if not awaited:
+            raise RecordError(f"step {n}: the race is already finished, but the record goes on", step=n)
+        missing = sorted(awaited - set(step))
+        # An entrant who sent nothing where the rules say they do not start (Tabella plan mode) is
+        # simply absent from the step; the rule system decides whether that is allowed.
+        try:
+            race.play_step(step)
+        except OrderError as exc:
+            who = _guess_entrant(exc, step)
+            raise RecordError(f"step {n}, {who}: {exc.message.text}", step=n, entrant=who) from exc
+        except RecordError as exc:
+            who = exc.entrant or (missing[0] if missing else "?")
+            raise RecordError(f"step {n}, {who}: {exc}", step=n, entrant=who) from exc
+        except ValidationError as exc:
+            raise RecordError(f"step {n}: {describe_validation_error(exc)}", step=n) from exc
+    return race
+
+
+def _guess_entrant(exc: OrderError, step: Mapping[str, Any]) -> str:
+    return exc.entrant or next(iter(step), "?")

@@ -1,0 +1,96 @@
+"""The race record (``gregario.race/1``): a race's save file, replay input and test format.
+
+See ``../shared/design/race-record.md`` and ``docs/race-record.md``. The envelope is validated here;
+the rule system validates its own ``stage``, ``options``, ``setup`` and orders, so a malformed record
+gets a message that names the offending field.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from engine.registry import RULESET_IDS
+from engine.ruleset import Entrant
+
+RECORD_FORMAT = "gregario.race/1"
+
+StepOrder = dict[str, Any] | str
+"""An order inside a step: a JSON object (with optional ``by``/``auto``/``received_at``) or text syntax."""
+
+
+class RaceRecord(BaseModel):
+    """The envelope of a race record."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    format: Literal["gregario.race/1"] = "gregario.race/1"
+    ruleset: str
+    seed: int
+    stage: dict[str, Any] | str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    entrants: list[Entrant] = Field(min_length=1)
+    setup: dict[str, Any] | None = None
+    steps: list[dict[str, StepOrder]] = Field(default_factory=list)
+
+    @field_validator("ruleset")
+    @classmethod
+    def _known_ruleset(cls, value: str) -> str:
+        if value not in RULESET_IDS:
+            raise ValueError(f"unknown rule system {value!r}; choose one of: {', '.join(RULESET_IDS)}")
+        return value
+
+    @model_validator(mode="after")
+    def _unique_entrants(self) -> RaceRecord:
+        ids = [e.id for e in self.entrants]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"entrant ids must be unique; repeated: {', '.join(dupes)}")
+        known = set(ids)
+        for n, step in enumerate(self.steps, start=1):
+            strangers = sorted(set(step) - known)
+            if strangers:
+                raise ValueError(f"step {n} has an order from {', '.join(strangers)}, who is not an entrant")
+        return self
+
+    def to_json(self) -> str:
+        """The record as JSON text, omitting an absent setup."""
+        return json.dumps(self.model_dump(mode="json", exclude_none=True), indent=1, ensure_ascii=False) + "\n"
+
+
+class RecordError(ValueError):
+    """A record that cannot be replayed: malformed, or an illegal order at a named step."""
+
+    def __init__(self, text: str, *, step: int | None = None, entrant: str | None = None) -> None:
+        super().__init__(text)
+        self.step = step
+        self.entrant = entrant
+
+
+def describe_validation_error(exc: ValidationError, prefix: str = "") -> str:
+    """One line per problem, each naming the offending field by its path (``entrants.1.id: ...``)."""
+    lines = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"])
+        where = f"{prefix}{'.' if prefix and loc else ''}{loc}"
+        lines.append(f"{where or prefix or 'record'}: {err['msg']}")
+    return "\n".join(lines)
+
+
+def parse_record(text: str | bytes | dict[str, Any]) -> RaceRecord:
+    """Read a record from JSON text (or already-parsed data); raise :class:`RecordError` naming the field."""
+    if isinstance(text, dict):
+        data: Any = text
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"the record is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise RecordError("the record must be a JSON object")
+    try:
+        return RaceRecord.model_validate(data)
+    except ValidationError as exc:
+        raise RecordError(describe_validation_error(exc)) from exc

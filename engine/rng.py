@@ -1,0 +1,68 @@
+"""The engine's only source of chance: a small seeded generator whose whole state is one integer.
+
+A race must be a deterministic function of its record, and its state must round-trip through JSON,
+so the generator state is a plain ``int`` (SplitMix64) that lives inside the race state. Python's
+``random.Random`` would need a 625-integer state and ties us to CPython's implementation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_MASK = (1 << 64) - 1
+
+
+class Rng:
+    """SplitMix64: fast, tiny state, good enough statistics for shuffling cards and drawing seats."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: int) -> None:
+        self.state = state & _MASK
+
+    @classmethod
+    def from_seed(cls, seed: int, *salt: int | str) -> Rng:
+        """A generator for ``seed``, optionally split by a salt (a stream per purpose or per rider)."""
+        r = cls(seed)
+        for s in salt:
+            value = s if isinstance(s, int) else int.from_bytes(s.encode("utf-8")[:8].ljust(8, b"\0"), "big")
+            r.state = (r.state ^ (value * 0x9E3779B97F4A7C15)) & _MASK
+            r.next64()
+        return r
+
+    def next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def randint(self, low: int, high: int) -> int:
+        """A uniform integer in ``[low, high]``, both ends included."""
+        return low + self.randbelow(high - low + 1)
+
+    def random(self) -> float:
+        """A uniform float in ``[0, 1)`` with 53 bits of precision."""
+        return (self.next64() >> 11) / float(1 << 53)
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.randbelow(len(items))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates shuffle in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]

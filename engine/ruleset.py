@@ -1,0 +1,234 @@
+"""The one interface every rule system implements, so nothing above the engine branches on it.
+
+Shape (after OpenSpiel's state API and python-chess's small vocabulary):
+
+- ``new_race(stage, options, entrants, seed, setup) -> state``
+- ``awaited(state, partial) -> [Decision]``: who must decide now, what, and what is legal. Simultaneous
+  systems await several entrants at once, sequential ones a single entrant. ``partial`` holds the
+  orders entrants have sent so far this step, so a multi-part decision (Flamme Rouge: pick the rider
+  to draw for first, then its card, then the team-mate's card) shows its next part.
+- ``validate(state, entrant, order, previous) -> Validated``: a typed order (JSON object) or the text
+  syntax, to a normalised order or an :class:`~engine.messages.OrderError` naming what is wrong.
+- ``resolve(state, orders) -> (state, events)``: the awaited orders in, a new state and typed events out.
+  It never mutates the state it is given.
+- ``auto_order(state, entrant, partial, strategy)``: what a bot (``strategy`` = its name) or an absent
+  player (``strategy`` = ``None``, the rules' automatic order) plays, completing ``partial``.
+- ``public_view`` / ``private_view`` / ``result`` / ``dump`` / ``load``.
+
+Orders are plain JSON objects (``dict``) at this boundary; each rule system validates them with its own
+pydantic models. Keys :data:`ORDER_META_KEYS` are bookkeeping of the race record, not part of the
+decision, and the rule systems ignore them except where a rule reads them (``received_at``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.messages import Message
+
+S = TypeVar("S")
+
+Order = dict[str, Any]
+"""A JSON order object. Text-syntax orders arrive as ``{"text": "r5 s9"}`` or a bare string."""
+
+ORDER_META_KEYS = frozenset({"by", "auto", "received_at"})
+"""Record bookkeeping carried inside an order object: who made it (``"by": "bot"``), whether the engine
+completed it for an absent player (``"auto": true``) and when it was received (ISO 8601)."""
+
+
+class Entrant(BaseModel):
+    """A seat in the race: a person, or a bot named by the strategy or bot team that plays it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=64)
+    name: str = Field(min_length=1, max_length=100)
+    bot: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot is not None
+
+
+class Choice(BaseModel):
+    """One legal value for a field: what the order will hold, and how a player reads it."""
+
+    value: Any
+    label: str
+    hint: Message | None = None
+
+
+class InputField(BaseModel):
+    """One part of a decision, rendered as buttons/select (``choice``), a number box or a text box.
+
+    ``path`` says where the value goes in the order object (``["cards", "r"]`` -> ``{"cards": {"r": v}}``);
+    an empty path on a ``text`` field means the text is a whole order in the system's text syntax.
+    """
+
+    path: list[str]
+    label: Message
+    kind: Literal["choice", "number", "text"]
+    choices: list[Choice] = Field(default_factory=list)
+    minimum: int | None = None
+    maximum: int | None = None
+    required: bool = True
+
+
+class Decision(BaseModel):
+    """What one entrant must decide right now.
+
+    ``kind`` names the decision in the rule system's own terms (``energy``, ``place``, ``plan``,
+    ``turn``...), for custom ids and analytics; renderers never branch on it. ``fields`` are the parts
+    still to decide given ``partial``; ``complete`` says the entrant's order can already be resolved
+    (a player may still change what the rules allow until the step resolves). ``example`` is a sample
+    of the text syntax for help lines.
+    """
+
+    entrant: str
+    kind: str
+    prompt: Message
+    fields: list[InputField] = Field(default_factory=list)
+    partial: Order = Field(default_factory=dict)
+    complete: bool = False
+    required: bool = True
+    """False where the rules let an entrant send nothing (Tabella plan mode: they do not start)."""
+    example: str | None = None
+    info: list[Message] = Field(default_factory=list)
+
+
+class Validated(BaseModel):
+    """A normalised order and whether it is complete for this step."""
+
+    order: Order
+    complete: bool = True
+
+
+class Event(BaseModel):
+    """Something that happened while resolving a step: typed data plus its English message.
+
+    Rule systems subclass it or fill ``data``; ``kind`` is stable (``fr.slipstream``, ``wk.penalty``).
+    """
+
+    kind: str
+    data: dict[str, Any] = Field(default_factory=dict)
+    message: Message
+
+
+class Standing(BaseModel):
+    """One line of a result: who, which riders, which place, and the system's own figures."""
+
+    entrant: str
+    riders: list[str] = Field(default_factory=list)
+    place: int
+    figures: dict[str, Any] = Field(default_factory=dict)
+
+
+class Result(BaseModel):
+    """Where a race stands: finished or not, provisional or final, and its standings."""
+
+    finished: bool
+    provisional: bool = False
+    standings: list[Standing] = Field(default_factory=list)
+    notes: list[Message] = Field(default_factory=list)
+
+
+class Preset(BaseModel):
+    """A named stage a lobby or the CLI can offer, with a one-line summary and its status label."""
+
+    name: str
+    summary: str
+    label: str | None = None
+
+
+class Ruleset(ABC, Generic[S]):
+    """A rule system behind the common interface. One instance per system, stateless."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options_model: ClassVar[type[BaseModel]]
+    stage_model: ClassVar[type[BaseModel]]
+    setup_model: ClassVar[type[BaseModel]]
+    strategies: ClassVar[tuple[str, ...]]
+    """Names accepted as an entrant's ``bot`` (strategies and official bot teams)."""
+    default_strategy: ClassVar[str]
+
+    # --- catalogue -------------------------------------------------------------------------------
+    @abstractmethod
+    def presets(self) -> list[Preset]:
+        """The named stages of this system."""
+
+    @abstractmethod
+    def summary(self) -> str:
+        """A short rules summary in English (``gregario rules``, ``/rules``)."""
+
+    def default_entrants(self, humans: list[Entrant], options: Mapping[str, Any]) -> list[Entrant]:
+        """The seats a lobby or the CLI uses when nobody chooses: the humans plus the system's default
+        bot seats (Flamme Rouge D22). Systems without default bot seats return the humans."""
+        return list(humans)
+
+    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
+        """A stage drawn as text (the terminal and ``/stages``)."""
+        return str(stage)
+
+    # --- a race ----------------------------------------------------------------------------------
+    @abstractmethod
+    def new_race(
+        self,
+        stage: Mapping[str, Any] | str | None,
+        options: Mapping[str, Any],
+        entrants: list[Entrant],
+        seed: int,
+        setup: Mapping[str, Any] | None = None,
+    ) -> S:
+        """A new race ready for its first step. Raises ``ValueError`` (pydantic) for a bad stage/options."""
+
+    @abstractmethod
+    def awaited(self, state: S, partial: Mapping[str, Order] | None = None) -> list[Decision]:
+        """The decisions pending now; empty when the race is finished."""
+
+    @abstractmethod
+    def validate(self, state: S, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
+        """Check an order (JSON object or text syntax) against the rules; raise ``OrderError``.
+
+        ``previous`` is what this entrant already sent this step: a new order may add to it or change
+        what the rules still allow to change (the merged, normalised result is returned)."""
+
+    @abstractmethod
+    def resolve(self, state: S, orders: Mapping[str, Order]) -> tuple[S, list[Event]]:
+        """Resolve one step with every awaited entrant's complete, validated order."""
+
+    @abstractmethod
+    def auto_order(self, state: S, entrant: str, partial: Order | None = None, strategy: str | None = None) -> Order:
+        """A complete order for ``entrant``: a bot's choice (``strategy``) or the absent-player rule (``None``)."""
+
+    @abstractmethod
+    def public_view(self, state: S) -> dict[str, Any]:
+        """Everything everyone may see (no hidden information), as JSON."""
+
+    @abstractmethod
+    def private_view(self, state: S, entrant: str) -> dict[str, Any]:
+        """What ``entrant`` alone may see (its hand, its plan), as JSON."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result:
+        """Finished or not, and the standings so far."""
+
+    @abstractmethod
+    def dump(self, state: S) -> dict[str, Any]:
+        """The state as JSON data; ``load(dump(s))`` is equivalent to ``s``."""
+
+    @abstractmethod
+    def load(self, data: Mapping[str, Any]) -> S:
+        """The state back from :meth:`dump`."""
+
+    def board_text(self, state: S) -> str:
+        """The race drawn as text for the terminal (public information only)."""
+        import json
+
+        return json.dumps(self.public_view(state), indent=1)
