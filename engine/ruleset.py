@@ -232,3 +232,25 @@ class Ruleset(ABC, Generic[S]):
         import json
 
         return json.dumps(self.public_view(state), indent=1)
+
+
+def set_path(order: Order, path: list[str], value: Any) -> Order:
+    """A copy of ``order`` with ``value`` set at ``path`` (dicts created along the way).
+
+    This is how every front end merges one field of a :class:`Decision` into a partial order. An
+    empty path replaces the whole order (a text-syntax order).
+    """
+    import copy
+
+    if not path:
+        return value if isinstance(value, dict) else {"text": value}
+    merged = copy.deepcopy(order)
+    node = merged
+    for key in path[:-1]:
+        child = node.get(key)
+        if not isinstance(child, dict):
+            child = {}
+            node[key] = child
+        node = child
+    node[path[-1]] = value
+    return merged
