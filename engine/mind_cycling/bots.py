@@ -1,0 +1,135 @@
+"""Bot team strategies and the absent player's automatic action (D24).
+
+- ``steady``: keeps its riders together: wheels whenever it can, attacks only with its sprinter in the
+  sprint and its climber in the mountains, and domestiques feed their leaders' empty bottles.
+- ``opportunist``: attacks with anyone who can, relays to the front of trains, passes every bottle.
+
+Both are deterministic functions of the state (no randomness needed).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.mind_cycling.course import OWN_SECTION
+from engine.mind_cycling.movement import may_attack
+from engine.mind_cycling.orders import on_road_numbers
+from engine.mind_cycling.resolution import placer
+from engine.mind_cycling.rounds import next_actor, possible_passes, relay_target, wheel_target
+from engine.mind_cycling.state import MindState
+
+STRATEGIES = ("steady", "opportunist")
+
+
+def placement(state: MindState, entrant: str, strategy: str | None) -> dict[str, Any]:
+    """D24: the first unplaced cyclist in team order; bots put domestiques (steady) or the sprinter first."""
+    unplaced = [c.number for c in state.team(entrant) if not c.placed]
+    if strategy == "steady":
+        unplaced.sort(key=lambda n: (n < 3, n))
+    return {"cyclist": unplaced[0]}
+
+
+def _passes(state: MindState, entrant: str, strategy: str | None) -> dict[str, int]:
+    """Which of the team's legal bottle passes to make (none for an absent player, D24)."""
+    out: dict[str, int] = {}
+    for giver, receiver in possible_passes(state).items():
+        g = state.cyclists[giver]
+        if g.entrant != entrant:
+            continue
+        r = state.cyclists[receiver]
+        wants = strategy == "opportunist" or (strategy == "steady" and r.role != "domestique")
+        out[str(g.number)] = r.number if wants else 0
+    return out
+
+
+def intents(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
+    """Orders mode: one intent per cyclist on the road, keeping what ``partial`` already chose."""
+    chosen = {k: dict(v) for k, v in partial.get("intents", {}).items()}
+    passes = _passes(state, entrant, strategy)
+    occupied = {(c.row, c.lane) for c in state.cyclists.values() if c.on_road}
+    for number in on_road_numbers(state, entrant):
+        intent = chosen.setdefault(str(number), {})
+        c = state.cyclists[f"{entrant}#{number}"]
+        if strategy is not None and str(number) in passes and "pass_to" not in intent:
+            intent["pass_to"] = passes[str(number)]
+        if "action" in intent:
+            continue
+        if strategy is None:
+            intent["action"] = "move"  # D24
+            continue
+        sheltered = (c.row + 1, c.lane) in occupied
+        fatigued = c.role == "domestique" and not c.bottle
+        blocked_ride = fatigued or (c.role == "sprinter" and state.course.section_kind(c.row) == "mountain")
+        projected_bottle = c.bottle or any(to == number for n, to in passes.items() if to and str(n) != str(number))
+        in_own = state.course.section_kind(c.row) == OWN_SECTION[c.role]
+        can_attack = projected_bottle and in_own and intent.get("pass_to", 0) == 0
+        if strategy == "steady":
+            if sheltered and not blocked_ride:
+                intent["action"] = "wheel"
+            elif can_attack and c.role != "domestique":
+                intent["action"] = "attack"
+            else:
+                intent["action"] = "move"
+        else:
+            if can_attack:
+                intent["action"] = "attack"
+            elif sheltered and not blocked_ride:
+                intent["action"] = "relay"
+            else:
+                intent["action"] = "move"
+    return {"intents": chosen}
+
+
+def live_passes(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
+    chosen = dict(partial.get("passes", {}))
+    for giver, to in _passes(state, entrant, strategy).items():
+        chosen.setdefault(giver, to)
+    return {"passes": chosen}
+
+
+def live_turn(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
+    """A move of the maximum in its lane (D24), or an attack when the strategy wants one."""
+    ctx = state.ctx
+    assert ctx is not None
+    key = next_actor(state, ctx)
+    assert key is not None
+    c = state.cyclists[key]
+    if "action" in partial:
+        return dict(partial)
+    attack = may_attack(state, c) and (strategy == "opportunist" or (strategy == "steady" and c.role != "domestique"))
+    return {"action": "attack" if attack else "move"}
+
+
+def live_prompt(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
+    """An absent player declines (D24); steady prefers the wheel, opportunist the relay."""
+    ctx = state.ctx
+    assert ctx is not None and ctx.prompt is not None
+    if "action" in partial:
+        return dict(partial)
+    if strategy is None:
+        return {"action": "later"}
+    wheel = wheel_target(state, ctx, ctx.prompt)[0] is not None
+    relay = relay_target(state, ctx, ctx.prompt)[0] is not None
+    prefs = [("wheel", wheel), ("relay", relay)]
+    if strategy == "opportunist":
+        prefs.reverse()
+    for action, ok in prefs:
+        if ok:
+            return {"action": action}
+    return {"action": "later"}
+
+
+def auto(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
+    """A complete order for the current step."""
+    if state.phase == "place":
+        found = placer(state)
+        assert found is not None and found[0] == entrant
+        return dict(partial) if "cyclist" in partial else placement(state, entrant, strategy)
+    if state.phase == "passes":
+        return live_passes(state, entrant, partial, strategy)
+    if state.options["mode"] == "orders":
+        return intents(state, entrant, partial, strategy)
+    assert state.ctx is not None
+    if state.ctx.prompt is not None:
+        return live_prompt(state, entrant, partial, strategy)
+    return live_turn(state, entrant, partial, strategy)
