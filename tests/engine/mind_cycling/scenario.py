@@ -70,8 +70,10 @@ def play(r: Race, orders: Mapping[str, Any] | None = None) -> list[Event]:
         if rounds:
             order = r.validate(d.entrant, order)
             for c in state.team(d.entrant):
+                if not c.on_road:
+                    continue
                 intent = order["intents"].setdefault(str(c.number), {})
-                if c.on_road and "action" not in intent:
+                if "action" not in intent:
                     intent.update({"action": "move", "distance": 0})
         sent[d.entrant] = order
     return r.play_step(sent)
