@@ -53,9 +53,9 @@ def placer(state: MindState) -> tuple[str, int] | None:
 def place(state: MindState, entrant: str, number: int, events: list[Event]) -> None:
     key = cyclist_key(entrant, number)
     row, lane = next_slot(state)
+    found = placer(state)
     c = state.cyclists[key]
     c.row, c.lane, c.placed = row, lane, True
-    found = placer(state)
     state.placement_turn = (found[1] if found else state.placement_turn) + 1
     events.append(
         event(
