@@ -39,7 +39,7 @@ def test_live_mode_asks_for_bottle_passes_first_all_at_once() -> None:
         r.validate("a", "pass")
 
 
-@pytest.mark.rules("example:wheel-and-relay", "9.3", "D10")
+@pytest.mark.rules("example:wheel-and-relay", "9.3", "D10", "R-MC-4")
 def test_live_the_train_is_asked_to_wheel_then_relay_right_after_each_move() -> None:
     """A rides 6; B is asked and wheels; C is asked and relays to the front."""
     r = race([("a", 3, 12, 3), ("a", 2, 11, 3), ("a", 1, 10, 3)], options=LIVE)
@@ -90,3 +90,20 @@ def test_an_absent_live_player_rides_its_maximum_and_passes_no_bottle() -> None:
     assert r.absent_order("a") == {"action": "move", "auto": True}
     play(r)
     assert spot(r, "a#3") == (18, 2)
+
+
+@pytest.mark.rules("R-MC-3")
+def test_a_live_move_may_be_steps_and_a_lane_ridden_by_lane_seeking() -> None:
+    """'move 4 lane=3' from (5,1): FR, FR, F, F to (9,3)."""
+    r = race([("a", 3, 5, 1)], options=LIVE)
+    play(r, {"a": "move 4 lane=3"})
+    assert spot(r, "a#3") == (9, 3)
+
+
+@pytest.mark.rules("R-MC-4", "6.6")
+def test_no_prompt_for_a_cyclist_that_can_neither_wheel_nor_relay() -> None:
+    """A fatigued domestique behind the leader is not asked; it simply acts at its own place."""
+    r = race([("a", 1, 10, 1), ("a", 3, 9, 1, "black")], options=LIVE)
+    play(r, {"a": "move 3"})
+    (decision,) = r.awaited()
+    assert decision.kind == "turn" and "#3" in decision.prompt.text

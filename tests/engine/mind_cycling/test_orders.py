@@ -61,7 +61,7 @@ def test_the_decision_walks_action_then_steps_lane_and_bottle_for_each_cyclist()
     assert fields[-1].kind == "text" and fields[-1].path == []
 
 
-@pytest.mark.rules("D23")
+@pytest.mark.rules("D23", "R-MC-2")
 def test_a_move_above_the_maximum_is_cut_to_the_maximum_and_reported() -> None:
     """Asking 9 steps of a lone climber on the plains gives its 4, with a report."""
     r = race([("a", 2, 5, 1)])
@@ -103,7 +103,7 @@ def test_lane_seeking_tries_forward_or_towards_the_lane_first_then_the_others(
     assert spot(r, "a#3") == expected
 
 
-@pytest.mark.rules("D23", "6.3")
+@pytest.mark.rules("D23", "6.3", "R-MC-2")
 def test_an_attack_that_is_not_allowed_follows_its_path_cut_to_the_normal_maximum() -> None:
     """A sprinter on the plains asks an attack of 7 steps: it rides 4 (5 - 1 wind) along the path."""
     r = race([("a", 1, 5, 1)])

@@ -101,7 +101,12 @@ def test_bad_setups_and_options_are_refused_with_the_field_named() -> None:
     bad: list[tuple[dict[str, Any], str]] = [
         ({"cyclists": [{"entrant": "z", "number": 1, "row": 1, "lane": 1}]}, "no cyclist #1 in 'z'"),
         (
-            {"cyclists": [{"entrant": "a", "number": 1, "row": 1, "lane": 1}, {"entrant": "b", "number": 1, "row": 1, "lane": 1}]},
+            {
+                "cyclists": [
+                    {"entrant": "a", "number": 1, "row": 1, "lane": 1},
+                    {"entrant": "b", "number": 1, "row": 1, "lane": 1},
+                ]
+            },
             "setup.cyclists.1: row 1, lane 1 is not free",
         ),
         ({"cyclists": [{"entrant": "a", "number": 1, "row": 99, "lane": 1}]}, "not on the course"),

@@ -86,7 +86,7 @@ def test_equal_points_give_best_team_to_the_team_whose_best_cyclist_finished_hig
     assert [s.entrant for s in result.standings] == ["a", "b"]
 
 
-@pytest.mark.rules("D22")
+@pytest.mark.rules("D22", "R-MC-7")
 def test_the_race_ends_when_the_twelfth_cyclist_crosses() -> None:
     """Three teams of five: as soon as 12 are across, the race is over; three are left unplaced."""
     players = ("a", "b", "c")
@@ -102,7 +102,7 @@ def test_the_race_ends_when_the_twelfth_cyclist_crosses() -> None:
     assert sum(1 for c in r.state.cyclists.values() if c.place is None) == 3
 
 
-@pytest.mark.rules("D22")
+@pytest.mark.rules("D22", "R-MC-6")
 def test_the_round_limit_ends_the_race_and_the_riders_on_the_road_take_the_next_places_furthest_first() -> None:
     """max_rounds 1: nobody moves; places go by movement order and no section medal is awarded."""
     r = race([("a", 1, 10, 2), ("b", 1, 10, 1), ("a", 2, 12, 5)], options={"max_rounds": 1})
@@ -111,6 +111,8 @@ def test_the_round_limit_ends_the_race_and_the_riders_on_the_road_take_the_next_
     assert result.finished and r.state.round_limit_reached
     assert r.state.finish_order[:3] == ["a#2", "b#1", "a#1"]
     assert r.state.section_winners == {"sprint": None, "mountain": None}
+    a = next(s for s in result.standings if s.entrant == "a")
+    assert "best_cyclist" in a.figures["medal_names"]  # a#2, placed first on the road
 
 
 @pytest.mark.rules("D22")
@@ -143,4 +145,12 @@ def test_leaving_the_first_sprint_wins_nothing_when_the_last_awards_the_medal() 
     assert r.state.section_winners["sprint"] is None
     r = race([("a", 1, 5, 1)], stage=stage, options={"medal_section": "first"})
     play(r, {"a": "#1 move 1"})
+    assert r.state.section_winners["sprint"] == "a#1"
+
+
+@pytest.mark.rules("D20", "R-MC-5")
+def test_a_cyclist_set_up_past_the_sprint_takes_it_with_its_first_action() -> None:
+    """a#1 starts on row 31, beyond the sprint (21-30): holding still, it is first out of the section."""
+    r = race([("a", 1, 31, 1), ("b", 1, 29, 1)])
+    play(r, {"a": "#1 move 0", "b": "#1 move 5"})
     assert r.state.section_winners["sprint"] == "a#1"

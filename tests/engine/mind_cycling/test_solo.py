@@ -26,7 +26,9 @@ def _solo(fifth_row: int, setup_round: int = 6, **options: Any) -> Race:
         {"entrant": "s", "number": 1, "row": 69, "lane": 4},
         {"entrant": "s", "number": 2, "row": fifth_row, "lane": 5},
     ]
-    return Race.start("mind_cycling", SOLO, 3, stage=OPEN, options=options, setup={"cyclists": cyclists, "round": setup_round})
+    return Race.start(
+        "mind_cycling", SOLO, 3, stage=OPEN, options=options, setup={"cyclists": cyclists, "round": setup_round}
+    )
 
 
 @pytest.mark.rules("D25", "8")
