@@ -231,6 +231,7 @@ def ride(
     target_lane = path_end_lane(c.lane, plan) if plan else (lane or c.lane)
     seeking = not plan
     taken = 0
+    crossing = False
     while taken < steps:
         step: str | None = None
         if not seeking:
@@ -259,7 +260,7 @@ def ride(
         taken += 1
         if row > state.course.last_row:
             c.lane = new_lane
-            _cross(state, ctx, key, events)
+            crossing = True
             break  # D4: the move ends on the line, the rest is lost
         c.row, c.lane = row, new_lane
         if refill and (row, new_lane) in state.course.supply:
@@ -277,11 +278,14 @@ def ride(
             )
     if attack:
         c.bottle = False  # D18: thrown away at the end of the attacking move, even if blocked
+    end = "over the finish line" if crossing else "to row {row} lane {lane}"
     events.append(
         event(
             "attack" if attack else "move",
             ("{who} attacks: " if attack else "{who} moves ")
-            + "{taken} of {steps} steps, from row {from_row} lane {from_lane} to row {row} lane {lane}.",
+            + "{taken} of {steps} steps, from row {from_row} lane {from_lane} "
+            + end
+            + ".",
             who=state.label(key),
             cyclist=key,
             taken=taken,
@@ -290,9 +294,11 @@ def ride(
             from_lane=start[1],
             row=c.row,
             lane=c.lane,
-            crossed=c.crossed,
+            crossed=crossing,
         )
     )
+    if crossing:
+        _cross(state, ctx, key, events)
     return taken
 
 
