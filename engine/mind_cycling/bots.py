@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.mind_cycling.course import OWN_SECTION
-from engine.mind_cycling.movement import may_attack
+from engine.mind_cycling.movement import ATTACK_BONUS, may_attack
 from engine.mind_cycling.orders import on_road_numbers
 from engine.mind_cycling.resolution import placer
-from engine.mind_cycling.rounds import next_actor, possible_passes, relay_target, wheel_target
+from engine.mind_cycling.rounds import maximum, next_actor, possible_passes, relay_target, wheel_target
 from engine.mind_cycling.state import MindState
 
 STRATEGIES = ("steady", "opportunist")
@@ -97,7 +97,14 @@ def live_turn(state: MindState, entrant: str, partial: dict[str, Any], strategy:
     if "action" in partial:
         return dict(partial)
     attack = may_attack(state, c) and (strategy == "opportunist" or (strategy == "steady" and c.role != "domestique"))
-    return {"action": "attack" if attack else "move"}
+    order: dict[str, Any] = {"action": "attack" if attack else "move"}
+    # Keep what the player already chose (steps, lane), within the move's maximum.
+    top = maximum(state, ctx, key) + (ATTACK_BONUS if attack else 0)
+    if "lane" in partial:
+        order["lane"] = partial["lane"]
+    if "distance" in partial:
+        order["distance"] = min(int(partial["distance"]), top)
+    return order
 
 
 def live_prompt(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:

@@ -107,3 +107,14 @@ def test_no_prompt_for_a_cyclist_that_can_neither_wheel_nor_relay() -> None:
     play(r, {"a": "move 3"})
     (decision,) = r.awaited()
     assert decision.kind == "turn" and "#3" in decision.prompt.text
+
+
+@pytest.mark.rules("D24")
+def test_an_absent_live_player_keeps_the_steps_and_lane_it_had_chosen() -> None:
+    """A partial turn (4 steps towards lane 2) is completed as a move with those choices."""
+    r = race([("a", 3, 5, 1)], options=LIVE)
+    partial = r.validate("a", {"distance": 4, "lane": 2})
+    order = r.absent_order("a", partial)
+    assert order == {"action": "move", "distance": 4, "lane": 2, "auto": True}
+    play(r, {"a": order})
+    assert spot(r, "a#3") == (9, 2)
