@@ -81,8 +81,24 @@ class MindCycling(Ruleset[MindState]):
 
     def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
         opts = OptionsModel.model_validate(dict(options))
-        course = build_course(stage_from(stage), opts.lanes, opts.medal_section, 0)
-        return draw_stage(course)
+        model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
+        # Random rocks and supply spaces depend on the race seed: draw only the explicit ones.
+        explicit = model.model_copy(
+            update={
+                "rocks": model.rocks if isinstance(model.rocks, list) else 0,
+                "supply_spaces": model.supply_spaces if isinstance(model.supply_spaces, list) else 0,
+            }
+        )
+        course = build_course(explicit, opts.lanes, opts.medal_section, 0)
+        text = draw_stage(course)
+        counts = [f"{n} {name}" for n, name in ((model.rocks, "rocks"), (model.supply_spaces, "supply spaces"))]
+        random = [
+            c for c, value in zip(counts, (model.rocks, model.supply_spaces), strict=True) if isinstance(value, int)
+        ]
+        climb = course.medal_mountain
+        if climb and any(isinstance(v, int) and v for v in (model.rocks, model.supply_spaces)):
+            text += f"\n{' and '.join(random)} placed at random (race seed) on rows {climb.first}-{climb.last}."
+        return text
 
     # --- a race ----------------------------------------------------------------------------------
     def new_race(

@@ -188,3 +188,10 @@ def test_a_race_can_be_set_up_on_an_explicit_open_course() -> None:
     """The scenario helper's course has no rocks and no supply spaces."""
     r = race([("a", 1, 5, 1)])
     assert not r.state.course.rocks and not r.state.course.supply
+
+
+def test_the_stage_board_of_a_preset_tells_where_the_random_rocks_will_fall() -> None:
+    """Random rocks depend on the race seed: the drawing names them instead of inventing a placement."""
+    text = RULESET.stage_board("classic", {})
+    assert "##" not in text
+    assert text.splitlines()[-1] == "6 rocks and 2 supply spaces placed at random (race seed) on rows 41-60."
