@@ -8,9 +8,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from engine.messages import Message, OrderError, msg
+from engine.record import describe_validation_error
 from engine.rng import Rng
 from engine.ruleset import (
     Choice,
@@ -34,6 +37,8 @@ from engine.wyscig.pace import Verdict, hint, judge
 from engine.wyscig.stage import advance, deal
 from engine.wyscig.state import Player, State, dump_state, load_state
 from engine.wyscig.turn import play
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class WyscigRuleset(Ruleset[State]):
@@ -90,8 +95,8 @@ class WyscigRuleset(Ruleset[State]):
         setup: Mapping[str, Any] | None = None,
     ) -> State:
         model = _stage(stage)
-        opts = OptionsModel.model_validate(dict(options))
-        plan = SetupModel.model_validate(dict(setup or {}))
+        opts = _checked(OptionsModel, options, "options")
+        plan = _checked(SetupModel, setup or {}, "setup")
         preset = deck_presets()[model.deck]
         if opts.max_players > preset.max_players:
             raise ValueError(
@@ -320,7 +325,15 @@ def _stage(stage: Mapping[str, Any] | str | None) -> StageModel:
         if stage not in deck_presets():
             raise ValueError(f"unknown Wyścig stage {stage!r}; choose one of: {', '.join(deck_presets())}")
         return StageModel.model_validate({"deck": stage})
-    return StageModel.model_validate(dict(stage))
+    return _checked(StageModel, stage, "stage")
+
+
+def _checked(model: type[M], data: Mapping[str, Any], where: str) -> M:
+    """Validate a record section; the error names the section and the field (``stage.stages: ...``)."""
+    try:
+        return model.model_validate(dict(data))
+    except ValidationError as exc:
+        raise ValueError(describe_validation_error(exc, where)) from exc
 
 
 def _seats(plan: SetupModel, ids: list[str], rng: Rng) -> list[str]:

@@ -59,6 +59,7 @@ def end_climbs(state: State, player: Player, events: list[Event]) -> None:
     ending = [c for c in state.climbs if c.owner == player.id and c.ends_at_turn <= player.turns]
     for climb in ending:
         state.climbs.remove(climb)
+        state.discards += 1
         events.append(
             event(
                 "wk.climb_ended",
