@@ -107,3 +107,12 @@ def test_the_stage_end_event_carries_the_stage_ranking() -> None:
         ("p4", 2, 60),
         ("p3", 4, 65),
     ]
+
+
+@pytest.mark.rules("R-WK-5")
+def test_before_the_first_stage_ends_everybody_shares_first_place() -> None:
+    """A provisional classification: all on 0, all first."""
+    race = run(record({"p1": "45 44", "p2": "45 44"}, "", [("p1", "play 45")]))
+    result = race.result()
+    assert (result.finished, result.provisional) == (False, True)
+    assert [(s.entrant, s.place, s.figures["total_time"]) for s in result.standings] == [("p1", 1, 0), ("p2", 1, 0)]

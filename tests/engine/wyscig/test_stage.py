@@ -161,3 +161,12 @@ def test_each_deck_preset_deals_its_own_number_of_cards(deck: str, size: int) ->
     s = RULESET.new_race({"deck": deck}, {}, people, 3)
     total = sum(p.hand_size for p in s.players.values()) + len(s.pile) + len(s.climbs)
     assert total == size == deck_presets()[deck].size
+
+
+@pytest.mark.rules("R-WK-4", "D5")
+def test_a_climb_replacing_an_opening_climb_is_an_opening_climb_too() -> None:
+    """P2's opening climb is replaced by another climb: both last until P2's second turn."""
+    hands = {"p1": "45 45 45 45 45 45", "p2": "c 44 44 44 44 44"}
+    race = run(record(hands, "c 40 39 39 39 39 39"))
+    assert [(c.owner, c.opening, c.ends_at_turn) for c in state(race).climbs] == [("p2", True, 2), ("p2", True, 2)]
+    assert hand(race, "p2") == [40, 44, 44, 44, 44, 44]
