@@ -206,7 +206,7 @@ class WyscigRuleset(Ruleset[State]):
         self, state: State, entrant: str, partial: Order | None = None, strategy: str | None = None
     ) -> Order:
         check_turn(state, entrant)
-        chosen = check_order(state, entrant, partial)[0] if partial else {}
+        chosen = partial_of(state, entrant, {entrant: partial} if partial else None)
         player = state.player(entrant)
         if strategy is None:
             return bots.absent_order(state, player, chosen)

@@ -181,5 +181,5 @@ def _played_event(
             **data,
         )
     if verdict.blocked:
-        return event("wk.blocked", "{name} plays {shown}: no overtaking on the climb, he stays in the peloton.", **data)
+        return event("wk.blocked", "{name} plays {shown} but cannot overtake on the climb: peloton.", **data)
     return event("wk.peloton", "{name} plays {shown} and rides in the peloton.", **data)

@@ -196,3 +196,25 @@ def test_a_hand_without_speed_cards_is_shown_discarded_and_redrawn() -> None:
     assert hand(race, "p2") == [40, 41, 42, 43, 44, 46, 47]
     assert state(race).player("p2").descents == 0
     assert [c.owner for c in state(race).climbs] == ["p2"]
+
+
+@pytest.mark.rules("D7", "D6")
+def test_a_climb_ending_and_a_new_climb_drawn_in_the_same_turn_are_two_climbs() -> None:
+    """P2's first climb ends as his 2nd turn begins; the climb he then draws runs until his 3rd turn."""
+    hands = {"p1": "45 45 45 45 45 45", "p2": "46 46 45 45 45 45"}
+    race = run(record(hands, "39 c 39 39 c 39 39 39 39", [("p1", "play 45"), ("p2", "play 46"), ("p1", "play 45")]))
+    climbs = state(race).climbs
+    assert [(c.owner, c.ends_at_turn) for c in climbs] == [("p2", 3)]
+    assert [e for e in kinds(race) if e.startswith("wk.climb")] == ["wk.climb_laid", "wk.climb_ended", "wk.climb_laid"]
+    race.play_step({"p2": "play 46"})
+    assert state(race).leader == "p1"  # the new climb covers his own card: no overtaking
+
+
+@pytest.mark.rules("D16", "D15")
+def test_a_redeal_that_empties_the_pile_without_a_speed_card_skips_the_player() -> None:
+    """P2 holds a descent, draws another and redraws only descents: the pile is out, so he is skipped."""
+    hands = {"p1": "45 44", "p2": "d"}
+    race = run(record(hands, "39 d d d", [("p1", "play 45")]))
+    assert kinds(race)[-2:] == ["wk.redeal", "wk.skip"]
+    assert state(race).turn == "p1"
+    assert state(race).player("p2").hand_size == 0
