@@ -86,7 +86,8 @@ def ask_order(race: Race, term: Terminal, show_board: Callable[[], None]) -> Ord
         term.say(f"\n{decision.prompt.text}")
         for line in decision.info:
             term.say(f"  {line.text}")
-        field = decision.fields[0]
+        # Offer the choices first; a whole order in the text syntax can be typed at any prompt anyway.
+        field = next((f for f in decision.fields if f.kind != "text"), decision.fields[0])
         render_field(term, field)
         answer = term.ask("> ")
         if answer.lower() == "board":
