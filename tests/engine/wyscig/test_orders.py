@@ -67,6 +67,7 @@ def test_more_descents_than_held_are_refused() -> None:
     ("text", "key"),
     [
         ("plya 47", "wk.syntax"),
+        ("  ", "wk.empty"),
         ("play fast", "wk.syntax"),
         ("play 55", "wk.no_such_card"),
         ({"card": "x"}, "wk.bad_field"),
