@@ -15,6 +15,8 @@ from engine.wyscig.state import Player, State
 
 STRATEGIES: tuple[str, ...] = ("steady", "attacker")
 DEFAULT_STRATEGY = "steady"
+CLOSING_LAPS = 2
+"""The attacker attacks once the pile holds no more than this many cards per rider."""
 
 Option = tuple[int, int, Verdict]
 """A playable (card, descents) and its verdict against L now."""
@@ -73,11 +75,15 @@ def steady(state: State, player: Player, partial: Order) -> Order:
 
 
 def attacker(state: State, player: Player, partial: Order) -> Order:
-    """Attack for the yellow token whenever a card (with descents if needed) can take it.
+    """Attack for the yellow token when it counts: in the closing laps of the stage.
 
-    The leader defends with his highest card, so the next riders must beat it; otherwise the rider
-    takes the lead as cheaply as possible, or rides like ``steady`` when he cannot.
+    Only the holder of the yellow token at the end wins the stage (57 instead of 60), so attacking
+    early just spends high cards. Until the pile is down to :data:`CLOSING_LAPS` cards per rider the
+    attacker rides like ``steady``; then, as leader, he defends with his highest card, and free of
+    minutes he takes the lead as cheaply as he can (with descents if needed).
     """
+    if len(state.pile) > CLOSING_LAPS * len(state.seats):
+        return steady(state, player, partial)
     if player.id == state.leader and "card" not in partial:
         return {"card": player.speeds[-1], "descents": int(partial.get("descents", 0))}
     return _best(state, player, partial, _attacker_cost)

@@ -71,21 +71,25 @@ def test_steady_uses_descents_to_give_back_minutes() -> None:
     assert RULESET.auto_order(state(race), "p2", None, "steady") == {"card": 48, "descents": 2}
 
 
-def test_attacker_takes_the_yellow_token_when_it_can() -> None:
-    """Against 47, attacker's cheapest lead is the 48 (steady would ride in on 45)."""
-    race = at({"p1": "47 41 41 41 41 41", "p2": "50 48 45 44 d 39"}, [("p1", "play 47")])
-    assert RULESET.auto_order(state(race), "p2", None, "attacker") == {"card": 48, "descents": 0}
+def test_attacker_rides_steady_until_the_closing_laps_then_takes_the_yellow_token() -> None:
+    """Against 47 with 10 cards left he rides in on 45; with 4 left (2 per rider) he leads with 48."""
+    hands = {"p1": "47 41 41 41 41 41", "p2": "50 48 45 44 d 39"}
+    early = at(hands, [("p1", "play 47")], pile="39 " * 12)
+    assert RULESET.auto_order(state(early), "p2", None, "attacker") == {"card": 45, "descents": 0}
+    late = at(hands, [("p1", "play 47")], pile="39 " * 6)
+    assert len(state(late).pile) == 4
+    assert RULESET.auto_order(state(late), "p2", None, "attacker") == {"card": 48, "descents": 0}
 
 
 def test_attacker_adds_descents_to_take_the_lead() -> None:
     """Against 49 with at most a 48: 48 + 1 descent = 50 takes the yellow token."""
-    race = at({"p1": "49 41 41 41 41 41", "p2": "48 45 d 41 41 41"}, [("p1", "play 49")])
+    race = at({"p1": "49 41 41 41 41 41", "p2": "48 45 d 41 41 41"}, [("p1", "play 49")], pile="39 39")
     assert RULESET.auto_order(state(race), "p2", None, "attacker") == {"card": 48, "descents": 1}
 
 
 def test_attacker_as_leader_defends_with_his_highest_card() -> None:
-    """The attacking leader plays his top card so that the others must beat it."""
-    race = at({"p1": "47 45 50 41 41 41", "p2": "44 44 44 44 44 44"}, [])
+    """In the closing laps the attacking leader plays his top card so that the others must beat it."""
+    race = at({"p1": "47 45 50 41 41 41", "p2": "44 44 44 44 44 44"}, [], pile="39 39")
     assert RULESET.auto_order(state(race), "p1", None, "attacker") == {"card": 50, "descents": 0}
 
 
