@@ -72,6 +72,9 @@ def check_turn(state: State, entrant: str) -> None:
 
 def check_order(state: State, entrant: str, order: Order | str, previous: Order | None = None) -> tuple[Order, bool]:
     """The merged, normalised order and whether it is complete; raises ``OrderError``."""
+    text = order if isinstance(order, str) else order.get("text")
+    if isinstance(text, str) and _HAND.match(text) and entrant in state.players:
+        parse_text(state, entrant, text)  # `hand` answers at any time, not only on your turn (§8.1)
     check_turn(state, entrant)
     merged: dict[str, Any] = {}
     if previous:

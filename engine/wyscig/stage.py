@@ -92,7 +92,9 @@ def end_stage(state: State, events: list[Event]) -> None:
         p.penalties.append(p.minutes)
     ranking = stage_ranking(times, state.seats)
     gc = general_classification([state.player(e) for e in state.seats])
-    state.stage_results.append({"stage": state.stage_number, "winner": state.leader, "times": times})
+    state.stage_results.append(
+        {"stage": state.stage_number, "winner": state.leader, "times": times, "ranking": ranking}
+    )
     events.append(
         event(
             "wk.stage_end",

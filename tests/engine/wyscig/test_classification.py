@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine.wyscig import RULESET
 from engine.wyscig.classification import general_classification, stage_ranking
 from engine.wyscig.state import Player
-from tests.engine.wyscig.helpers import last_event, record, run
+from tests.engine.wyscig.helpers import last_event, record, run, state
 
 
 def rider(name: str, times: list[int]) -> Player:
@@ -101,6 +102,7 @@ def test_the_stage_end_event_carries_the_stage_ranking() -> None:
     steps = [("p1", "play 45"), ("p2", "play 44"), ("p3", "play 40"), ("p4", "play 43")]
     race = run(record(hands, "", steps))
     ranking = last_event(race, "wk.stage_end")["ranking"]
+    assert RULESET.public_view(state(race))["stage_results"][0]["ranking"] == ranking
     assert [(r["entrant"], r["place"], r["time"]) for r in ranking] == [
         ("p1", 1, 57),
         ("p2", 2, 60),

@@ -85,12 +85,15 @@ def test_unreadable_orders_get_a_clear_message(text: object, key: str) -> None:
 
 @pytest.mark.rules("8.2")
 def test_hand_shows_the_hand_without_playing() -> None:
-    """`hand` answers privately with the hand and changes nothing."""
+    """`hand` answers privately with the hand, on your turn or not, and changes nothing."""
     race = _race_at_p2()
     with pytest.raises(OrderError) as err:
         RULESET.validate(state(race), "p2", "hand")
     assert err.value.message.key == "wk.hand"
     assert "39, 43, 45, 48, 50 and 2 descents" in err.value.message.text
+    with pytest.raises(OrderError) as other:
+        RULESET.validate(state(race), "p3", {"text": "hand"})
+    assert other.value.message.text == "Your hand: 46, 46, 46, 46, 46, 46. To play, write play 46."
 
 
 @pytest.mark.rules("8.1", "4")
