@@ -140,7 +140,9 @@ class WyscigRuleset(Ruleset[State]):
         entrant = state.turn
         player = state.player(entrant)
         chosen = partial_of(state, entrant, partial)
-        raw = dict(partial.get(entrant, {}) if partial else {})
+        sent = partial.get(entrant) if partial else None
+        # A text order is a whole order (its descents are chosen); a JSON one may still lack them.
+        raw = sent if isinstance(sent, dict) and "text" not in sent else chosen
         descents = int(chosen.get("descents", 0))
         fields: list[InputField] = []
         if "card" not in chosen:

@@ -111,3 +111,9 @@ def test_bots_finish_a_whole_race_with_legal_orders(strategy: str) -> None:
     race.play_bots_until_human()
     assert race.finished
     assert sorted(len(s.figures["stage_times"]) for s in race.result().standings) == [2, 2, 2, 2]
+
+
+def test_a_stale_part_order_is_ignored_by_the_automatic_card() -> None:
+    """A part-order naming a card no longer held does not block the automatic card."""
+    race = at({"p1": "47 41 41 41 41 41", "p2": "50 48 45 44 d 39"}, [("p1", "play 47")])
+    assert race.absent_order("p2", {"card": 42}) == {"card": 45, "descents": 0, "auto": True}

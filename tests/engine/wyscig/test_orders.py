@@ -131,6 +131,8 @@ def test_every_choice_offered_is_legal_and_completes_the_order() -> None:
     assert [f.path for f in after.fields] == [["descents"]]
     [done] = RULESET.awaited(state(race), {"p2": {"card": 45, "descents": 1}})
     assert done.fields == [] and done.partial == {"card": 45, "descents": 1}
+    [typed] = RULESET.awaited(state(race), {"p2": "play 48 +2"})  # type: ignore[dict-item]
+    assert typed.complete and typed.fields == [] and typed.partial == {"card": 48, "descents": 2}
 
 
 @pytest.mark.rules("8.1", "D10")
