@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a race in the terminal against bots (no token needed)")
     _add_race_arguments(play)
-    play.add_argument("--name", default="You", help="your rider's name")
+    play.add_argument("--name", default="Player", help="your name in the race (default Player)")
     play.add_argument("--opponents", type=int, default=None, help="number of bot opponents (default: the minimum)")
     play.add_argument("--bots", default=None, help="strategy of the bot opponents (default: the system's)")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -31,7 +32,7 @@ def test_choosing_the_first_choice_every_time_plays_a_whole_race(ruleset_id: str
     """Typing 1 at every prompt is always legal, and the race reaches its final standings."""
     text = run_play(["--ruleset", ruleset_id, "--seed", "4", *SHORT[ruleset_id]], "1\n" * 3000)
     assert "Final standings" in text
-    assert "You" in text.split("Final standings")[1]
+    assert "Player" in text.split("Final standings")[1]
 
 
 @pytest.mark.parametrize("ruleset_id", [r.id for r in available_rulesets()])
@@ -43,7 +44,7 @@ def test_nonsense_gets_the_engines_message_and_the_prompt_again(ruleset_id: str)
     assert lines  # the race was shown before the first prompt
 
 
-def test_the_record_of_a_terminal_race_is_saved(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_record_of_a_terminal_race_is_saved(tmp_path: Path) -> None:
     """--record writes the race record, which replays."""
     path = tmp_path / "race.json"
     ruleset_id = available_rulesets()[0].id
