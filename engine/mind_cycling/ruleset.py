@@ -93,10 +93,10 @@ class MindCycling(Ruleset[MindState]):
         text = draw_stage(course)
         counts = [f"{n} {name}" for n, name in ((model.rocks, "rocks"), (model.supply_spaces, "supply spaces"))]
         random = [
-            c for c, value in zip(counts, (model.rocks, model.supply_spaces), strict=True) if isinstance(value, int)
+            c for c, n in zip(counts, (model.rocks, model.supply_spaces), strict=True) if isinstance(n, int) and n
         ]
-        climb = course.medal_mountain
-        if climb and any(isinstance(v, int) and v for v in (model.rocks, model.supply_spaces)):
+        if random and course.medal_mountain:
+            climb = course.medal_mountain
             text += f"\n{' and '.join(random)} placed at random (race seed) on rows {climb.first}-{climb.last}."
         return text
 

@@ -79,7 +79,7 @@ def race_result(state: MindState) -> Result:
             "medals": count[e],
             "medal_names": [m for m in MEDALS if won[m] == e],
             "team_points": points[e],
-            "best_place": best_place(state, e, places) if places else None,
+            "best_place": next(iter(sorted(places[c.key] for c in state.team(e) if c.key in places)), None),
             "places": {c.key: places.get(c.key) for c in state.team(e)},
         }
         standings.append(Standing(entrant=e, riders=[c.key for c in state.team(e)], place=place, figures=figures))

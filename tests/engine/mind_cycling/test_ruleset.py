@@ -136,3 +136,20 @@ def test_set_up_cyclists_skip_the_grid_and_the_others_are_placed_in_the_free_slo
     play(r, {"b": "#2"})
     assert spot(r, "b#2") == (0, 2)
     assert r.state.cyclists["a#1"].bottle is False
+
+
+@pytest.mark.parametrize(("mode", "players", "seed"), [("live", 2, 31), ("live", 1, 32), ("orders", 3, 33)])
+def test_random_legal_orders_in_both_modes_replay_identically(mode: str, players: int, seed: int) -> None:
+    """Orders built from the decisions' fields (whole, partial, automatic, bot) replay to the same events."""
+    import random
+
+    from tests.engine.random_orders import play_randomly
+
+    entrants = [Entrant(id=f"h{i}", name=f"H{i}") for i in range(players)]
+    r = Race.start("mind_cycling", entrants, seed, stage="short", options={"mode": mode})
+    play_randomly(r, random.Random(seed))
+    assert not r.awaited() and RULESET.result(r.state).finished
+    again = replay(parse_record(r.record.to_json()))
+    assert [[e.model_dump() for e in step] for step in again.events] == [
+        [e.model_dump() for e in step] for step in r.events
+    ]
