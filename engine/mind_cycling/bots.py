@@ -12,11 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.mind_cycling.course import OWN_SECTION
-from engine.mind_cycling.movement import ATTACK_BONUS, may_attack
-from engine.mind_cycling.orders import on_road_numbers
+from engine.mind_cycling.movement import ATTACK_BONUS, base_maximum, may_attack
 from engine.mind_cycling.resolution import placer
 from engine.mind_cycling.rounds import maximum, next_actor, possible_passes, relay_target, wheel_target
-from engine.mind_cycling.state import MindState
+from engine.mind_cycling.state import Cyclist, MindState
 
 STRATEGIES = ("steady", "opportunist")
 
@@ -43,41 +42,52 @@ def _passes(state: MindState, entrant: str, strategy: str | None) -> dict[str, i
 
 
 def intents(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
-    """Orders mode: one intent per cyclist on the road, keeping what ``partial`` already chose."""
+    """Orders mode: one intent per cyclist on the road, keeping what ``partial`` already chose.
+
+    Cyclists are decided front to back, so a steady rider knows how far the team-mate it would wheel
+    behind means to go, and wheels only when that beats its own move.
+    """
     chosen = {k: dict(v) for k, v in partial.get("intents", {}).items()}
     passes = _passes(state, entrant, strategy)
     occupied = {(c.row, c.lane) for c in state.cyclists.values() if c.on_road}
-    for number in on_road_numbers(state, entrant):
-        intent = chosen.setdefault(str(number), {})
-        c = state.cyclists[f"{entrant}#{number}"]
-        if strategy is not None and str(number) in passes and "pass_to" not in intent:
-            intent["pass_to"] = passes[str(number)]
-        if "action" in intent:
-            continue
-        if strategy is None:
-            intent["action"] = "move"  # D24
-            continue
+    riders = sorted((c for c in state.team(entrant) if c.on_road), key=lambda c: (-c.row, c.lane))
+    advance: dict[int, int] = {}
+    for c in riders:
+        intent = chosen.setdefault(str(c.number), {})
+        if strategy is not None and str(c.number) in passes and "pass_to" not in intent:
+            intent["pass_to"] = passes[str(c.number)]
+        receives = any(to == c.number for to in passes.values())
+        gives = bool(intent.get("pass_to"))
+        bottle = (c.bottle or receives) and not gives
         sheltered = (c.row + 1, c.lane) in occupied
-        fatigued = c.role == "domestique" and not c.bottle
-        blocked_ride = fatigued or (c.role == "sprinter" and state.course.section_kind(c.row) == "mountain")
-        projected_bottle = c.bottle or any(to == number for n, to in passes.items() if to and str(n) != str(number))
-        in_own = state.course.section_kind(c.row) == OWN_SECTION[c.role]
-        can_attack = projected_bottle and in_own and intent.get("pass_to", 0) == 0
-        if strategy == "steady":
-            if sheltered and not blocked_ride:
-                intent["action"] = "wheel"
-            elif can_attack and c.role != "domestique":
-                intent["action"] = "attack"
-            else:
-                intent["action"] = "move"
-        else:
-            if can_attack:
-                intent["action"] = "attack"
-            elif sheltered and not blocked_ride:
-                intent["action"] = "relay"
-            else:
-                intent["action"] = "move"
+        fatigued = c.role == "domestique" and not bottle
+        top = base_maximum(state, c, not sheltered, fatigued)
+        if "action" not in intent:
+            intent["action"] = "move" if strategy is None else _choose(state, c, strategy, top, bottle, advance)
+        action = intent["action"]
+        advance[c.number] = top + 3 if action == "attack" else top if action in ("move", "relay") else 0
+        if action == "wheel":
+            leader = state.at(c.row + 1, c.lane)
+            advance[c.number] = advance.get(leader.number, 0) if leader and leader.entrant == entrant else 0
     return {"intents": chosen}
+
+
+def _choose(state: MindState, c: Cyclist, strategy: str, top: int, bottle: bool, advance: dict[int, int]) -> str:
+    """A bot's action for one cyclist, given how far its team-mates in front mean to go."""
+    leader = state.at(c.row + 1, c.lane)
+    can_ride = leader is not None and not (c.role == "domestique" and not bottle)
+    can_ride = can_ride and not (c.role == "sprinter" and state.course.section_kind(c.row) == "mountain")
+    can_attack = bottle and state.course.section_kind(c.row) == OWN_SECTION[c.role]
+    if strategy == "opportunist":
+        if can_attack:
+            return "attack"
+        return "relay" if can_ride else "move"
+    # steady: attack only with the specialists; wheel behind a team-mate going at least as far.
+    if can_attack and c.role != "domestique":
+        return "attack"
+    if can_ride and leader is not None and leader.entrant == c.entrant and advance.get(leader.number, 0) >= top:
+        return "wheel"
+    return "move"
 
 
 def live_passes(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:

@@ -234,6 +234,8 @@ def ride(
     crossing = False
     while taken < steps:
         step: str | None = None
+        if not seeking and taken >= len(plan):
+            seeking = True
         if not seeking:
             wanted = plan[taken]
             if can_enter(state, *step_target(c.row, c.lane, wanted)):
