@@ -254,7 +254,7 @@ def check_intent(state: MindState, cyclist: Cyclist, intent: Any) -> dict[str, A
         if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to <= state.team_size or to == cyclist.number:
             raise _err("bad_pass", "{who}: pass the bottle to a team-mate's number (0 = keep it).", who=who)
         if to and cyclist.role != "domestique":
-            raise _err("pass_not_domestique", "{who}: only domestiques pass their bottle (§6.4).", who=who)
+            raise _err("pass_not_domestique", "{who}: only domestiques pass their bottle.", who=who)
         out["pass_to"] = to
     return out
 

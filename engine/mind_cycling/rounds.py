@@ -54,8 +54,8 @@ def apply_passes(state: MindState, wanted: dict[str, str], events: list[Event]) 
             events.append(
                 event(
                     "pass_ignored",
-                    "{giver} can't pass its bottle to {receiver} (§6.4: a blue domestique, to a black-based "
-                    "team-mate directly behind): the pass is ignored.",
+                    "{giver} can't pass its bottle to {receiver}: only a domestique with a bottle passes it, to a "
+                    "team-mate without one directly behind it. The pass is ignored.",
                     giver=state.label(giver),
                     receiver=state.label(receiver) if receiver in state.cyclists else receiver,
                     cyclist=giver,
@@ -142,19 +142,19 @@ def ride_refusal(state: MindState, ctx: RoundContext, key: str) -> str | None:
     """Why ``key`` may neither wheel nor relay now (§6.1, §6.2), or None."""
     c = state.cyclists[key]
     if key not in ctx.front:
-        return "it is not behind anyone in a train (D15)"
+        return "it is not behind anyone in a train"  # D15
     if key in ctx.declined:
-        return "it already let its chance go (D10)"
+        return "it already let its chance go"
     if c.role == "sprinter" and state.course.section_kind(ctx.start_rows[key]) == "mountain":
-        return "a sprinter that starts the round in the mountains can't (§6.1)"
+        return "a sprinter that starts the round in the mountains can't"  # §6.1
     if key in ctx.fatigued:
-        return "a fatigued domestique can't (§6.6)"
+        return "a fatigued domestique can't"
     if ctx.front[key] in ctx.attacked:
-        return "the cyclist in front of it attacked (§6.3)"
+        return "the cyclist in front of it attacked"
     members = ctx.train[key]
     ahead = members[: members.index(key)]
     if any(m in ctx.crossed for m in ahead):
-        return "a cyclist ahead of it in its train crossed the line and broke the train (§7)"
+        return "a cyclist ahead of it in its train crossed the line and broke the train"
     return None
 
 
@@ -180,7 +180,7 @@ def relay_target(state: MindState, ctx: RoundContext, key: str) -> tuple[tuple[i
         return None, refusal
     members = ctx.train[key]
     if members.index(key) > 3:
-        return None, "only the front four of a train may relay (§6.2)"
+        return None, "only the front four of a train may relay"  # §6.2
     others = [state.cyclists[m] for m in members if m != key and state.cyclists[m].on_road]
     front = min(others, key=lambda c: (-c.row, c.lane))
     dest = (front.row + 1, front.lane)

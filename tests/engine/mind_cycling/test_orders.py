@@ -180,7 +180,7 @@ def test_the_text_syntax_reads_every_form_of_the_rules_example() -> None:
         ("#1 move\n#1 wheel", "Line 2 ('#1 wheel'): #1 already has an action on line 1."),
         ("#1 move 3 path=F,F", "#1 (sprinter): the distance 3 doesn't match the path of 2 steps."),
         ("#1 move path=F lane=2", "#1 (sprinter): give either a path or a lane, not both."),
-        ("#1 pass-bottle-to #2", "#1 (sprinter): only domestiques pass their bottle (§6.4)."),
+        ("#1 pass-bottle-to #2", "#1 (sprinter): only domestiques pass their bottle."),
         ("#2 move path=FL,FL", "#2 (climber): step 2 (FL) of the path would leave the road (lanes 1-5)."),
         (
             "#3 move fast",
