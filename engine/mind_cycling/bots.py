@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.mind_cycling.course import OWN_SECTION
-from engine.mind_cycling.movement import ATTACK_BONUS, base_maximum, may_attack
+from engine.mind_cycling.movement import ATTACK_BONUS, may_attack, planned_maximum
+from engine.mind_cycling.orders import projected_bottles
 from engine.mind_cycling.resolution import placer
 from engine.mind_cycling.rounds import maximum, next_actor, possible_passes, relay_target, wheel_target
 from engine.mind_cycling.state import Cyclist, MindState
@@ -49,19 +50,14 @@ def intents(state: MindState, entrant: str, partial: dict[str, Any], strategy: s
     """
     chosen = {k: dict(v) for k, v in partial.get("intents", {}).items()}
     passes = _passes(state, entrant, strategy)
-    occupied = {(c.row, c.lane) for c in state.cyclists.values() if c.on_road}
     riders = sorted((c for c in state.team(entrant) if c.on_road), key=lambda c: (-c.row, c.lane))
     advance: dict[int, int] = {}
     for c in riders:
         intent = chosen.setdefault(str(c.number), {})
         if strategy is not None and str(c.number) in passes and "pass_to" not in intent:
             intent["pass_to"] = passes[str(c.number)]
-        receives = any(to == c.number for to in passes.values())
-        gives = bool(intent.get("pass_to"))
-        bottle = (c.bottle or receives) and not gives
-        sheltered = (c.row + 1, c.lane) in occupied
-        fatigued = c.role == "domestique" and not bottle
-        top = base_maximum(state, c, not sheltered, fatigued)
+        bottle = projected_bottles(state, entrant, chosen)[c.number]
+        top = planned_maximum(state, c, bottle)
         if "action" not in intent:
             intent["action"] = "move" if strategy is None else _choose(state, c, strategy, top, bottle, advance)
         action = intent["action"]

@@ -51,6 +51,23 @@ def base_maximum(state: MindState, cyclist: Cyclist, wind: bool, fatigued: bool)
     return cap - (1 if wind else 0) - (1 if fatigued else 0)
 
 
+def sheltered(state: MindState, cyclist: Cyclist) -> bool:
+    """§4.2: a cyclist on the road directly in front (same lane, next row) keeps the wind off."""
+    return state.at(cyclist.row + 1, cyclist.lane) is not None
+
+
+def planned_maximum(state: MindState, cyclist: Cyclist, bottle: bool) -> int:
+    """The maximum a cyclist will have this round, from the positions now and its base after the passes."""
+    return base_maximum(state, cyclist, not sheltered(state, cyclist), cyclist.role == "domestique" and not bottle)
+
+
+def explain_maximum(state: MindState, cyclist: Cyclist, wind: bool, fatigued: bool) -> str:
+    """The maximum with its reasons, as players read it: ``5 (7, -1 wind, -1 fatigue)``."""
+    cap = CAPS[cyclist.role][state.course.section_kind(cyclist.row)]
+    parts = [str(cap)] + (["-1 wind"] if wind else []) + (["-1 fatigue"] if fatigued else [])
+    return f"{base_maximum(state, cyclist, wind, fatigued)} ({', '.join(parts)})" if len(parts) > 1 else str(cap)
+
+
 def in_own_section(state: MindState, cyclist: Cyclist) -> bool:
     """§6.3: sprinter in the sprint, domestique on the plains, climber in the mountains."""
     return state.course.section_kind(cyclist.row) == OWN_SECTION[cyclist.role]

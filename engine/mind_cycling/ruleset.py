@@ -15,9 +15,9 @@ from pydantic import BaseModel
 from engine.messages import Message, OrderError, msg
 from engine.mind_cycling import bots, orders, resolution, scoring
 from engine.mind_cycling.board import draw_board, draw_stage
-from engine.mind_cycling.course import CAPS, OWN_SECTION, build_course
+from engine.mind_cycling.course import OWN_SECTION, build_course
 from engine.mind_cycling.models import OptionsModel, SetupModel, StageModel, load_presets, stage_from
-from engine.mind_cycling.movement import ATTACK_BONUS, base_maximum, may_attack
+from engine.mind_cycling.movement import ATTACK_BONUS, explain_maximum, may_attack, planned_maximum, sheltered
 from engine.mind_cycling.rounds import (
     begin_round,
     maximum,
@@ -218,99 +218,32 @@ class MindCycling(Ruleset[MindState]):
             example=f"#{unplaced[0].number}",
         )
 
-    def _explain(self, state: MindState, c: Cyclist, wind: bool, fatigued: bool) -> str:
-        cap = CAPS[c.role][state.course.section_kind(c.row)]
-        parts = [str(cap)] + (["-1 wind"] if wind else []) + (["-1 fatigue"] if fatigued else [])
-        return f"{base_maximum(state, c, wind, fatigued)} ({', '.join(parts)})" if len(parts) > 1 else str(cap)
-
     def _intents_decision(self, state: MindState, entrant: str, partial: Order) -> Decision:
-        team = state.team(entrant)
-        road = [c for c in team if c.on_road]
-        occupied = {(c.row, c.lane): c for c in state.cyclists.values() if c.on_road}
+        """Orders mode: each cyclist's action first, then its optional steps, lane and bottle pass."""
+        road = [c for c in state.team(entrant) if c.on_road]
         intents: dict[str, Any] = dict(partial.get("intents", {}))
         bottles = orders.projected_bottles(state, entrant, intents)
-        legal_passes = possible_passes(state)
-        info: list[Message] = []
-        fields: list[InputField] = []
-        for c in road:
-            wind = (c.row + 1, c.lane) not in occupied
-            fatigued = c.role == "domestique" and not bottles[c.number]
-            top = base_maximum(state, c, wind, fatigued)
-            info.append(
-                _m(
-                    "info_cyclist",
-                    "#{n} {role}: row {row}, lane {lane}, {base} base, maximum {top}",
-                    n=c.number,
-                    role=c.role,
-                    row=c.row,
-                    lane=c.lane,
-                    base="blue" if bottles[c.number] else "black",
-                    top=self._explain(state, c, wind, fatigued),
-                )
+        info = [
+            _m(
+                "info_cyclist",
+                "#{n} {role}: row {row}, lane {lane}, {base} base, maximum {top}",
+                n=c.number,
+                role=c.role,
+                row=c.row,
+                lane=c.lane,
+                base="blue" if bottles[c.number] else "black",
+                top=explain_maximum(
+                    state, c, not sheltered(state, c), c.role == "domestique" and not bottles[c.number]
+                ),
             )
-        for c in road:
-            intent = intents.get(str(c.number), {})
-            if "action" not in intent:
-                wind = (c.row + 1, c.lane) not in occupied
-                actions = ["move"]
-                if bottles[c.number] and state.course.section_kind(c.row) == OWN_SECTION[c.role]:
-                    actions.append("attack")
-                ahead = 0
-                while (c.row + ahead + 1, c.lane) in occupied:
-                    ahead += 1
-                rides = ahead > 0 and not (c.role == "domestique" and not bottles[c.number])
-                if rides and not (c.role == "sprinter" and state.course.section_kind(c.row) == "mountain"):
-                    actions += ["wheel", "relay"] if ahead <= 3 else ["wheel"]  # §6.2: front four relay
-                fields = [
-                    InputField(
-                        path=["intents", str(c.number), "action"],
-                        label=_m("field_action", "#{n} {role}: action", n=c.number, role=c.role),
-                        kind="choice",
-                        choices=[Choice(value=a, label=a) for a in actions],
-                    )
-                ]
-                break
+            for c in road
+        ]
+        undecided = [c for c in road if "action" not in intents.get(str(c.number), {})]
+        if undecided:
+            fields = [self._action_field(state, undecided[0], bottles[undecided[0].number])]
         else:
-            for c in road:
-                intent = intents.get(str(c.number), {})
-                wind = (c.row + 1, c.lane) not in occupied
-                fatigued = c.role == "domestique" and not bottles[c.number]
-                top = base_maximum(state, c, wind, fatigued) + (ATTACK_BONUS if intent["action"] == "attack" else 0)
-                if intent["action"] in ("move", "attack") and "distance" not in intent:
-                    fields.append(
-                        InputField(
-                            path=["intents", str(c.number), "distance"],
-                            label=_m("field_distance", "#{n} {role}: steps", n=c.number, role=c.role),
-                            kind="number",
-                            minimum=0,
-                            maximum=top,
-                            required=False,
-                        )
-                    )
-                if "lane" not in intent and "path" not in intent:
-                    fields.append(
-                        InputField(
-                            path=["intents", str(c.number), "lane"],
-                            label=_m("field_lane", "#{n} {role}: lane to seek", n=c.number, role=c.role),
-                            kind="choice",
-                            choices=[Choice(value=k, label=f"L{k}") for k in range(1, state.course.lanes + 1)],
-                            required=False,
-                        )
-                    )
-                if c.key in legal_passes and "pass_to" not in intent:
-                    to = state.cyclists[legal_passes[c.key]].number
-                    fields.append(
-                        InputField(
-                            path=["intents", str(c.number), "pass_to"],
-                            label=_m("field_pass", "#{n}: pass the bottle?", n=c.number),
-                            kind="choice",
-                            choices=[Choice(value=to, label=f"to #{to}"), Choice(value=0, label="keep")],
-                            required=False,
-                        )
-                    )
-                if fields:
-                    break
-        complete = all("action" in intents.get(str(c.number), {}) for c in road)
+            details = (self._detail_fields(state, c, intents[str(c.number)], bottles[c.number]) for c in road)
+            fields = next((f for f in details if f), [])
         if fields:
             fields.append(InputField(path=[], label=_m("field_text", "Orders as text"), kind="text", required=False))
         return Decision(
@@ -323,10 +256,69 @@ class MindCycling(Ruleset[MindState]):
             ),
             fields=fields,
             partial=dict(partial),
-            complete=complete,
+            complete=not undecided,
             example="; ".join(f"#{c.number} move" for c in road),
             info=info,
         )
+
+    def _action_field(self, state: MindState, c: Cyclist, bottle: bool) -> InputField:
+        """The actions worth offering from the positions at the start of the round."""
+        actions = ["move"]
+        if bottle and state.course.section_kind(c.row) == OWN_SECTION[c.role]:
+            actions.append("attack")
+        ahead = 0
+        while state.at(c.row + ahead + 1, c.lane) is not None:
+            ahead += 1
+        fatigued = c.role == "domestique" and not bottle
+        climbing_sprinter = c.role == "sprinter" and state.course.section_kind(c.row) == "mountain"
+        if ahead and not fatigued and not climbing_sprinter:
+            actions += ["wheel", "relay"] if ahead <= 3 else ["wheel"]  # §6.2: the front four relay
+        return InputField(
+            path=["intents", str(c.number), "action"],
+            label=_m("field_action", "#{n} {role}: action", n=c.number, role=c.role),
+            kind="choice",
+            choices=[Choice(value=a, label=a) for a in actions],
+        )
+
+    def _detail_fields(self, state: MindState, c: Cyclist, intent: dict[str, Any], bottle: bool) -> list[InputField]:
+        """The optional parts of one cyclist's intent still open: steps, lane, bottle pass."""
+        n = str(c.number)
+        fields: list[InputField] = []
+        if intent["action"] in ("move", "attack") and "distance" not in intent:
+            top = planned_maximum(state, c, bottle) + (ATTACK_BONUS if intent["action"] == "attack" else 0)
+            fields.append(
+                InputField(
+                    path=["intents", n, "distance"],
+                    label=_m("field_distance", "#{n} {role}: steps", n=c.number, role=c.role),
+                    kind="number",
+                    minimum=0,
+                    maximum=top,
+                    required=False,
+                )
+            )
+        if "lane" not in intent and "path" not in intent:
+            fields.append(
+                InputField(
+                    path=["intents", n, "lane"],
+                    label=_m("field_lane", "#{n} {role}: lane to seek", n=c.number, role=c.role),
+                    kind="choice",
+                    choices=[Choice(value=k, label=f"L{k}") for k in range(1, state.course.lanes + 1)],
+                    required=False,
+                )
+            )
+        receiver = possible_passes(state).get(c.key)
+        if receiver is not None and "pass_to" not in intent:
+            to = state.cyclists[receiver].number
+            fields.append(
+                InputField(
+                    path=["intents", n, "pass_to"],
+                    label=_m("field_pass", "#{n}: pass the bottle?", n=c.number),
+                    kind="choice",
+                    choices=[Choice(value=to, label=f"to #{to}"), Choice(value=0, label="keep")],
+                    required=False,
+                )
+            )
+        return fields
 
     def _passes_decision(self, state: MindState, entrant: str, partial: Order) -> Decision:
         passes = dict(partial.get("passes", {}))
@@ -397,7 +389,7 @@ class MindCycling(Ruleset[MindState]):
                 "prompt_turn",
                 "{who} is next: move or attack (maximum {top})",
                 who=state.label(c.key),
-                top=self._explain(state, c, c.key in ctx.wind, c.key in ctx.fatigued),
+                top=explain_maximum(state, c, c.key in ctx.wind, c.key in ctx.fatigued),
             ),
             fields=fields,
             partial=dict(partial),
@@ -576,13 +568,10 @@ class MindCycling(Ruleset[MindState]):
     def private_view(self, state: MindState, entrant: str) -> dict[str, Any]:
         view = self.public_view(state)
         if state.phase == "round" and state.options["mode"] == "orders":
-            occupied = {(c.row, c.lane) for c in state.cyclists.values() if c.on_road}
             view["team"] = [
                 {
                     "id": c.key,
-                    "maximum": base_maximum(
-                        state, c, (c.row + 1, c.lane) not in occupied, c.role == "domestique" and not c.bottle
-                    ),
+                    "maximum": planned_maximum(state, c, c.bottle),
                     "may_attack": may_attack(state, c),
                 }
                 for c in state.team(entrant)
