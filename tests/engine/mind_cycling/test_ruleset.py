@@ -153,3 +153,34 @@ def test_random_legal_orders_in_both_modes_replay_identically(mode: str, players
     assert [[e.model_dump() for e in step] for step in again.events] == [
         [e.model_dump() for e in step] for step in r.events
     ]
+
+
+@pytest.mark.rules("D4", "D19")
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32), mode=st.sampled_from(["orders", "live"]))
+def test_riders_never_share_a_space_stand_on_a_rock_leave_the_road_or_go_backwards(seed: int, mode: str) -> None:
+    """Random legal orders on the rocky short course keep every position legal; places run 1, 2, 3..."""
+    import random
+
+    from tests.engine.random_orders import random_order
+
+    entrants = [Entrant(id=f"h{i}", name=f"H{i}") for i in range(3)]
+    r = Race.start("mind_cycling", entrants, seed, stage="short", options={"mode": mode, "team_size": 4})
+    rnd = random.Random(seed)
+    rows: dict[str, int] = {}
+    for _ in range(600):
+        awaited = r.awaited()
+        if not awaited:
+            break
+        r.play_step({d.entrant: random_order(r, d, rnd) for d in awaited})
+        road = [c for c in r.state.cyclists.values() if c.on_road]
+        spaces = [(c.row, c.lane) for c in road]
+        assert len(spaces) == len(set(spaces))
+        assert not set(spaces) & r.state.course.rocks
+        assert all(1 <= c.lane <= 5 and c.row <= r.state.course.last_row for c in road)
+        for c in road:
+            assert c.row >= rows.get(c.key, c.row)
+            rows[c.key] = c.row
+    assert not r.awaited()
+    places = [c.place for c in r.state.cyclists.values() if c.place is not None]
+    assert sorted(places) == list(range(1, len(places) + 1))
