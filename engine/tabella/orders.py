@@ -151,7 +151,7 @@ def check_move(label: str, raw: Any) -> dict[str, Any]:
     where = part_name(label)
     if isinstance(raw, str):
         found = _MOVE.fullmatch(raw.strip())
-        if found is None:
+        if found is None or not found.group(2):
             raise _error(
                 "order.bad_move",
                 "{where}: write an effort 1 to 5 and a direction S, D or R, like 3R; you wrote {value}",
@@ -169,28 +169,31 @@ def check_move(label: str, raw: Any) -> dict[str, Any]:
     unknown = sorted(set(raw) - {"effort", "dir"})
     if unknown:
         raise _error("order.bad_move_key", "{where}: unknown part {part}", where=where, part=unknown[0])
-    effort = _int(raw.get("effort"))
-    if raw.get("effort") in (None, ""):
-        raise _error("order.no_effort", "{where}: the effort (1 to 5) is missing", where=where)
-    if effort is None or not 1 <= effort <= 5:
-        raise _error(
-            "order.bad_effort",
-            "{where}: effort must be 1 to 5, you wrote {value}",
-            where=where,
-            value=raw.get("effort"),
-        )
+    move: dict[str, Any] = {}
+    # A move object may be built one field at a time (effort, then direction): a missing part makes
+    # the order incomplete, not wrong.
+    if raw.get("effort") not in (None, ""):
+        effort = _int(raw.get("effort"))
+        if effort is None or not 1 <= effort <= 5:
+            raise _error(
+                "order.bad_effort",
+                "{where}: effort must be 1 to 5, you wrote {value}",
+                where=where,
+                value=raw.get("effort"),
+            )
+        move["effort"] = effort
     direction = raw.get("dir")
-    if direction in (None, ""):
-        raise _error("order.no_direction", "{where}: the direction (S, D or R) is missing", where=where)
-    norm = DIRECTIONS.get(str(direction).strip().casefold())
-    if norm is None:
-        raise _error(
-            "order.bad_direction",
-            "{where}: direction must be S, D or R, you wrote {value}",
-            where=where,
-            value=direction,
-        )
-    return {"effort": effort, "dir": norm}
+    if direction not in (None, ""):
+        norm = DIRECTIONS.get(str(direction).strip().casefold())
+        if norm is None:
+            raise _error(
+                "order.bad_direction",
+                "{where}: direction must be S, D or R, you wrote {value}",
+                where=where,
+                value=direction,
+            )
+        move["dir"] = norm
+    return move
 
 
 def check_sprint(label: str, raw: Any) -> int:
@@ -330,8 +333,13 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
         out["specials"] = sorted(
             checked, key=lambda e: (ROUNDS.index(e["round"]), list(SPECIAL_NAMES).index(e["code"]))
         )
-    complete = all(ROUNDS[n] in out for n in ctx.rounds)
+    complete = all(ROUNDS[n] in out and is_whole(out[ROUNDS[n]]) for n in ctx.rounds)
     return out, complete
+
+
+def is_whole(value: Any) -> bool:
+    """A move given only in part (an effort without its direction) is not yet a move."""
+    return not isinstance(value, dict) or {"effort", "dir"} <= set(value)
 
 
 def _no_repeats(entries: list[dict[str, Any]], ctx: OrderContext) -> None:

@@ -33,7 +33,7 @@ from engine.tabella import bots
 from engine.tabella.context import Intent
 from engine.tabella.events import event
 from engine.tabella.models import Options, Setup, Stage
-from engine.tabella.orders import START_TITLES, OrderContext, normalise, specials_in
+from engine.tabella.orders import START_TITLES, OrderContext, is_whole, normalise, specials_in
 from engine.tabella.ranking import gazzetta_applies, points_for, rank
 from engine.tabella.rounds import resolve_round
 from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState, Rider, StolenBottle
@@ -219,7 +219,7 @@ class TabellaRuleset(Ruleset[RaceState]):
             )
         ]
         fields += _next_fields(state, ctx, order)
-        missing = [ROUNDS[n] for n in ctx.rounds if ROUNDS[n] not in order or not _whole(order[ROUNDS[n]])]
+        missing = [ROUNDS[n] for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
         if live:
             label = ROUNDS[state.round]
             prompt = msg(
@@ -311,10 +311,8 @@ class TabellaRuleset(Ruleset[RaceState]):
             base, _ = normalise(made, ctx)
         else:
             raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(bots.STRATEGIES)}")
-        merged = {**base, **{k: v for k, v in kept.items() if _whole(v)}}
-        if "specials" in kept:
-            merged["specials"] = kept["specials"]
-        return merged
+        # What the player already chose stays, a half-chosen move included (its effort or direction).
+        return _merge(base, kept)
 
     # --- resolution ------------------------------------------------------------------------------
     def resolve(self, state: RaceState, orders: Mapping[str, Order]) -> tuple[RaceState, list[Event]]:
@@ -519,11 +517,6 @@ class TabellaRuleset(Ruleset[RaceState]):
 
 
 # --- helpers ---------------------------------------------------------------------------------------
-def _whole(value: Any) -> bool:
-    """A move given only in part (an effort without its direction) is not yet a move."""
-    return not isinstance(value, dict) or {"effort", "dir"} <= set(value)
-
-
 def _merge(previous: Order, order: Order) -> Order:
     merged = {k: copy.deepcopy(v) for k, v in previous.items() if k not in ORDER_META_KEYS}
     for key, value in order.items():
@@ -627,7 +620,7 @@ def _next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Inpu
                     choices=[Choice(value=k, label=f"{k} {v}") for k, v in START_TITLES.items()],
                 )
             ]
-        if 1 <= n <= 5 and not _whole(order.get(label, {})):
+        if 1 <= n <= 5 and not is_whole(order.get(label, {})):
             move = order.get(label) or {}
             fields = []
             if "effort" not in move:

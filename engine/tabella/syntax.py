@@ -152,6 +152,13 @@ class _Parser:
             self._advance()
             return
         if field == "moves" and len(self.moves) < 5 and (_MOVE_LIKE.match(token) or not _SPECIAL.match(token)):
+            if _NUMBER.match(token) and self.moves and self.compact:
+                # the sprint values started early: the route part is short
+                raise _error(
+                    "few_moves",
+                    "the plan has {count} route moves; it needs 5, like 3R 2S 1D 5R 4R",
+                    count=len(self.moves),
+                )
             if not _MOVE_LIKE.match(token):
                 raise _error(
                     "bad_move",

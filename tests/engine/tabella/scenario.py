@@ -24,11 +24,14 @@ def scenario(
     mode: str = "live",
     stage: dict[str, Any] | str | None = None,
     seed: int = 1,
+    setup_gazzetta: bool | None = None,
     **options: Any,
 ) -> Race:
     """A race of the named riders (id = lower-case name) starting at ``round`` with explicit values."""
     entrants = [Entrant(id=rid, name=rid.capitalize()) for rid in riders]
     setup: dict[str, Any] = {"round": round, "riders": riders}
+    if setup_gazzetta is not None:
+        setup["gazzetta_hit"] = setup_gazzetta
     return Race.start(
         "tabella",
         entrants,
