@@ -112,6 +112,15 @@ def resolve_target(raw: Any, ctx: OrderContext, where: str) -> str:
             name=name,
             riders=riders,
         )
+    if len(found) > 1:
+        raise _error(
+            "order.ambiguous_target",
+            "{where}: {count} riders are called {name}; write the rider's id instead ({ids})",
+            where=where,
+            count=len(found),
+            name=name,
+            ids=", ".join(found),
+        )
     if found[0] == ctx.entrant:
         raise _error("order.self_target", "{where}: you can't target yourself; name another rider", where=where)
     return found[0]

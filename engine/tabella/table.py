@@ -53,7 +53,7 @@ def check_table(rows: list[list[int]]) -> list[list[int]]:
 
 @cache
 def _classic() -> TableFile:
-    text = resources.files("engine.tabella").joinpath("data/classic_table.json").read_text(encoding="utf-8")
+    text = resources.files("engine.tabella").joinpath("classic_table.json").read_text(encoding="utf-8")
     return TableFile.model_validate(json.loads(text))
 
 

@@ -41,7 +41,7 @@ def test_in_plan_mode_a_player_without_a_plan_does_not_start_and_scores_nothing(
     assert (last.entrant, last.place, last.figures) == ("carla", 3, {"status": "did_not_start", "points": 0})
 
 
-@pytest.mark.rules("D8", "4.1")
+@pytest.mark.rules("D8", "R-TDD-1", "4.1")
 def test_a_plan_race_with_fewer_than_two_starters_is_void() -> None:
     """Only Anna sent a plan: the race is not run and awards no points."""
     race = Race.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1)
@@ -110,3 +110,13 @@ def test_the_same_seed_options_and_orders_give_the_same_race() -> None:
         return RULESET.dump(race.state), [e.model_dump() for e in events]
 
     assert run() == run()
+
+
+@pytest.mark.rules("R-TDD-3", "4.1")
+def test_a_half_built_plan_is_completed_with_the_automatic_order() -> None:
+    """Start A and m1 3S chosen: the rest becomes 1R moves, sprints of 0, no specials."""
+    race = Race.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1)
+    order = race.absent_order("anna", {"start": "A", "m1": {"effort": 3, "dir": "S"}})
+    assert order["start"] == "A" and order["m1"] == {"effort": 3, "dir": "S"} and order["bibitone"] is False
+    assert [order[f"m{i}"] for i in range(2, 6)] == [{"effort": 1, "dir": "R"}] * 4
+    assert [order["s1"], order["s2"], order["s3"], order["specials"]] == [0, 0, 0, []]

@@ -259,7 +259,7 @@ def test_a_rider_whose_bottle_was_stolen_has_nothing_to_throw() -> None:
 # --- Scia (§6.6, D25) -----------------------------------------------------------------------------
 
 
-@pytest.mark.rules("example:E6", "D14", "D25", "D17")
+@pytest.mark.rules("example:E6", "D14", "D25", "D17", "6.6")
 def test_e6_a_slow_rider_pays_every_clamp_then_takes_the_leaders_speed_in_the_scia() -> None:
     """E6: Q ends with R 2 and V 6 under the straight-move reading, R 2 and V 0 under the flat-terrain one."""
     for reading, expected in (("straight_move", (2, 6)), ("flat_terrain", (2, 0))):
@@ -289,7 +289,7 @@ E7_CASES = [
 ]
 
 
-@pytest.mark.rules("example:E7", "D25", "D12")
+@pytest.mark.rules("example:E7", "D25", "D12", "6.6")
 @pytest.mark.parametrize(("move", "row", "leader_row", "number", "straight", "flat"), E7_CASES)
 def test_e7_when_the_scia_works_under_each_reading(
     move: str, row: str, leader_row: str, number: int, straight: bool, flat: bool

@@ -180,3 +180,45 @@ def test_the_json_order_accepts_move_strings_and_upper_or_lower_case() -> None:
     assert race.validate("anna", {"m1": {"effort": "3", "dir": "r"}}) == {"m1": {"effort": 3, "dir": "R"}}
     with pytest.raises(OrderError, match="unknown part of the order: colour"):
         race.validate("anna", {"m1": "3R", "colour": "red"})
+
+
+# D9's table, copied by hand from §6: where each special may be used.
+D9_TABLE = {
+    "V": {"start", "m1", "m2", "m3", "m4", "m5", "s1", "s2", "s3"},
+    "G": {"start", "m1", "m2", "m3", "m4", "m5", "s1", "s2", "s3"},
+    "J": {"m1", "m2", "m3", "m4"},
+    "B": {"start", "m1", "m2", "m3", "m4", "m5", "s1", "s2", "s3"},
+    "X": {"m1", "m2", "m3", "m4", "m5"},
+    "P": {"start", "m1", "m2", "m3", "m4", "m5", "s1", "s2", "s3"},
+    "V2": {"m1", "m2", "m3", "m4", "m5", "s1", "s2", "s3"},
+    "B2": {"m1", "m2", "m3", "m4", "m5", "s1", "s2", "s3"},
+}
+
+
+@pytest.mark.rules("D9", "6")
+@pytest.mark.parametrize("code", sorted(D9_TABLE))
+def test_each_special_is_accepted_exactly_in_the_rounds_of_the_d9_table(code: str) -> None:
+    """A plan placing the special in every round: accepted where D9 allows it, refused elsewhere."""
+    race = _plan_race()
+    base = "A · 3R 2S 1D 5R 4R · 4 1 2 · "
+    extra = {"G": " @Luca up", "J": " @Luca", "B": " @Luca", "B2": " @Luca"}.get(code, "")
+    accepted = set()
+    for label in ("start", "m1", "m2", "m3", "m4", "m5", "s1", "s2", "s3"):
+        try:
+            race.validate("anna", f"{base}{code}@{label}{extra}")
+        except OrderError as exc:
+            assert "can't be used in" in exc.message.text
+        else:
+            accepted.add(label)
+    assert accepted == D9_TABLE[code]
+
+
+@pytest.mark.rules("8.3")
+def test_two_riders_with_the_same_name_must_be_targeted_by_id() -> None:
+    """``@Luca`` is ambiguous when two riders are called Luca; the message lists their ids."""
+    entrants = [Entrant(id="anna", name="Anna"), Entrant(id="l1", name="Luca"), Entrant(id="l2", name="luca")]
+    race = Race.start("tabella", entrants, seed=1, stage=CLASSIC_1)
+    assert "2 riders are called Luca; write the rider's id instead (l1, l2)" in _error(
+        race, "A · 3R 2S 1D 5R 4R · 4 1 2 · B@s1 @Luca"
+    )
+    assert race.validate("anna", "A · 3R 2S 1D 5R 4R · 4 1 2 · B@s1 @l2")["specials"][0]["target"] == "l2"
