@@ -381,3 +381,19 @@ def specials_in(order: Order, round_number: int) -> dict[str, dict[str, Any]]:
     """The specials an order uses in one round, by code."""
     label = ROUNDS[round_number]
     return {e["code"]: e for e in order.get("specials", []) if e["round"] == label}
+
+
+def automatic_order(ctx: OrderContext) -> Order:
+    """§4.1: start -> Cavaliera, Bibitone no; route -> 1R; sprint -> 0; no specials."""
+    order: Order = {}
+    for n in ctx.rounds:
+        label = ROUNDS[n]
+        if n == 0:
+            order["start"] = "C"
+            order["bibitone"] = False
+        elif n <= 5:
+            order[label] = {"effort": 1, "dir": "R"}
+        else:
+            order[label] = 0
+    order["specials"] = []
+    return order

@@ -17,11 +17,9 @@ from engine.messages import Message, OrderError, msg
 from engine.rng import Rng
 from engine.ruleset import (
     ORDER_META_KEYS,
-    Choice,
     Decision,
     Entrant,
     Event,
-    InputField,
     Order,
     Preset,
     Result,
@@ -31,14 +29,18 @@ from engine.ruleset import (
 )
 from engine.tabella import bots
 from engine.tabella.context import Intent
+from engine.tabella.decisions import decision_for
 from engine.tabella.events import event
+from engine.tabella.gazzetta import finish_race, publish
 from engine.tabella.models import Options, Setup, Stage
-from engine.tabella.orders import START_TITLES, OrderContext, is_whole, normalise, specials_in
+from engine.tabella.orders import OrderContext, automatic_order, normalise, specials_in
 from engine.tabella.ranking import gazzetta_applies, points_for, rank
 from engine.tabella.rounds import resolve_round
-from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState, Rider, StolenBottle
-from engine.tabella.syntax import example_text, format_order, parse_text
+from engine.tabella.setup import apply_setup
+from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState, Rider
+from engine.tabella.syntax import format_order, parse_text
 from engine.tabella.table import ROW_NAMES, Course, check_table, classic_table, random_table
+from engine.tabella.views import course_data, course_text, public_rider
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 20  # D2
 
@@ -120,7 +122,7 @@ class TabellaRuleset(Ruleset[RaceState]):
             return "\n".join(f"row {i + 1:2}: {' '.join(map(str, row))}" for i, row in enumerate(table)) + (
                 "\nThree consecutive rows are drawn when the race starts."
             )
-        return _course_text(Course.of(table, int(chosen.rows)))
+        return course_text(Course.of(table, int(chosen.rows)))
 
     # --- a race ----------------------------------------------------------------------------------
     def new_race(
@@ -166,7 +168,7 @@ class TabellaRuleset(Ruleset[RaceState]):
             rng=rng.state,
             gazzetta_forced=plan.gazzetta_hit,
         )
-        _apply_setup(state, plan)
+        apply_setup(state, plan)
         return state
 
     # --- what is awaited -------------------------------------------------------------------------
@@ -191,78 +193,26 @@ class TabellaRuleset(Ruleset[RaceState]):
             names=_names(state),
             mode=state.mode,
             rounds=self._rounds(state),
-            used=frozenset(rider.used) if state.mode == "live" else frozenset(),
+            used=frozenset(rider.used),
         )
 
     def awaited(self, state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
         partial = partial or {}
         out = []
         for rid in self._awaited_ids(state):
-            mine = dict(partial.get(rid) or {})
+            mine = partial.get(rid)
             ctx = self._context(state, rid)
-            try:
-                order, complete = normalise(mine, ctx) if mine else ({}, False)
-            except OrderError:
-                order, complete = {}, False
-            out.append(self._decision(state, rid, order, complete, ctx))
+            order: Order = {}
+            complete = False
+            if mine:
+                try:
+                    checked = self.validate(state, rid, mine)
+                except OrderError:
+                    pass  # a broken partial shows as nothing chosen yet
+                else:
+                    order, complete = checked.order, checked.complete
+            out.append(decision_for(state, rid, order, complete, ctx))
         return out
-
-    def _decision(self, state: RaceState, rid: str, order: Order, complete: bool, ctx: OrderContext) -> Decision:
-        rider = state.rider(rid)
-        live = state.mode == "live"
-        fields: list[InputField] = [
-            InputField(
-                path=[],
-                label=msg("tabella.field.text", "Write it in one message"),
-                kind="text",
-                required=False,
-            )
-        ]
-        fields += _next_fields(state, ctx, order)
-        missing = [ROUNDS[n] for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
-        if live:
-            label = ROUNDS[state.round]
-            prompt = msg(
-                "tabella.prompt.round",
-                "Round {label}: {what}",
-                label=label,
-                what=_round_question(state.round),
-            )
-        elif complete:
-            prompt = msg(
-                "tabella.prompt.plan_ready",
-                "Your plan is complete: {plan}. You may still change it until the deadline.",
-                plan=format_order(order, ctx.names),
-            )
-        else:
-            prompt = msg(
-                "tabella.prompt.plan",
-                "Send your whole race plan: start, five route moves, three sprint moves and any specials "
-                "(still missing: {missing})",
-                missing=", ".join(missing),
-            )
-        info = [msg("tabella.info.course", "{line}", line=line) for line in state.course.lines()]
-        info.append(
-            msg(
-                "tabella.info.rider",
-                "{name}: Resistenza {r}, Velocità {v}{where}",
-                name=rider.name,
-                r=rider.r,
-                v=rider.v,
-                where=f", in {ROW_NAMES[rider.row]}{rider.pair or ''}" if rider.row is not None else "",
-            )
-        )
-        return Decision(
-            entrant=rid,
-            kind="round" if live else "plan",
-            prompt=prompt,
-            fields=fields,
-            partial=order,
-            complete=complete,
-            required=live,  # D8: in plan mode a player who sends nothing does not start
-            example=example_text(ctx),
-            info=info,
-        )
 
     # --- orders ----------------------------------------------------------------------------------
     def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
@@ -305,7 +255,7 @@ class TabellaRuleset(Ruleset[RaceState]):
             except OrderError:
                 kept = {}
         if strategy is None:
-            base = _automatic(ctx)  # §4.1: Cavaliera, 1R, 0, no specials
+            base = automatic_order(ctx)  # §4.1: Cavaliera, 1R, 0, no specials
         elif strategy in bots.STRATEGIES:
             made = (bots.plan_order if state.mode == "plan" else bots.live_order)(state, entrant, strategy)
             base, _ = normalise(made, ctx)
@@ -329,7 +279,7 @@ class TabellaRuleset(Ruleset[RaceState]):
         else:
             self._resolve_live(new, orders, events)
         if new.over:
-            _finish(new, events)
+            finish_race(new, events)
         return new, events
 
     def _resolve_plan(self, state: RaceState, orders: Mapping[str, Order], events: list[Event]) -> None:
@@ -381,7 +331,7 @@ class TabellaRuleset(Ruleset[RaceState]):
             order = orders.get(rid)
             if order is None:
                 # D8: live mode plays the automatic order for a missing one.
-                order = {**_automatic(self._context(state, rid)), "auto": True}
+                order = {**automatic_order(self._context(state, rid)), "auto": True}
             ctx_orders[rid] = order
             rider = state.rider(rid)
             rider.order_time = order.get("received_at")  # D6: the time of this round's order
@@ -399,7 +349,7 @@ class TabellaRuleset(Ruleset[RaceState]):
         if state.gazzetta_published:
             raise ValueError("the Gazzetta has already been published")
         new = copy.deepcopy(state)
-        return new, [_publish(new)]
+        return new, [publish(new)]
 
     def pending_announcement(self, state: RaceState) -> dict[str, Any] | None:
         """What the bot must publish later, and when (``next_morning`` = 09:00 the next day), or None."""
@@ -416,11 +366,11 @@ class TabellaRuleset(Ruleset[RaceState]):
             "options": dict(state.options),
             "table": state.table_source,
             "rows": state.first_row,
-            "course": _course_data(state.course),
+            "course": course_data(state.course),
             "round": min(state.round, LAST_ROUND + 1),
             "round_label": ROUNDS[state.round] if state.round <= LAST_ROUND else "finished",
             "void": state.void,
-            "riders": [_public_rider(r) for r in state.riders],
+            "riders": [public_rider(r) for r in state.riders],
             "gazzetta": {
                 "published": published,
                 "hit": state.gazzetta_hit if published else None,
@@ -527,22 +477,6 @@ def _merge(previous: Order, order: Order) -> Order:
     return merged
 
 
-def _automatic(ctx: OrderContext) -> Order:
-    """§4.1: start -> Cavaliera, Bibitone no; route -> 1R; sprint -> 0; no specials."""
-    order: Order = {}
-    for n in ctx.rounds:
-        label = ROUNDS[n]
-        if n == 0:
-            order["start"] = "C"
-            order["bibitone"] = False
-        elif n <= 5:
-            order[label] = {"effort": 1, "dir": "R"}
-        else:
-            order[label] = 0
-    order["specials"] = []
-    return order
-
-
 def _intent(order: Order, number: int) -> Intent:
     label = ROUNDS[number]
     intent = Intent(specials=specials_in(order, number))
@@ -553,216 +487,6 @@ def _intent(order: Order, number: int) -> Intent:
     else:
         intent.intensity = order[label]
     return intent
-
-
-def _finish(state: RaceState, events: list[Event]) -> None:
-    """After the last round: one Gazzetta draw (D21), published now or later."""
-    if state.void:
-        state.round = LAST_ROUND + 1
-        return
-    state.round = LAST_ROUND + 1
-    rng = Rng(state.rng)
-    hit = rng.random() < float(state.options["gazzetta_probability"])  # always drawn (D5)
-    state.rng = rng.state
-    state.gazzetta_hit = hit if state.gazzetta_forced is None else state.gazzetta_forced
-    events.append(event("finish", "The race is over."))
-    if state.options["gazzetta_delay"] == "immediate":
-        events.append(_publish(state))
-    else:
-        events.append(
-            event(
-                "gazzetta_due",
-                "Tomorrow at 09:00 the Gazzetta dello Sport will tell whether anyone was doped. "
-                "Results are provisional.",
-                delay=state.options["gazzetta_delay"],
-                hour=9,
-            )
-        )
-
-
-def _publish(state: RaceState) -> Event:
-    state.gazzetta_published = True
-    caught = [r for r in state.riders if r.doped and r.status in ("racing", "exhausted")] if state.gazzetta_hit else []
-    if caught:
-        text = "GAZZETTA DELLO SPORT — Doping inquiry! {names} drank the Bibitone and {verb} ranked last."
-    elif state.gazzetta_hit:
-        text = "GAZZETTA DELLO SPORT — A doping inquiry makes the front page, but nobody in this race drank a Bibitone."
-    else:
-        text = "GAZZETTA DELLO SPORT — No doping story on the front page today: the results stand."
-    return event(
-        "gazzetta",
-        text,
-        hit=bool(state.gazzetta_hit),
-        caught=[r.id for r in caught],
-        names=", ".join(r.name for r in caught),
-        verb="is" if len(caught) == 1 else "are",
-    )
-
-
-def _round_question(number: int) -> str:
-    if number == 0:
-        return "choose your start (A Aggressiva, B Bersagliera, C Cavaliera), Bibitone or not, and any specials"
-    if number <= 5:
-        return "choose the effort (1-5) and the direction (S up, R straight, D down) of your move, and any specials"
-    return "choose how much Resistenza to put into this sprint move, and any specials"
-
-
-def _next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[InputField]:
-    """The step-by-step fields: the first part of the order still missing (start, a move, the sprint)."""
-    for n in ctx.rounds:
-        label = ROUNDS[n]
-        if n == 0 and "start" not in order:
-            return [
-                InputField(
-                    path=["start"],
-                    label=msg("tabella.field.start", "Start"),
-                    kind="choice",
-                    choices=[Choice(value=k, label=f"{k} {v}") for k, v in START_TITLES.items()],
-                )
-            ]
-        if 1 <= n <= 5 and not is_whole(order.get(label, {})):
-            move = order.get(label) or {}
-            fields = []
-            if "effort" not in move:
-                fields.append(
-                    InputField(
-                        path=[label, "effort"],
-                        label=msg("tabella.field.effort", "Move {n}: effort", n=n),
-                        kind="choice",
-                        choices=[Choice(value=e, label=str(e)) for e in range(1, 6)],
-                    )
-                )
-            if "dir" not in move:
-                fields.append(
-                    InputField(
-                        path=[label, "dir"],
-                        label=msg("tabella.field.dir", "Move {n}: direction", n=n),
-                        kind="choice",
-                        choices=[
-                            Choice(value="S", label="S ↑"),
-                            Choice(value="R", label="R →"),
-                            Choice(value="D", label="D ↓"),
-                        ],
-                    )
-                )
-            return fields
-        if n >= 6 and label not in order:
-            return [
-                InputField(
-                    path=[label],
-                    label=msg("tabella.field.sprint", "Sprint {n}: intensity", n=n - 5),
-                    kind="number",
-                    minimum=0,
-                )
-            ]
-    extras = [
-        InputField(
-            path=["specials"],
-            label=msg("tabella.field.specials", "Specials (like V@m3 bibitone, G@m2 @Luca down)"),
-            kind="text",
-            required=False,
-        )
-    ]
-    if 0 in ctx.rounds:
-        extras.insert(
-            0,
-            InputField(
-                path=["bibitone"],
-                label=msg("tabella.field.bibitone", "Bibitone (reinforced Vigorilla)?"),
-                kind="choice",
-                choices=[Choice(value=False, label="No"), Choice(value=True, label="Yes")],
-                required=False,
-            ),
-        )
-    return extras
-
-
-def _apply_setup(state: RaceState, setup: Setup) -> None:
-    ids = {r.id for r in state.riders}
-    strangers = sorted(set(setup.riders) - ids)
-    if strangers:
-        raise ValueError(f"setup.riders names {', '.join(strangers)}, who is not an entrant")
-    state.round = setup.round
-    if setup.round > 0:
-        state.started = True
-    for rider in state.riders:
-        given = setup.riders.get(rider.id)
-        if given is None:
-            if setup.round > 0:
-                raise ValueError(
-                    f"setup.riders.{rider.id}: every rider needs a position when the race starts at "
-                    f"{ROUNDS[setup.round]}"
-                )
-            continue
-        if given.r is not None:
-            rider.r = given.r
-        if given.v is not None:
-            rider.v = given.v
-        rider.start = given.start
-        if given.row is not None:
-            rider.row = ROW_NAMES.index(given.row)
-        elif 1 <= setup.round <= 5:
-            raise ValueError(f"setup.riders.{rider.id}.row: say in which row (A, B or C) the rider is")
-        if setup.round > 0:
-            rider.status = given.status
-            rider.pair = min(setup.round - 1, 5)
-            if given.status == "exhausted":
-                rider.progress = given.progress if given.progress is not None else setup.round - 1
-                rider.v_at_stop = rider.v
-        rider.own_bottle = given.bottle
-        if given.bibitone is not None:
-            rider.reinforced = given.bibitone
-        if given.stolen is not None:
-            if given.stolen.owner not in ids:
-                raise ValueError(f"setup.riders.{rider.id}.stolen.owner: {given.stolen.owner} is not an entrant")
-            rider.stolen = StolenBottle(given.stolen.owner, given.stolen.reinforced, given.stolen.status)
-        rider.used = list(given.used)
-        rider.doped = given.doped
-        rider.free_effort = given.free_effort
-        rider.order_time = given.order_time
-
-
-def _course_data(course: Course) -> list[list[dict[str, Any]]]:
-    return [
-        [
-            {
-                "cell": f"{ROW_NAMES[r]}{p}",
-                "digits": [course.pair(r, p).a, course.pair(r, p).b],
-                "terrain": course.pair(r, p).terrain,
-                "curvone": course.pair(r, p).curvone,
-                "strettoia": course.pair(r, p).strettoia,
-            }
-            for p in range(1, 6)
-        ]
-        for r in range(3)
-    ]
-
-
-def _course_text(course: Course) -> str:
-    lines = []
-    for r, name in enumerate(ROW_NAMES):
-        lines.append(f"{name}: " + " | ".join(course.pair(r, p).describe() for p in range(1, 6)))
-    return "\n".join(lines)
-
-
-def _public_rider(r: Rider) -> dict[str, Any]:
-    return {
-        "id": r.id,
-        "name": r.name,
-        "status": r.status,
-        "R": r.r,
-        "V": r.v,
-        "row": ROW_NAMES[r.row] if r.row is not None else None,
-        "pair": r.pair,
-        "start": r.start,
-        "progress": r.progress,
-        "v_at_stop": r.v_at_stop,
-        "used": list(r.used),
-        "bottle": r.own_bottle,
-        # The Bibitone is secret until drunk (its +3 V shows it); then it is public.
-        "drank_bibitone": r.doped,
-        "stolen_bottle": r.stolen.status if r.stolen else None,
-    }
 
 
 def guide_text() -> str:

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.messages import OrderError
 from engine.ruleset import Order
-from engine.tabella.orders import PUSH_DIRECTIONS, START_TITLES, OrderContext, part_name
+from engine.tabella.orders import PUSH_DIRECTIONS, OrderContext, part_name
 from engine.tabella.state import ROUNDS
 
 SEPARATORS = frozenset(" \t\r\n;,·|")
@@ -321,7 +321,3 @@ def example_text(ctx: OrderContext) -> str:
     if live <= 5:
         return f"{ROUNDS[live]}: 3R ; X"
     return f"{ROUNDS[live]}: 4 ; V"
-
-
-def start_title(row: str) -> str:
-    return START_TITLES[row]

@@ -133,3 +133,12 @@ def test_a_bad_record_names_the_offending_field() -> None:
         )
     with pytest.raises(ValueError, match="unknown bot strategy"):
         RULESET.new_race(None, {}, [Entrant(id="a", name="A"), Entrant(id="b", name="B", bot="genius")], 1)
+
+
+def test_a_plan_sent_as_text_shows_as_complete_in_the_decision() -> None:
+    """The panel echoes a text plan back in the forum syntax and marks it complete."""
+    race = _race()
+    text = "A · 3R 2S 1D 5R 4R · 4 1 2 · V@m3 bibitone, G@m2 @Luca down"
+    decision = next(d for d in race.awaited({"anna": {"text": text}}) if d.entrant == "anna")
+    assert decision.complete and decision.partial["m4"] == {"effort": 5, "dir": "R"}
+    assert "A · 3R 2S 1D 5R 4R · 4 1 2 · G@m2 @Luca down, V@m3 bibitone" in decision.prompt.text
