@@ -10,10 +10,9 @@ from engine.tabella.state import LAST_ROUND, RaceState
 
 def finish_race(state: RaceState, events: list[Event]) -> None:
     """After the last round: one Gazzetta draw (D21), published now or later."""
-    if state.void:
-        state.round = LAST_ROUND + 1
-        return
     state.round = LAST_ROUND + 1
+    if state.void:
+        return
     rng = Rng(state.rng)
     hit = rng.random() < float(state.options["gazzetta_probability"])  # always drawn (D5)
     state.rng = rng.state

@@ -8,6 +8,7 @@ from engine.tabella.table import ROW_NAMES
 
 
 def apply_setup(state: RaceState, setup: Setup) -> None:
+    """Place the riders and set their values; what setup leaves out stays as at a normal start."""
     ids = {r.id for r in state.riders}
     strangers = sorted(set(setup.riders) - ids)
     if strangers:

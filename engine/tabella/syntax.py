@@ -187,6 +187,14 @@ class _Parser:
         if self.entry is not None and _is_argument(token):
             _attach(self.entry, token)
             return
+        if (
+            self.entry is not None
+            and self.entry["code"] in {"G", "J", "B", "B2"}
+            and "target" not in self.entry
+            and low in {name.casefold() for name in self.ctx.names.values()}
+        ):
+            self.entry["target"] = token  # a target written without its @
+            return
         special = _SPECIAL.match(token)
         if special:
             code = special.group(1).upper()

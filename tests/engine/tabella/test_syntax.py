@@ -222,3 +222,12 @@ def test_two_riders_with_the_same_name_must_be_targeted_by_id() -> None:
         race, "A · 3R 2S 1D 5R 4R · 4 1 2 · B@s1 @Luca"
     )
     assert race.validate("anna", "A · 3R 2S 1D 5R 4R · 4 1 2 · B@s1 @l2")["specials"][0]["target"] == "l2"
+
+
+@pytest.mark.rules("8.3")
+def test_a_gomitata_takes_its_target_and_direction_in_either_order_with_or_without_the_at() -> None:
+    """``G@m2 down @Luca``, ``G@m2 Luca giù`` and ``G@m2 @Luca down`` are the same push."""
+    race = _plan_race()
+    expected = [{"code": "G", "round": "m2", "target": "luca", "dir": "down"}]
+    for specials in ("G@m2 down @Luca", "G@m2 Luca giù", "G@m2 @Luca down"):
+        assert race.validate("anna", f"A · 3R 2S 1D 5R 4R · 4 1 2 · {specials}")["specials"] == expected
