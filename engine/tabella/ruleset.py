@@ -9,9 +9,12 @@ may be published later: until :meth:`TabellaRuleset.publish_gazzetta` the result
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
 from importlib import resources
 from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
 
 from engine.messages import Message, OrderError, msg
 from engine.rng import Rng
@@ -45,11 +48,19 @@ from engine.tabella.views import course_data, course_text, public_rider
 MIN_PLAYERS, MAX_PLAYERS = 2, 20  # D2
 
 
-def _presets() -> dict[str, Stage]:
-    found = {"classic": Stage(table="classic", rows="random"), "random": Stage(table="random", rows="random")}
-    for first in range(1, 9):
-        found[f"classic-{first}"] = Stage(table="classic", rows=first)
-    return found
+class PresetEntry(BaseModel):
+    """One named stage of ``presets.json``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    summary: str
+    stage: Stage
+
+
+def _presets() -> dict[str, PresetEntry]:
+    text = resources.files("engine.tabella").joinpath("presets.json").read_text(encoding="utf-8")
+    raw = json.loads(text)
+    return {name: PresetEntry.model_validate(entry) for name, entry in raw.items()}
 
 
 PRESETS = _presets()
@@ -61,7 +72,7 @@ def _stage(stage: Mapping[str, Any] | str | None) -> Stage:
     if isinstance(stage, str):
         if stage not in PRESETS:
             raise ValueError(f"unknown Tabella stage {stage!r}; choose one of: {', '.join(PRESETS)}")
-        return PRESETS[stage]
+        return PRESETS[stage].stage
     return Stage.model_validate(dict(stage))
 
 
@@ -84,11 +95,7 @@ class TabellaRuleset(Ruleset[RaceState]):
 
     # --- catalogue -------------------------------------------------------------------------------
     def presets(self) -> list[Preset]:
-        out = []
-        for name, stage in PRESETS.items():
-            rows = "random rows" if stage.rows == "random" else f"rows {stage.rows}-{int(stage.rows) + 2}"
-            out.append(Preset(name=name, summary=f"{stage.table} table, {rows}"))
-        return out
+        return [Preset(name=name, summary=entry.summary) for name, entry in PRESETS.items()]
 
     def summary(self) -> str:
         return (

@@ -154,7 +154,8 @@ def test_a_gancio_in_the_same_cell_gives_a_free_next_move_and_steals_a_full_bott
     assert "reinforced" not in str(RULESET.public_view(race.state)["riders"])
     play(race, {"tom": "m4: 5R", "xena": "m4: 1R"})
     assert rider(race, "tom").r == 29  # only m3's effort was paid
-    # the free move still counts its declared 5: C4 (5,4) -> 5 > 4 -> +1, descent +2
+    # the free move still counts its declared 5: V 8 after C3, then C4 (5,4): 5 > 4 -> +1, descent +2
+    assert rider(race, "tom").v == 11
     play(race, {"tom": "m5: 1R ; V2", "xena": "m5: 1S"})
     assert rider(race, "tom").doped
 

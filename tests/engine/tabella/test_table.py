@@ -122,3 +122,13 @@ def _two() -> list:  # type: ignore[type-arg]
     from engine.ruleset import Entrant
 
     return [Entrant(id="anna", name="Anna"), Entrant(id="bob", name="Bob")]
+
+
+def test_the_presets_file_pins_ten_named_stages() -> None:
+    """``classic``, ``random`` and ``classic-1`` ... ``classic-8`` with their rows."""
+    from engine.tabella.ruleset import PRESETS
+
+    assert list(PRESETS) == ["classic", "random", *[f"classic-{n}" for n in range(1, 9)]]
+    assert (PRESETS["classic"].stage.table, PRESETS["classic"].stage.rows) == ("classic", "random")
+    assert (PRESETS["random"].stage.table, PRESETS["random"].stage.rows) == ("random", "random")
+    assert [PRESETS[f"classic-{n}"].stage.rows for n in range(1, 9)] == list(range(1, 9))
