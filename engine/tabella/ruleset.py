@@ -183,8 +183,6 @@ class TabellaRuleset(Ruleset[RaceState]):
         if state.over:
             return []
         if state.mode == "plan":
-            if state.started:
-                return []
             return [r.id for r in state.riders if r.status in ("waiting", "racing")]
         return [r.id for r in state.riders if r.racing or (r.status == "waiting" and state.round == 0)]
 
@@ -281,13 +279,22 @@ class TabellaRuleset(Ruleset[RaceState]):
         strangers = sorted(set(orders) - set(awaited))
         if strangers:
             raise ValueError(f"orders from riders who are not awaited: {', '.join(strangers)}")
+        checked = {rid: self._checked(new, rid, order) for rid, order in orders.items()}
         if new.mode == "plan":
-            self._resolve_plan(new, orders, events)
+            self._resolve_plan(new, checked, events)
         else:
-            self._resolve_live(new, orders, events)
+            self._resolve_live(new, checked, events)
         if new.over:
             finish_race(new, events)
         return new, events
+
+    def _checked(self, state: RaceState, rid: str, order: Order) -> Order:
+        """The order as validated (the driver validates already; a direct caller may not have)."""
+        result = self.validate(state, rid, order)
+        if not result.complete:
+            raise OrderError.of("tabella.order.incomplete", "The order of {rider} is incomplete.", rider=rid)
+        meta = {k: v for k, v in order.items() if k in ORDER_META_KEYS} if isinstance(order, Mapping) else {}
+        return {**result.order, **meta}
 
     def _resolve_plan(self, state: RaceState, orders: Mapping[str, Order], events: list[Event]) -> None:
         names = _names(state)
@@ -315,9 +322,8 @@ class TabellaRuleset(Ruleset[RaceState]):
                     auto=bool(plan.get("auto")),
                 )
             )
-        state.started = True
-        starters = [r for r in state.riders if r.racing]
-        if len(starters) < MIN_PLAYERS:
+        starters = [r for r in state.riders if r.status in ("racing", "exhausted")]
+        if state.round == 0 and len(starters) < MIN_PLAYERS:
             state.void = True  # D8: fewer than 2 starters -> void
             events.append(
                 event(
@@ -345,7 +351,6 @@ class TabellaRuleset(Ruleset[RaceState]):
             if number == 0:
                 rider.status = "racing"
                 rider.reinforced = bool(order.get("bibitone"))
-        state.started = True
         intents = {rid: _intent(order, number) for rid, order in ctx_orders.items()}
         events += resolve_round(state, number, intents).events
 

@@ -14,8 +14,6 @@ def apply_setup(state: RaceState, setup: Setup) -> None:
     if strangers:
         raise ValueError(f"setup.riders names {', '.join(strangers)}, who is not an entrant")
     state.round = setup.round
-    if setup.round > 0:
-        state.started = True
     for rider in state.riders:
         given = setup.riders.get(rider.id)
         if given is None:

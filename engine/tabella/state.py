@@ -78,7 +78,6 @@ class RaceState:
     rng: int
     round: int = 0
     """The next round to resolve (0-8); 9 once the race is over."""
-    started: bool = False
     void: bool = False
     gazzetta_hit: bool | None = None
     gazzetta_forced: bool | None = None
@@ -94,10 +93,10 @@ class RaceState:
 
     @property
     def over(self) -> bool:
-        """No more rounds to play: void, past ``s3``, or nobody left racing after the start."""
+        """No more rounds to play: void, past ``s3``, or nobody left racing once the start is played."""
         if self.void or self.round > LAST_ROUND:
             return True
-        return self.started and not any(r.racing for r in self.riders)
+        return self.round > 0 and not any(r.racing for r in self.riders)
 
     def rider(self, rider_id: str) -> Rider:
         for r in self.riders:

@@ -120,3 +120,25 @@ def test_a_half_built_plan_is_completed_with_the_automatic_order() -> None:
     assert order["start"] == "A" and order["m1"] == {"effort": 3, "dir": "S"} and order["bibitone"] is False
     assert [order[f"m{i}"] for i in range(2, 6)] == [{"effort": 1, "dir": "R"}] * 4
     assert [order["s1"], order["s2"], order["s3"], order["specials"]] == [0, 0, 0, []]
+
+
+def test_a_plan_race_can_start_from_a_set_up_sprint_with_a_plan_for_the_rounds_left() -> None:
+    """Setup at s1: the plan holds only s1-s3 and the race is played out from there."""
+    riders = {"anna": {"row": "C", "r": 10, "v": 8}, "luca": {"row": "C", "r": 12, "v": 7}}
+    race = Race.start(
+        "tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1, setup={"round": 6, "riders": riders}
+    )
+    assert {d.entrant for d in race.awaited()} == {"anna", "luca"}
+    race.play_step({"anna": "s1: 3 s2: 3 s3: 3", "luca": "s1: 0 s2: 0 s3: 12"})
+    # anna: V 8 + 9 = 17, R 1; luca: V 7 + 12 = 19, R 0 (reaching 0 in s3 is no exhaustion)
+    assert [(s.entrant, s.figures["V"], s.figures["R"]) for s in race.result().standings] == [
+        ("luca", 19, 0),
+        ("anna", 17, 1),
+    ]
+
+
+def test_resolve_checks_the_orders_it_is_given() -> None:
+    """A caller that skips validation still gets the rules: an incomplete plan is refused."""
+    race = Race.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1)
+    with pytest.raises(Exception, match="incomplete"):
+        RULESET.resolve(race.state, {"anna": {"start": "A"}, "luca": {"text": PLAN.replace("@Luca", "@Anna")}})
