@@ -29,7 +29,13 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
     ]
     fields += next_fields(state, ctx, order)
     missing = [ROUNDS[n] for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
-    if live:
+    if live and complete:
+        prompt = msg(
+            "tabella.prompt.round_ready",
+            "Your order: {order}. You may still change it until the round resolves.",
+            order=format_order(order, ctx.names, live_round=state.round),
+        )
+    elif live:
         label = ROUNDS[state.round]
         prompt = msg(
             "tabella.prompt.round",

@@ -142,3 +142,11 @@ def test_a_plan_sent_as_text_shows_as_complete_in_the_decision() -> None:
     decision = next(d for d in race.awaited({"anna": {"text": text}}) if d.entrant == "anna")
     assert decision.complete and decision.partial["m4"] == {"effort": 5, "dir": "R"}
     assert "A · 3R 2S 1D 5R 4R · 4 1 2 · G@m2 @Luca down, V@m3 bibitone" in decision.prompt.text
+
+
+def test_a_complete_live_order_is_echoed_in_the_forum_syntax() -> None:
+    """``m2: 3R ; G @Luca down ; X`` comes back as written, ready to be changed."""
+    race = scenario({"anna": {"row": "B"}, "luca": {"row": "B"}}, round=2)
+    decision = race.awaited({"anna": {"text": "m2: 3r ; X ; G @luca giù"}})[0]
+    assert decision.complete
+    assert decision.prompt.text.startswith("Your order: m2: 3R ; G @Luca down ; X.")
