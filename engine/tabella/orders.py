@@ -253,6 +253,13 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
             where=where,
             round=ROUNDS[live],
         )
+    if number not in ctx.rounds:
+        raise _error(
+            "order.special_past",
+            "{where}: that round is already over; this plan covers {rounds}",
+            where=where,
+            rounds=", ".join(ROUNDS[n] for n in ctx.rounds),
+        )
     if number not in ALLOWED_ROUNDS[code]:
         raise _error(
             "order.special_not_here",

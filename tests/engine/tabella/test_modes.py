@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.messages import OrderError
 from engine.race import Race
 from engine.record import RecordError
 from engine.ruleset import Entrant
@@ -129,6 +130,8 @@ def test_a_plan_race_can_start_from_a_set_up_sprint_with_a_plan_for_the_rounds_l
         "tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1, setup={"round": 6, "riders": riders}
     )
     assert {d.entrant for d in race.awaited()} == {"anna", "luca"}
+    with pytest.raises(OrderError, match="V@m2: that round is already over; this plan covers s1, s2, s3"):
+        race.validate("anna", "s1: 3 s2: 3 s3: 3 specials: V@m2")
     race.play_step({"anna": "s1: 3 s2: 3 s3: 3", "luca": "s1: 0 s2: 0 s3: 12"})
     # anna: V 8 + 9 = 17, R 1; luca: V 7 + 12 = 19, R 0 (reaching 0 in s3 is no exhaustion)
     assert [(s.entrant, s.figures["V"], s.figures["R"]) for s in race.result().standings] == [
