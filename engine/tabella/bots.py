@@ -37,26 +37,30 @@ def _leg_worth(course: Course, row: int, pair: int, effort: int, careful: bool) 
     return worth
 
 
-def best_route(course: Course, row: int, first: int, careful: bool, bold: bool) -> list[Leg]:
-    """The best moves from pair ``first`` to 5 starting in ``row``: dynamic programme on (pair, row)."""
-    memo: dict[tuple[int, int], tuple[int, list[Leg]]] = {}
+def best_route(course: Course, row: int, first: int, careful: bool, bold: bool, rng: Rng | None = None) -> list[Leg]:
+    """The best moves from pair ``first`` to 5 starting in ``row``: dynamic programme on (pair, row).
 
-    def go(pair: int, at: int) -> tuple[int, list[Leg]]:
+    Between equally good efforts the higher one wins (the lowest effort is a collision's victim);
+    ``rng`` breaks ties between equally good routes, so that two bots of one strategy do not ride
+    wheel to wheel into every collision."""
+    memo: dict[tuple[int, int], tuple[tuple[int, int], list[Leg]]] = {}
+
+    def go(pair: int, at: int) -> tuple[tuple[int, int], list[Leg]]:
         if pair > 5:
-            return 0, []
+            return (0, 0), []
         if (pair, at) in memo:
             return memo[(pair, at)]
-        best: tuple[int, list[Leg]] | None = None
+        best: tuple[tuple[int, int], list[Leg]] | None = None
         for direction in ("R", "S", "D"):
             nxt = at + STEP[direction]
             if not 0 <= nxt <= 2:
                 continue
-            for effort in (5, 4, 3, 2, 1) if bold else (1, 2, 3, 4, 5):
+            for effort in (5, 4, 3, 2, 1):
                 worth = _leg_worth(course, nxt, pair, effort, careful)
-                rest, legs = go(pair + 1, nxt)
-                total = worth + rest
-                if best is None or total > best[0]:
-                    best = (total, [Leg(effort, direction, worth), *legs])
+                (rest, rest_tie), legs = go(pair + 1, nxt)
+                score = (worth + rest, rest_tie + (rng.randbelow(1000) if rng is not None else 0))
+                if best is None or score > best[0]:
+                    best = (score, [Leg(effort, direction, worth), *legs])
         assert best is not None
         memo[(pair, at)] = best
         return best
@@ -88,7 +92,7 @@ def plan_order(state: RaceState, entrant: str, strategy: str) -> Order:
         row = rider.row if rider.row is not None else 1
         r_left = rider.r
     first_move = max(state.round, 1)
-    legs = best_route(course, row, first_move, careful=not bold, bold=bold)
+    legs = best_route(course, row, first_move, careful=not bold, bold=bold, rng=_rng(state, entrant))
     for number, leg in zip(range(first_move, 6), legs, strict=True):
         order[ROUNDS[number]] = {"effort": leg.effort, "dir": leg.dir}
         r_left -= leg.effort
@@ -127,7 +131,7 @@ def live_order(state: RaceState, entrant: str, strategy: str) -> Order:
         order["bibitone"] = bold
     elif number <= 5:
         row = rider.row if rider.row is not None else 1
-        leg = best_route(state.course, row, number, careful=not bold, bold=bold)[0]
+        leg = best_route(state.course, row, number, careful=not bold, bold=bold, rng=_rng(state, entrant))[0]
         order[label] = {"effort": leg.effort, "dir": leg.dir}
         if bold and "X" not in rider.used and leg.dir == "R":
             mates = [o for o in others if o.row == row + STEP[leg.dir]]

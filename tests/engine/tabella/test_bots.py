@@ -49,10 +49,10 @@ def test_the_aggressive_bot_uses_specials_and_the_cautious_one_keeps_out_of_figh
     assert calm["start"] == "C" and not {"G", "B", "J"} & {e["code"] for e in calm["specials"]}
 
 
-def test_the_route_planner_prefers_descents_and_cheap_efforts() -> None:
-    """From row C of rows 1-3, the best first move is into the C1 descent with effort 1 (worth +1)."""
+def test_the_route_planner_takes_the_descent_and_breaks_effort_ties_upwards() -> None:
+    """From row C of rows 1-3: into the C1 descent (worth +1 with effort 1 or 2), effort 2 to win collisions."""
     legs = best_route(Course.of(classic_table(), 1), 2, 1, careful=False, bold=False)
-    assert (legs[0].effort, legs[0].dir) == (1, "R") and len(legs) == 5
+    assert (legs[0].effort, legs[0].dir, legs[0].worth) == (2, "R", 1) and len(legs) == 5
 
 
 def test_the_absent_player_order_is_the_automatic_order_of_the_rules() -> None:
