@@ -37,7 +37,7 @@ def _leg_worth(course: Course, row: int, pair: int, effort: int, careful: bool) 
     return worth
 
 
-def best_route(course: Course, row: int, first: int, careful: bool, bold: bool, rng: Rng | None = None) -> list[Leg]:
+def best_route(course: Course, row: int, first: int, careful: bool, rng: Rng | None = None) -> list[Leg]:
     """The best moves from pair ``first`` to 5 starting in ``row``: dynamic programme on (pair, row).
 
     Between equally good efforts the higher one wins (the lowest effort is a collision's victim);
@@ -92,7 +92,7 @@ def plan_order(state: RaceState, entrant: str, strategy: str) -> Order:
         row = rider.row if rider.row is not None else 1
         r_left = rider.r
     first_move = max(state.round, 1)
-    legs = best_route(course, row, first_move, careful=not bold, bold=bold, rng=_rng(state, entrant))
+    legs = best_route(course, row, first_move, careful=not bold, rng=_rng(state, entrant))
     for number, leg in zip(range(first_move, 6), legs, strict=True):
         order[ROUNDS[number]] = {"effort": leg.effort, "dir": leg.dir}
         r_left -= leg.effort
@@ -131,7 +131,7 @@ def live_order(state: RaceState, entrant: str, strategy: str) -> Order:
         order["bibitone"] = bold
     elif number <= 5:
         row = rider.row if rider.row is not None else 1
-        leg = best_route(state.course, row, number, careful=not bold, bold=bold, rng=_rng(state, entrant))[0]
+        leg = best_route(state.course, row, number, careful=not bold, rng=_rng(state, entrant))[0]
         order[label] = {"effort": leg.effort, "dir": leg.dir}
         if bold and "X" not in rider.used and leg.dir == "R":
             mates = [o for o in others if o.row == row + STEP[leg.dir]]

@@ -51,7 +51,7 @@ def test_the_aggressive_bot_uses_specials_and_the_cautious_one_keeps_out_of_figh
 
 def test_the_route_planner_takes_the_descent_and_breaks_effort_ties_upwards() -> None:
     """From row C of rows 1-3: into the C1 descent (worth +1 with effort 1 or 2), effort 2 to win collisions."""
-    legs = best_route(Course.of(classic_table(), 1), 2, 1, careful=False, bold=False)
+    legs = best_route(Course.of(classic_table(), 1), 2, 1, careful=False)
     assert (legs[0].effort, legs[0].dir, legs[0].worth) == (2, "R", 1) and len(legs) == 5
 
 
