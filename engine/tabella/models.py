@@ -5,9 +5,10 @@ They forbid unknown keys so that a bad record names the offending field.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 StartRow = Literal["A", "B", "C"]
 SPECIAL_CODES = ("V", "G", "J", "B", "X", "P", "V2", "B2")
@@ -66,6 +67,13 @@ class RiderSetup(BaseModel):
     doped: bool = False
     free_effort: bool = False
     order_time: str | None = None
+
+    @field_validator("order_time")
+    @classmethod
+    def _iso_time(cls, value: str | None) -> str | None:
+        if value is not None:
+            datetime.fromisoformat(value.replace("Z", "+00:00"))  # raises ValueError with the reason
+        return value
 
 
 class Setup(BaseModel):
