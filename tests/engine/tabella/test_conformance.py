@@ -34,3 +34,12 @@ def test_every_tabella_ruling_has_a_named_test() -> None:
     ids = set(re.findall(r"\bR-TDD-\d+\b", section))
     assert ids, "the Tabella section lists its rulings"
     assert ids - markers_in(HERE) == set()
+
+
+def test_every_rules_section_has_a_named_test() -> None:
+    """§3 to §8: each numbered rules section is named by at least one test (§9 lists state, not rules)."""
+    text = rules_document(DOCUMENT)
+    sections = set(re.findall(r"^###? (\d+(?:\.\d+)?)\.? ", text, re.M)) - {"1", "2", "9", "10", "10.1", "10.2"}
+    sections -= {s for s in sections if "." not in s and any(t.startswith(s + ".") for t in sections)}
+    assert {"3", "5.3", "6.10", "8.3"} <= sections
+    assert sections - markers_in(HERE) == set()

@@ -7,10 +7,11 @@ import pytest
 from .scenario import kinds, play, rider, scenario
 
 
-@pytest.mark.rules("5.2", "D10")
+@pytest.mark.rules("5.2", "D10", "4.4")
 def test_the_three_starts_set_the_row_and_trade_resistenza_for_velocita() -> None:
-    """Aggressiva A: R 28 V 7; Bersagliera B: R 29 V 6; Cavaliera C: R 30 V 5."""
+    """Every rider starts at R 30, V 5 before pair 1; Aggressiva A: R 28 V 7; Bersagliera B: R 29 V 6."""
     race = scenario({"aggro": {}, "bers": {}, "cava": {}})
+    assert {(r.r, r.v, r.pair, r.status) for r in race.state.riders} == {(30, 5, 0, "waiting")}
     play(race, {"aggro": "start: aggressiva", "bers": "start: B", "cava": "C"})
     got = {rid: (rider(race, rid).row, rider(race, rid).r, rider(race, rid).v) for rid in ("aggro", "bers", "cava")}
     assert got == {"aggro": (0, 28, 7), "bers": (1, 29, 6), "cava": (2, 30, 5)}
