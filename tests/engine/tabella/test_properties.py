@@ -68,3 +68,40 @@ def test_any_valid_plan_resolves_and_resistenza_stays_at_zero_or_more(
             if key in event.data:
                 assert event.data[key] >= 0, event
     assert race.awaited() == []
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 4), st.integers(0, 2**32), st.data())
+def test_any_valid_live_orders_play_a_whole_race_with_resistenza_at_zero_or_more(
+    n: int, seed: int, data: st.DataObject
+) -> None:
+    """Live mode, random round orders with random specials: nine rounds or fewer, never a negative value."""
+    names = NAMES[:n]
+    entrants = [Entrant(id=name.lower(), name=name) for name in names]
+    race = Race.start("tabella", entrants, seed=seed, options={"mode": "live"})
+    while race.awaited():
+        number = race.state.round
+        label = ROUNDS[number]
+        orders = {}
+        for decision in race.awaited():
+            rider = race.state.rider(decision.entrant)
+            others = [o for o in names if o.lower() != decision.entrant]
+            if number == 0:
+                value = data.draw(st.sampled_from("ABC"))
+            elif number <= 5:
+                value = f"{data.draw(st.integers(1, 5))}{data.draw(st.sampled_from('SDR'))}"
+            else:
+                value = str(data.draw(st.integers(0, 12)))
+            parts = [f"{label}: {value}"]
+            free = [c for c in sorted(ALLOWED_ROUNDS) if number in ALLOWED_ROUNDS[c] and c not in rider.used]
+            for code in data.draw(st.lists(st.sampled_from(free), unique=True, max_size=3)) if free else []:
+                entry = code
+                if code in {"G", "J", "B", "B2"}:
+                    entry += " @" + data.draw(st.sampled_from(others))
+                if code == "G" and number <= 5:
+                    entry += " " + data.draw(st.sampled_from(["up", "down"]))
+                parts.append(entry)
+            orders[decision.entrant] = " ; ".join(parts)
+        race.play_step(orders)
+        assert all(r.r >= 0 and r.v >= 0 for r in race.state.riders)
+    assert race.result().finished and len(race.record.steps) <= 9
