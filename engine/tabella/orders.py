@@ -334,7 +334,7 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
     specials = out.pop("specials", None)
     if specials is not None:
         if isinstance(specials, str):
-            from engine.tabella.syntax import parse_specials
+            from engine.tabella.syntax import parse_specials  # syntax builds on this module
 
             specials = parse_specials(specials, ctx)
         if not isinstance(specials, Sequence) or isinstance(specials, str):
@@ -378,10 +378,6 @@ def _no_repeats(entries: list[dict[str, Any]], ctx: OrderContext) -> None:
                 name=SPECIAL_NAMES[code],
             )
         seen[code] = entry["round"]
-
-
-def missing_parts(order: Order, rounds: Sequence[int]) -> list[str]:
-    return [ROUNDS[n] for n in rounds if ROUNDS[n] not in order]
 
 
 def specials_in(order: Order, round_number: int) -> dict[str, dict[str, Any]]:
