@@ -60,11 +60,11 @@ _MOVE = re.compile(r"(-?\d+)\s*([^\d\s]*)")
 
 def part_name(label: str) -> str:
     """How a player reads a round label in a message: ``move 3``, ``sprint 2``, ``start``."""
+    if label == "start":
+        return "start"
     if label.startswith("m"):
         return f"move {label[1]}"
-    if label.startswith("s"):
-        return f"sprint {label[1]}"
-    return "start"
+    return f"sprint {label[1]}"
 
 
 def allowed_text(code: str) -> str:
@@ -270,6 +270,23 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
             allowed=allowed_text(code),
         )
     entry: dict[str, Any] = {"code": code, "round": label}
+    # §8.1: only G, J, B and B2 name a target and only G a direction; a stray one is refused, not dropped.
+    stray_target = raw.get("target")
+    if code not in NEEDS_TARGET and stray_target not in (None, ""):
+        raise _error(
+            "order.no_target_here",
+            "{where}: the {name} takes no target (you wrote {value})",
+            where=where,
+            name=SPECIAL_NAMES[code],
+            value=str(stray_target).strip().lstrip("@").strip(),
+        )
+    if code != "G" and raw.get("dir") not in (None, ""):
+        raise _error(
+            "order.no_direction_here",
+            "{where}: only a Gomitata takes a direction (you wrote {value})",
+            where=where,
+            value=raw.get("dir"),
+        )
     if code in NEEDS_TARGET:
         entry["target"] = resolve_target(raw.get("target"), ctx, where)
     if code == "G" and number not in range(6, 9):

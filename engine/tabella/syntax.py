@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.messages import OrderError
 from engine.ruleset import Order
-from engine.tabella.orders import PUSH_DIRECTIONS, OrderContext, part_name
+from engine.tabella.orders import PUSH_DIRECTIONS, START_NAMES, OrderContext, part_name
 from engine.tabella.state import ROUNDS
 
 SEPARATORS = frozenset(" \t\r\n;,·|")
@@ -32,10 +32,13 @@ LABELS = {
     **{f"m{i}": f"m{i}" for i in range(1, 6)},
     **{f"s{i}": f"s{i}" for i in range(1, 4)},
 }
+LABEL_EXAMPLES = {"start": "A", "bibitone": "yes", "specials": "V@m3", "moves": "3R 2S 1D 5R 4R", "sprint": "4 1 2"}
+LABEL_EXAMPLES.update({f"s{i}": "4" for i in range(1, 4)})
 SINGLE_FIELDS = frozenset({"start", "bibitone", *(f"m{i}" for i in range(1, 6)), *(f"s{i}" for i in range(1, 4))})
 _SPECIAL = re.compile(r"^(v2|b2|[vgjbxp])(?:@(.*))?$", re.I)
 _MOVE_LIKE = re.compile(r"^-?\d+\s*[^\d\s]+$")
 _NUMBER = re.compile(r"^-?\d+$")
+DIRECTION_LETTERS = frozenset({"s", "d", "r"})
 
 
 def _error(key: str, text: str, **params: Any) -> OrderError:
@@ -78,7 +81,18 @@ def tokenize(text: str, names: list[str]) -> list[str]:
                 tokens.append(tail)
         else:
             tokens.append(token)
-    return tokens
+    return _join_split_moves(tokens)
+
+
+def _join_split_moves(tokens: list[str]) -> list[str]:
+    """``3 R`` is the move ``3R``: a bare number followed by a lone direction letter is one token."""
+    out: list[str] = []
+    for token in tokens:
+        if out and _NUMBER.match(out[-1]) and token.casefold() in DIRECTION_LETTERS:
+            out[-1] += token
+        else:
+            out.append(token)
+    return out
 
 
 def _is_argument(token: str) -> bool:
@@ -96,15 +110,38 @@ def _attach(entry: dict[str, Any], token: str) -> None:
     if low == "bibitone":
         entry["bibitone"] = True
     elif low.startswith("dir="):
-        entry["dir"] = token[4:]
+        _set_once(entry, "dir", token[4:])
     elif low in PUSH_DIRECTIONS:
-        entry["dir"] = token
+        _set_once(entry, "dir", token)
     elif low.startswith("target="):
-        entry["target"] = token[7:]
+        _set_once(entry, "target", token[7:])
     elif low.startswith("to="):
-        entry["target"] = token[3:]
+        _set_once(entry, "target", token[3:])
     else:
-        entry["target"] = token
+        _set_once(entry, "target", token)
+
+
+def _set_once(entry: dict[str, Any], key: str, value: str) -> None:
+    """A special names one target and one direction: a second one is a mistake, not a correction."""
+    if key in entry:
+        where = f"{entry['code']}@{entry['round']}"
+        first, second = (str(v).strip().lstrip("@").strip() for v in (entry[key], value))
+        if key == "target":
+            raise _error(
+                "two_targets",
+                "{where}: two targets ({first} and {second}); name one rider",
+                where=where,
+                first=first,
+                second=second,
+            )
+        raise _error(
+            "two_directions",
+            "{where}: two directions ({first} and {second}); choose one",
+            where=where,
+            first=first,
+            second=second,
+        )
+    entry[key] = value
 
 
 class _Parser:
@@ -144,7 +181,25 @@ class _Parser:
             self.entry = None
             self.last = token
             return
+        if self.entry is not None and self.entry["round"] == "" and low in ROUNDS:
+            self.entry["round"] = low  # ``V@ m3``: the round written after a space
+            return
+        if low in LABELS and LABELS[low] != "bibitone":
+            raise _error(
+                "label_without_colon",
+                "write {label}: with a colon before its value, like {label}: {example}",
+                label=low,
+                example=LABEL_EXAMPLES.get(LABELS[low], "3R"),
+            )
         field = self.field
+        if field in SINGLE_FIELDS and field in self.out and (not self.compact or self.live is None):
+            raise self._twice(field, token)
+        if self.compact and self.live is not None and field == "specials" and self.entry is None:
+            label = ROUNDS[self.live]
+            if (_MOVE_LIKE.match(token) and label.startswith("m")) or (_NUMBER.match(token) and label.startswith("s")):
+                raise self._twice(label, token)
+        if self.compact and self.live is None and field == "specials" and not self.specials and _NUMBER.match(token):
+            raise _error("many_sprints", "the plan has more than 3 sprint values; it needs 3, like 4 1 2")
         if field in SINGLE_FIELDS and field not in self.out:
             self.out[field] = token
             self.last = f"{field}: {token}"
@@ -220,6 +275,15 @@ class _Parser:
             )
         raise _error("unexpected", "I don't understand {value} (after {after})", value=token, after=self.last)
 
+    def _twice(self, field: str, token: str) -> OrderError:
+        return _error(
+            "twice",
+            "{where} is written twice (first {first}, then {second}); write it once",
+            where=part_name(field) if field in ROUNDS else field,
+            first=self.out[field],
+            second=token,
+        )
+
     def finish(self) -> Order:
         if self.moves:
             if len(self.moves) < 5 and self.compact:
@@ -252,12 +316,24 @@ def parse_text(text: str, ctx: OrderContext) -> Order:
     labelled = any(t.casefold().endswith(":") and t.casefold()[:-1] in LABELS for t in tokens)
     if ctx.live_round is not None:
         first = ROUNDS[ctx.live_round]
-        parser = _Parser(ctx, compact=not labelled, field=None if labelled else first)
+        # ``C ; bibitone: no``: the round's own value may come first, unlabelled, before labelled fields.
+        leads = not labelled or _looks_like_value(first, tokens[0])
+        parser = _Parser(ctx, compact=not labelled, field=first if leads else None)
     else:
         parser = _Parser(ctx, compact=not labelled, field=None if labelled else "start")
     for token in tokens:
         parser.feed(token)
     return parser.finish()
+
+
+def _looks_like_value(label: str, token: str) -> bool:
+    """Whether ``token`` reads as the value of round ``label`` (a start, a move or an intensity)."""
+    low = token.casefold()
+    if label == "start":
+        return low in START_NAMES
+    if label.startswith("m"):
+        return bool(_MOVE_LIKE.match(token))
+    return bool(_NUMBER.match(token))
 
 
 def parse_specials(text: str, ctx: OrderContext) -> list[dict[str, Any]]:

@@ -231,3 +231,56 @@ def test_a_gomitata_takes_its_target_and_direction_in_either_order_with_or_witho
     expected = [{"code": "G", "round": "m2", "target": "luca", "dir": "down"}]
     for specials in ("G@m2 down @Luca", "G@m2 Luca giù", "G@m2 @Luca down"):
         assert race.validate("anna", f"A · 3R 2S 1D 5R 4R · 4 1 2 · {specials}")["specials"] == expected
+
+
+@pytest.mark.rules("8.3")
+def test_an_effort_and_its_direction_may_be_written_apart() -> None:
+    """``m1: 3 R`` (as in ``Start: Bersagliera; M1: 3 R``) is the move 3R, in a plan and in a live order."""
+    plan = "Start: Bersagliera; M1: 3 R; m2: 2S; m3: 1 d; m4: 5R; m5: 4R; S1: 4; s2: 1; s3: 2"
+    order = _plan_race().validate("anna", plan)
+    assert (order["start"], order["m1"], order["m3"]) == ("B", {"effort": 3, "dir": "R"}, {"effort": 1, "dir": "D"})
+    assert _live_race(2).validate("anna", "3 R ; X") == {
+        "m2": {"effort": 3, "dir": "R"},
+        "specials": [{"code": "X", "round": "m2"}],
+    }
+
+
+@pytest.mark.rules("8.3")
+def test_a_live_order_may_give_its_value_first_and_labels_after() -> None:
+    """``C ; bibitone: no`` at the start and ``V@ m3``-style spacing of a special's round are read as meant."""
+    assert _live_race(0).validate("anna", "C ; bibitone: no") == {"start": "C", "bibitone": False}
+    order = _plan_race().validate("anna", "A · 3R 2S 1D 5R 4R · 4 1 2 · V@ m3")
+    assert order["specials"] == [{"code": "V", "round": "m3"}]
+
+
+@pytest.mark.rules("8.2", "8.3")
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("start: A start: B m1: 1R", "start is written twice (first A, then B)"),
+        ("start: A m1: 3R m1: 2R", "move 1 is written twice (first 3R, then 2R)"),
+        ("start A m1 3R", "write start: with a colon before its value"),
+        ("A · 3R 2S 1D 5R 4R · 4 1 2 3", "the plan has more than 3 sprint values; it needs 3, like 4 1 2"),
+        ("A · 3R 2S 1D 5R 4R · 4 1 2 · G@m2 @Luca @Marco down", "G@m2: two targets (Luca and Marco); name one rider"),
+        ("A · 3R 2S 1D 5R 4R · 4 1 2 · G@m2 @Luca up down", "G@m2: two directions (up and down); choose one"),
+        ("A · 3R 2S 1D 5R 4R · 4 1 2 · X@m2 @Luca", "X@m2: the Scia takes no target (you wrote Luca)"),
+        ("A · 3R 2S 1D 5R 4R · 4 1 2 · B@s2 @Luca down", "B@s2: only a Gomitata takes a direction (you wrote down)"),
+    ],
+)
+def test_a_repeated_or_misplaced_part_is_named_in_the_message(text: str, message: str) -> None:
+    """Nothing is silently dropped or overwritten: a second value, a stray target or direction is refused."""
+    assert message in _error(_plan_race(), text)
+
+
+@pytest.mark.rules("8.2", "8.3")
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("3R 2R", "move 2 is written twice (first 3R, then 2R)"),
+        ("s2 4", "write s2: with a colon before its value"),
+        ("3R ; V @Luca", "V@m2: the Vigorilla takes no target (you wrote Luca)"),
+    ],
+)
+def test_a_live_order_with_two_values_or_a_stray_target_is_refused(text: str, message: str) -> None:
+    """One move per live order; a Vigorilla names nobody."""
+    assert message in _error(_live_race(2), text)
