@@ -1,9 +1,13 @@
 """Bot strategies: ``cautious`` and ``aggressive`` (rules §4.1 for the automatic order).
 
-Both plan the route alone on the course. What a route move is worth is additive: R + V changes by
-``-effort + bonus + terrain`` whatever the speed (the negative-speed clamp turns V debt into R debt
-one for one), and the sprint turns R into V one for one. So the best route is a small dynamic
-programme over (pair, row); the strategies differ in the risks they take around it.
+What a route move is worth is additive: R + V changes by ``-effort + bonus + terrain`` whatever the
+speed (the negative-speed clamp turns V debt into R debt one for one), and the sprint turns R into V
+one for one. So the best route is a small dynamic programme over (pair, row), less the expected cost
+of being a collision's victim in the traffic the other riders are predicted to make (the victim is
+the lowest effort, §6.1). Both strategies use the free specials (Scia, Gancio, an empty bottle
+thrown); they differ in the risks: the aggressive one drinks a Bibitone and whatever it steals and
+elbows a leader in the last sprint; the cautious one never risks the Gazzetta or a fall, and models
+the other riders' own traffic-dodging.
 """
 
 from __future__ import annotations
@@ -27,6 +31,13 @@ class Leg:
     worth: int
 
 
+Crowd = dict[tuple[int, int], list[dict[int, float]]]
+"""(pair, row) -> for each opponent that may enter that cell: effort -> probability."""
+
+V_LOSS = {"climb": 3, "flat": 2, "descent": 1}
+"""§6.1: the collision victim's V loss by terrain (doubled on a curvone)."""
+
+
 def _leg_worth(course: Course, row: int, pair: int, effort: int, careful: bool) -> int:
     cell = course.pair(row, pair)
     bonus = 2 if effort > max(cell.a, cell.b) else 1 if effort > min(cell.a, cell.b) else 0
@@ -37,28 +48,68 @@ def _leg_worth(course: Course, row: int, pair: int, effort: int, careful: bool) 
     return worth
 
 
-def best_route(course: Course, row: int, first: int, careful: bool, rng: Rng | None = None) -> list[Leg]:
+def victim_risk(course: Course, row: int, pair: int, effort: int, crowd: Crowd) -> float:
+    """The expected R + V lost as a collision's victim when entering (row, pair) with ``effort``.
+
+    Each opponent may be in the cell (with some effort) or not; a crash hurts us when the cell ends up
+    over its capacity and nobody there has a lower effort than ours (an equal effort counts as a
+    threat: a cautious rider is usually low in the priority list, so it loses the tie-break).
+    """
+    cell = course.pair(row, pair)
+    factor = 2 if cell.curvone else 1
+    v_loss = V_LOSS[cell.terrain] * factor
+    dist: dict[tuple[int, bool], float] = {(0, False): 1.0}
+    for opponent in crowd.get((pair, row), []):
+        shield = sum(p for e, p in opponent.items() if e < effort)
+        threat = sum(p for e, p in opponent.items() if e >= effort)
+        absent = max(0.0, 1.0 - shield - threat)
+        nxt: dict[tuple[int, bool], float] = {}
+        for (count, shielded), q in dist.items():
+            for key, w in (((count, shielded), absent), ((count + 1, True), shield), ((count + 1, shielded), threat)):
+                if w:
+                    nxt[key] = nxt.get(key, 0.0) + q * w
+        dist = nxt
+    return sum(
+        q * ((count + 1) * factor + v_loss)
+        for (count, shielded), q in dist.items()
+        if count >= cell.capacity and not shielded
+    )
+
+
+def best_route(
+    course: Course,
+    row: int,
+    first: int,
+    careful: bool,
+    rng: Rng | None = None,
+    crowd: Crowd | None = None,
+    jitter: float = 0.0,
+) -> list[Leg]:
     """The best moves from pair ``first`` to 5 starting in ``row``: dynamic programme on (pair, row).
 
     Between equally good efforts the higher one wins (the lowest effort is a collision's victim);
     ``rng`` breaks ties between equally good routes, so that two bots of one strategy do not ride
-    wheel to wheel into every collision."""
-    memo: dict[tuple[int, int], tuple[tuple[int, int], list[Leg]]] = {}
+    wheel to wheel into every collision. With a ``crowd`` the expected cost of being a collision's
+    victim replaces the flat ``careful`` penalty."""
+    memo: dict[tuple[int, int], tuple[tuple[float, int], list[Leg]]] = {}
 
-    def go(pair: int, at: int) -> tuple[tuple[int, int], list[Leg]]:
+    def go(pair: int, at: int) -> tuple[tuple[float, int], list[Leg]]:
         if pair > 5:
-            return (0, 0), []
+            return (0.0, 0), []
         if (pair, at) in memo:
             return memo[(pair, at)]
-        best: tuple[tuple[int, int], list[Leg]] | None = None
+        best: tuple[tuple[float, int], list[Leg]] | None = None
         for direction in ("R", "S", "D"):
             nxt = at + STEP[direction]
             if not 0 <= nxt <= 2:
                 continue
             for effort in (5, 4, 3, 2, 1):
-                worth = _leg_worth(course, nxt, pair, effort, careful)
+                worth = _leg_worth(course, nxt, pair, effort, careful and crowd is None)
+                value = worth - (victim_risk(course, nxt, pair, effort, crowd) if crowd is not None else 0.0)
+                if jitter and rng is not None:
+                    value += jitter * rng.random()  # riders of one mind should not all pick one line
                 (rest, rest_tie), legs = go(pair + 1, nxt)
-                score = (worth + rest, rest_tie + (rng.randbelow(1000) if rng is not None else 0))
+                score = (value + rest, rest_tie + (rng.randbelow(1000) if rng is not None else 0))
                 if best is None or score > best[0]:
                     best = (score, [Leg(effort, direction, worth), *legs])
         assert best is not None
@@ -66,6 +117,90 @@ def best_route(course: Course, row: int, first: int, careful: bool, rng: Rng | N
         return best
 
     return go(first, row)[1]
+
+
+Presence = dict[str, dict[tuple[int, int], dict[int, float]]]
+"""opponent id -> (pair, row) -> effort -> probability that it enters that cell with that effort."""
+
+
+def predicted_presence(state: RaceState, me: str, first: int, smart: bool = False) -> Presence:
+    """Where the other riders are likely to ride from move ``first`` on, and with which effort.
+
+    Each opponent is assumed to follow one of the planners' routes from its row (from each row when
+    its start is not known yet), all equally likely: the plain best line, the careful line and, when
+    ``smart``, the line that dodges the traffic the plain lines make (other riders think too).
+    """
+    course = state.course
+    rows_of = {
+        r.id: [r.row] if r.row is not None and state.round > 0 else [0, 1, 2]
+        for r in state.riders
+        if r.status in ("racing", "waiting")
+    }
+    plain = {
+        rid: [(row, best_route(course, row, first, careful)) for row in rows for careful in (False, True)]
+        for rid, rows in rows_of.items()
+    }
+    naive = {rid: _presence_of(routes, first) for rid, routes in plain.items()}
+    out: Presence = {}
+    for other in _others(state, me):
+        routes = list(plain[other.id])
+        if smart:
+            crowd = crowd_of({rid: cells for rid, cells in naive.items() if rid != other.id})
+            routes += [(row, best_route(course, row, first, True, crowd=crowd)) for row in rows_of[other.id]]
+        out[other.id] = _presence_of(routes, first)
+    return out
+
+
+def _presence_of(routes: list[tuple[int, list[Leg]]], first: int) -> dict[tuple[int, int], dict[int, float]]:
+    """The cells and efforts of equally likely routes, as probabilities."""
+    weight = 1.0 / len(routes)
+    seen: dict[tuple[int, int], dict[int, float]] = {}
+    for row, legs in routes:
+        for pair, at, leg in _cells(row, first, legs):
+            efforts = seen.setdefault((pair, at), {})
+            efforts[leg.effort] = efforts.get(leg.effort, 0.0) + weight
+    return seen
+
+
+def crowd_of(presence: Presence) -> Crowd:
+    crowd: Crowd = {}
+    for cells in presence.values():
+        for cell, efforts in cells.items():
+            crowd.setdefault(cell, []).append(efforts)
+    return crowd
+
+
+def route_value(course: Course, row: int, first: int, legs: list[Leg], crowd: Crowd) -> float:
+    """What a route is expected to be worth in R + V, collisions suffered included."""
+    total = 0.0
+    at = row
+    for pair, leg in zip(range(first, 6), legs, strict=True):
+        at = min(max(at + STEP[leg.dir], 0), 2)
+        total += leg.worth - victim_risk(course, at, pair, leg.effort, crowd)
+    return total
+
+
+def _cells(row: int, first: int, legs: list[Leg]) -> list[tuple[int, int, Leg]]:
+    """(pair, row, leg) of each move of a route."""
+    out = []
+    at = row
+    for pair, leg in zip(range(first, 6), legs, strict=True):
+        at = min(max(at + STEP[leg.dir], 0), 2)
+        out.append((pair, at, leg))
+    return out
+
+
+def _company(presence: Presence, cell: tuple[int, int]) -> float:
+    """The expected number of opponents in a cell."""
+    return sum(sum(cells.get(cell, {}).values()) for cells in presence.values())
+
+
+def _scia_works(course: Course, cell: tuple[int, int], leg: Leg, reading: str) -> bool:
+    """D25: X works on a descent, or after a declared R (straight_move) / on the flat (flat_terrain)."""
+    terrain = course.pair(cell[1], cell[0]).terrain
+    if reading == "straight_move":
+        return terrain == "descent" or leg.dir == "R"
+    return terrain in ("descent", "flat")
 
 
 def _others(state: RaceState, me: str) -> list[Rider]:
@@ -76,49 +211,123 @@ def _rng(state: RaceState, entrant: str) -> Rng:
     return Rng.from_seed(state.seed, "tabella-bot", entrant, state.round)
 
 
+JITTER = 1.0
+"""Up to 1 point of seeded noise on each move's value: two bots of one mind should not pick one line."""
+START_ORDER = (0, 1, 2)
+"""Equal routes: the faster start first (it trades R for V one for one, §5.2, and V wins priority ties)."""
+SMART_LIMIT = 8
+"""The cautious bot models the other riders' own traffic-dodging only in races this small (cost)."""
+
+
+def _smart(state: RaceState, bold: bool) -> bool:
+    return not bold and len(state.riders) <= SMART_LIMIT
+
+
+def _start_row(state: RaceState, entrant: str, bold: bool, presence: Presence) -> int:
+    """Aggressive: always Aggressiva (row A). Cautious: the row whose route looks best in the traffic.
+
+    A start trades R for V one for one (§5.2), so it is worth only its row; ties go to Cavaliera."""
+    if bold:
+        return 0
+    crowd = crowd_of(presence)
+    course = state.course
+    values = {
+        row: route_value(course, row, 1, best_route(course, row, 1, True, crowd=crowd), crowd) for row in START_ORDER
+    }
+    return max(values, key=lambda row: values[row])
+
+
+def _hook(presence: Presence, route: list[tuple[int, int, Leg]], last: int) -> tuple[str, int, float] | None:
+    """The Gancio most likely to work: (target, move, probability), on moves up to ``last`` (D23: m4)."""
+    best: tuple[str, int, float] | None = None
+    for pair, row, _leg in route:
+        if pair > last:
+            continue
+        for rid, cells in presence.items():
+            chance = sum(cells.get((pair, row), {}).values())
+            if chance > 0 and (best is None or chance > best[2]):
+                best = (rid, pair, chance)
+    return best
+
+
+def _slipstream(state: RaceState, presence: Presence, route: list[tuple[int, int, Leg]]) -> int | None:
+    """The move where a Scia most likely finds company (and works, D25), or None."""
+    reading = str(state.options["scia_reading"])
+    scored = [
+        (_company(presence, (pair, row)), pair)
+        for pair, row, leg in route
+        if _scia_works(state.course, (pair, row), leg, reading)
+    ]
+    scored = [(c, pair) for c, pair in scored if c > 0]
+    return max(scored)[1] if scored else None
+
+
 def plan_order(state: RaceState, entrant: str, strategy: str) -> Order:
-    """A whole plan (plan mode) from the current round."""
+    """A whole plan (plan mode) from the current round.
+
+    Both strategies: the planned route, every R left into ``s3``, the Vigorilla drunk and the empty
+    bottle thrown in ``s2`` (a bottle in ``s3`` would land after the target has spent its R), P in
+    ``s3``, and the free specials: a Scia where company is likely, a Gancio on the likeliest rider.
+    Cautious: the start and route that avoid being a collision's victim; no Bibitone, no Gomitata,
+    and a stolen bottle is thrown (it might be a Bibitone). Aggressive: Aggressiva, a Bibitone, the
+    plain best route, and whatever it steals is drunk.
+    """
     course = state.course
     bold = strategy == "aggressive"
     rider = state.rider(entrant)
     order: Order = {}
     specials: list[dict[str, Any]] = []
+    first_move = max(state.round, 1)
+    presence = predicted_presence(state, entrant, first_move, _smart(state, bold)) if first_move <= 5 else {}
     if state.round == 0:
-        start = "A" if bold else "C"
-        order["start"] = start
-        row = ROW_NAMES.index(start)
-        r_left = 30 - (2 if bold else 0)
+        row = _start_row(state, entrant, bold, presence)
+        order["start"] = ROW_NAMES[row]
+        r_left = 30 - (2 - row if row < 2 else 0)
     else:
         row = rider.row if rider.row is not None else 1
         r_left = rider.r
-    first_move = max(state.round, 1)
-    legs = best_route(course, row, first_move, careful=not bold, rng=_rng(state, entrant))
-    for number, leg in zip(range(first_move, 6), legs, strict=True):
-        order[ROUNDS[number]] = {"effort": leg.effort, "dir": leg.dir}
-        r_left -= leg.effort
-    order.update({"s1": 0, "s2": 0, "s3": max(r_left, 0) + 8})
     rng = _rng(state, entrant)
+    route: list[tuple[int, int, Leg]] = []
+    if first_move <= 5:
+        crowd = crowd_of(presence)
+        legs = best_route(course, row, first_move, careful=not bold, rng=rng, crowd=crowd, jitter=JITTER)
+        route = _cells(row, first_move, legs)
+        for number, leg in zip(range(first_move, 6), legs, strict=True):
+            order[ROUNDS[number]] = {"effort": leg.effort, "dir": leg.dir}
+            r_left -= leg.effort
+    for number in range(max(state.round, 6), 9):
+        order[ROUNDS[number]] = max(r_left, 0) + 8 if number == 8 else 0
     others = _others(state, entrant)
+    throw_at = max(state.round, 7)  # s2, or later if the plan starts later
     if "V" not in rider.used and rider.own_bottle == "full":
-        # The aggressive bot drinks before throwing the bottle at s2; the cautious one keeps it for s3.
-        specials.append({"code": "V", "round": "s2" if bold and state.round <= 7 else "s3"})
-    if state.round <= 8 and "P" not in rider.used:
+        specials.append({"code": "V", "round": ROUNDS[throw_at]})
+    if others and "B" not in rider.used and rider.own_bottle in ("full", "drunk"):
+        specials.append({"code": "B", "round": ROUNDS[throw_at], "target": rng.choice(others).id})
+    if "P" not in rider.used:
         specials.append({"code": "P", "round": "s3"})
+    if route and "X" not in rider.used:
+        scia = _slipstream(state, presence, route)
+        if scia is not None:
+            specials.append({"code": "X", "round": ROUNDS[scia]})
+    if route and "J" not in rider.used:
+        hook = _hook(presence, route, 4)
+        if hook is not None:
+            specials.append({"code": "J", "round": ROUNDS[hook[1]], "target": hook[0]})
+            if bold:
+                specials.append({"code": "V2", "round": "s3"})
+            elif others:
+                specials.append({"code": "B2", "round": ROUNDS[throw_at], "target": rng.choice(others).id})
     if bold:
         order["bibitone"] = state.round == 0
-        if first_move <= 5 and "X" not in rider.used:
-            straight = [n for n, leg in zip(range(first_move, 6), legs, strict=True) if leg.dir == "R"]
-            specials.append({"code": "X", "round": ROUNDS[straight[0] if straight else first_move]})
-        if others and state.round <= 7 and "B" not in rider.used:
-            specials.append({"code": "B", "round": "s2", "target": rng.choice(others).id})
-        if others and state.round <= 6 and "G" not in rider.used:
-            specials.append({"code": "G", "round": "s1", "target": rng.choice(others).id})
     order["specials"] = specials
     return order
 
 
 def live_order(state: RaceState, entrant: str, strategy: str) -> Order:
-    """One round's order (live mode), looking at the race as it stands."""
+    """One round's order (live mode), looking at the race as it stands.
+
+    The same ideas as :func:`plan_order`, with what a live rider can see: the others' rows (for the
+    traffic), the leader (for the bottle), whether a stolen bottle is a Bibitone (private, D20)."""
     bold = strategy == "aggressive"
     rider = state.rider(entrant)
     number = state.round
@@ -127,37 +336,46 @@ def live_order(state: RaceState, entrant: str, strategy: str) -> Order:
     order: Order = {}
     others = [r for r in state.riders if r.id != entrant and r.racing]
     if number == 0:
-        order["start"] = "A" if bold else "C"
+        presence = predicted_presence(state, entrant, 1, _smart(state, bold))
+        order["start"] = ROW_NAMES[_start_row(state, entrant, bold, presence)]
         order["bibitone"] = bold
     elif number <= 5:
         row = rider.row if rider.row is not None else 1
-        leg = best_route(state.course, row, number, careful=not bold, rng=_rng(state, entrant))[0]
+        presence = predicted_presence(state, entrant, number, _smart(state, bold))
+        crowd = crowd_of(presence)
+        legs = best_route(
+            state.course, row, number, careful=not bold, rng=_rng(state, entrant), crowd=crowd, jitter=JITTER
+        )
+        pair, cell_row, leg = _cells(row, number, legs)[0]
         order[label] = {"effort": leg.effort, "dir": leg.dir}
-        if bold and "X" not in rider.used and leg.dir == "R":
-            mates = [o for o in others if o.row == row + STEP[leg.dir]]
-            if mates:
-                specials.append({"code": "X"})
-        if bold and number <= 4 and "J" not in rider.used:
-            mates = [o for o in others if o.row == row and o.own_bottle == "full"]
-            if mates and leg.dir == "R":
-                specials.append({"code": "J", "target": mates[0].id})
+        company = _company(presence, (pair, cell_row))
+        reading = str(state.options["scia_reading"])
+        works = _scia_works(state.course, (pair, cell_row), leg, reading)
+        if "X" not in rider.used and works and (company >= 0.5 or (number == 5 and company > 0)):
+            specials.append({"code": "X"})  # the last chance to use it, or likely company
+        if number <= 4 and "J" not in rider.used:
+            hook = _hook(presence, [(pair, cell_row, leg)], 4)
+            if hook is not None and (hook[2] >= 0.5 or number == 4):
+                specials.append({"code": "J", "target": hook[0]})
     else:
         order[label] = rider.r + 8 if number == 8 else 0
-        if number == 8:
-            if "V" not in rider.used and rider.own_bottle == "full" and not any(e["code"] == "V" for e in specials):
+        leader = max(others, key=lambda o: (o.v + o.r, o.v)) if others else None
+        stolen = rider.stolen if rider.stolen is not None and rider.stolen.status == "full" else None
+        if number == 7 or (number == 8 and state.round == 8):
+            if "V" not in rider.used and rider.own_bottle == "full":
                 specials.append({"code": "V"})
-            if "P" not in rider.used:
-                specials.append({"code": "P"})
-            if rider.stolen is not None and rider.stolen.status == "full":
-                specials.append({"code": "V2"})
-        if bold and others:
-            leader = max(others, key=lambda o: (o.v, o.r))
-            if number == 7 and "B" not in rider.used and rider.own_bottle in ("full", "drunk"):
-                if rider.own_bottle == "full" and "V" not in rider.used:
-                    specials.append({"code": "V"})  # drinks come before throws in a round
+            if leader is not None and "B" not in rider.used and rider.own_bottle in ("full", "drunk"):
                 specials.append({"code": "B", "target": leader.id})
-            expected = rider.v + (rider.r if number == 8 else 0)
-            if number == 8 and "G" not in rider.used and leader.v > expected + 2:
+            if stolen is not None and "V2" not in rider.used and (bold or not stolen.reinforced):
+                specials.append({"code": "V2"})  # a cautious rider never drinks a stolen Bibitone
+            elif stolen is not None and leader is not None and "B2" not in rider.used:
+                specials.append({"code": "B2", "target": leader.id})
+        if number == 8 and "P" not in rider.used:
+            specials.append({"code": "P"})
+        if bold and number == 8 and leader is not None and "G" not in rider.used:
+            # G resolves after the sprint payments: push only a leader sure to stay faster than us.
+            mine = rider.v + rider.r + (2 if "P" not in rider.used else 0)
+            if leader.v + leader.r > mine + 2:
                 specials.append({"code": "G", "target": leader.id})
     for entry in specials:
         entry["round"] = label

@@ -7,7 +7,7 @@ import pytest
 from engine.race import Race
 from engine.ruleset import Entrant
 from engine.tabella import RULESET
-from engine.tabella.bots import best_route
+from engine.tabella.bots import best_route, victim_risk
 from engine.tabella.table import Course, classic_table
 
 from .scenario import CLASSIC_1
@@ -41,12 +41,64 @@ def test_bots_are_deterministic_given_the_state() -> None:
 
 
 def test_the_aggressive_bot_uses_specials_and_the_cautious_one_keeps_out_of_fights() -> None:
-    """Aggressive: Aggressiva start, a Bibitone, a Gomitata and a Bottigliata. Cautious: Cavaliera, no G/B/J."""
+    """Aggressive: a Bibitone, V and B. Neither plans a blind Gomitata; the cautious one no Bibitone, no V2."""
     race = _bots("plan", 4)
     bold, calm = race.bot_order("a1"), race.bot_order("c1")
-    assert bold["start"] == "A" and bold["bibitone"] is True
-    assert {"G", "B", "V"} <= {e["code"] for e in bold["specials"]}
-    assert calm["start"] == "C" and not {"G", "B", "J"} & {e["code"] for e in calm["specials"]}
+    assert bold["bibitone"] is True and {"V", "B"} <= {e["code"] for e in bold["specials"]}
+    # A plan cannot know who will be faster: a blind Gomitata mostly makes the pusher fall (§6.3).
+    assert "G" not in {e["code"] for e in bold["specials"] + calm["specials"]}
+    assert not calm.get("bibitone") and "V2" not in {e["code"] for e in calm["specials"]}
+
+
+def test_the_bottle_is_drunk_and_thrown_in_s2_before_the_targets_spend_their_resistenza() -> None:
+    """A bottle in s3 would land after the sprint payments (§5.4 step 5), when the target's R is spent."""
+    plan = _bots("plan", 4).bot_order("c1")
+    rounds = {e["code"]: e["round"] for e in plan["specials"]}
+    assert (rounds["V"], rounds["B"], rounds["P"]) == ("s2", "s2", "s3")
+    assert (plan["s1"], plan["s2"]) == (0, 0) and plan["s3"] >= 30 - 5 * 5
+
+
+def test_the_victim_risk_of_a_cell_counts_only_crashes_we_would_lose() -> None:
+    """C1 (6,1), a descent strettoia (room for 1), with a rider sure to enter at effort 1.
+
+    Effort 1 ties (we lose the tie): a crash of 2 costs 2 R + 1 V = 3. Effort 2 beats it: no risk."""
+    course = Course.of(classic_table(), 1)
+    crowd = {(1, 2): [{1: 1.0}]}
+    assert victim_risk(course, 2, 1, 1, crowd) == 3.0
+    assert victim_risk(course, 2, 1, 2, crowd) == 0.0
+    # B1 (3,9), a climb with room for 2: one sure rider is no crash at all
+    assert victim_risk(course, 1, 1, 1, {(1, 1): [{1: 1.0}]}) == 0.0
+    # ... two riders at effort 1 half the time each: a crash of 3 (3 R + 3 V) with chance 1/4
+    assert victim_risk(course, 1, 1, 1, {(1, 1): [{1: 0.5}, {1: 0.5}]}) == 6.0 / 4
+
+
+def _live_sprint(strategy: str) -> Race:
+    riders = {
+        "me": {"row": "B", "v": 10, "r": 12, "stolen": {"owner": "you", "reinforced": True}},
+        "you": {"row": "B", "v": 20, "r": 10, "bottle": "stolen"},
+    }
+    entrants = [Entrant(id="me", name="Me", bot=strategy), Entrant(id="you", name="You")]
+    return Race.start(
+        "tabella", entrants, seed=1, stage=CLASSIC_1, options={"mode": "live"}, setup={"round": 7, "riders": riders}
+    )
+
+
+def test_only_the_aggressive_bot_drinks_a_stolen_bibitone() -> None:
+    """In s2 with a stolen reinforced bottle: aggressive V2 (doping risk), cautious B2 at the leader."""
+    bold = {e["code"]: e for e in _live_sprint("aggressive").bot_order("me")["specials"]}
+    calm = {e["code"]: e for e in _live_sprint("cautious").bot_order("me")["specials"]}
+    assert "V2" in bold and "B2" not in bold
+    assert "V2" not in calm and calm["B2"]["target"] == "you" and calm["B"]["target"] == "you"
+
+
+def test_the_aggressive_bot_elbows_in_the_last_sprint_only_a_leader_sure_to_stay_faster() -> None:
+    """s3: the leader's V + R is 30; ours 22 (+2 for P): push; with R 16 (26 + 2): no push."""
+    race = _live_sprint("aggressive")
+    race.state.round = 8
+    race.state.rider("me").used += ["V2", "B2", "B", "V"]
+    assert "G" in {e["code"] for e in race.bot_order("me")["specials"]}
+    race.state.rider("me").r = 16
+    assert "G" not in {e["code"] for e in race.bot_order("me")["specials"]}
 
 
 def test_the_route_planner_takes_the_descent_and_breaks_effort_ties_upwards() -> None:

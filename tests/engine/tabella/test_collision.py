@@ -115,3 +115,32 @@ def test_there_are_no_collisions_at_the_start_or_in_the_sprint() -> None:
     assert kinds(play(race, {"a": "start: C", "b": "start: C", "c": "start: C"}), "collision") == []
     race = scenario({"a": {"row": "C"}, "b": {"row": "C"}, "c": {"row": "C"}}, round=6)
     assert kinds(play(race, {"a": "s1: 1", "b": "s1: 1", "c": "s1: 1"}), "collision") == []
+
+
+@pytest.mark.rules("D19", "D22", "D14")
+def test_a_pusher_falling_into_a_full_curvone_enters_it_and_is_the_victim() -> None:
+    """Anna's push on slower Luca fails: she falls, drops from B2 into C2 (two riders there) and crashes."""
+    race = scenario(
+        {"anna": {"row": "B", "v": 9}, "luca": {"row": "B", "v": 2}, "c1": {"row": "C"}, "c2": {"row": "C"}}, round=2
+    )
+    events = play(
+        race,
+        {"anna": "m2: 2R ; G @Luca down", "luca": "m2: 1R", "c1": "m2: 3R", "c2": "m2: 4R"},
+        times={"anna": 1, "c1": 2, "c2": 3, "luca": 4},
+    )
+    assert kinds(events, "gomitata")[0].data["reason"] == "not faster"
+    (hit,) = kinds(events, "collision")
+    assert (hit.data["newcomer"], hit.data["victim"], hit.data["group"]) == ("anna", "anna", 3)
+    # anna: 30 - 2 = 28 R, B2 (2,8): 2 > 2 no, climb: V 7; falls: 26 R, V 5; C2 (0,7) curvone climb,
+    # group 3: -6 R (20), -6 V -> -1, clamped for 1 R: R 19, V 0
+    assert (rider(race, "anna").r, rider(race, "anna").v, rider(race, "anna").row) == (19, 0, 2)
+    assert (rider(race, "c1").r, rider(race, "c1").v, rider(race, "c2").r, rider(race, "c2").v) == (27, 4, 26, 4)
+
+
+@pytest.mark.rules("D15", "D14", "D27")
+def test_a_crash_bigger_than_the_resistenza_left_stops_at_zero_and_the_clamp_costs_nothing_more() -> None:
+    """Vic (R 4) is hit in the C2 curvone for 6 R and 6 V: R 3 -> 0, V 4 -> 0, and it is exhausted at m2."""
+    race = scenario({"a": {"row": "C", "r": 20}, "b": {"row": "C", "r": 20}, "vic": {"row": "C", "r": 4}}, round=2)
+    play(race, {"a": "m2: 3R", "b": "m2: 2R", "vic": "m2: 1R"}, times={"a": 1, "b": 2, "vic": 3})
+    vic = rider(race, "vic")
+    assert (vic.r, vic.v, vic.status, vic.progress, vic.v_at_stop) == (0, 0, "exhausted", 2, 0)

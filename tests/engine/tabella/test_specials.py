@@ -337,3 +337,60 @@ def test_several_specials_in_one_round_resolve_in_the_rules_order() -> None:
     # Anna: V 5 + 2 = 7, falls to 5, R 28, moves up to B; Bob hit by the bottle: 29 - 2 = 27
     assert (rider(race, "anna").v, rider(race, "anna").r, rider(race, "anna").row) == (5, 28, 1)
     assert rider(race, "bob").r == 27
+
+
+@pytest.mark.rules("D14", "D22", "6.8")
+def test_a_gomitata_fall_below_zero_speed_is_paid_in_resistenza_at_once() -> None:
+    """Anna (V 1) elbows slower Luca in s1: she falls -2 R, -2 V, and V -1 costs 1 R more: R 27, V 0."""
+    race = scenario({"anna": {"row": "C", "v": 1}, "luca": {"row": "C", "v": 0}}, round=6)
+    events = play(race, {"anna": "s1: 0 ; G @Luca", "luca": "s1: 0"})
+    assert kinds(events, "gomitata")[0].data["clamp"] == 1
+    assert (rider(race, "anna").r, rider(race, "anna").v) == (27, 0)
+
+
+@pytest.mark.rules("D22", "6.3")
+def test_elbowing_a_rider_of_equal_speed_is_in_vain() -> None:
+    """V 6 against V 6: the target must be strictly faster, so the pusher falls to R 28, V 4."""
+    race = scenario({"anna": {"row": "C", "v": 6}, "luca": {"row": "C", "v": 6}}, round=6)
+    events = play(race, {"anna": "s1: 0 ; G @Luca", "luca": "s1: 0"})
+    assert kinds(events, "gomitata")[0].data["reason"] == "not faster"
+    assert (rider(race, "anna").r, rider(race, "anna").v, rider(race, "luca").r, rider(race, "luca").v) == (
+        28,
+        4,
+        30,
+        6,
+    )
+
+
+@pytest.mark.rules("D22", "D10", "5.2")
+def test_at_the_start_reach_is_measured_from_the_row_an_earlier_push_left_the_target_in() -> None:
+    """Cava1 pushes the Bersagliera up to row A; Cava2's push from row C then misses: out of reach, she falls."""
+    race = scenario({"bers": {"v": 9}, "cava1": {}, "cava2": {}})
+    events = play(
+        race,
+        {"bers": "start: B", "cava1": "start: C ; G @Bers up", "cava2": "start: C ; G @Bers up"},
+        times={"bers": 1, "cava1": 2, "cava2": 3},
+    )
+    assert [e.data["reason"] for e in kinds(events, "gomitata")] == ["", "out of reach"]
+    # bers: V 9 + 1 = 10, R 29; falls: 8, 27; now in A. cava2: R 28, V 3, moves up to B.
+    assert (rider(race, "bers").row, rider(race, "bers").r, rider(race, "bers").v) == (0, 27, 8)
+    assert (rider(race, "cava2").row, rider(race, "cava2").r, rider(race, "cava2").v) == (1, 28, 3)
+    assert (rider(race, "cava1").row, rider(race, "cava1").r, rider(race, "cava1").v) == (2, 30, 5)
+
+
+@pytest.mark.rules("D25", "6.6")
+def test_a_tie_for_the_highest_speed_in_the_scia_changes_nothing() -> None:
+    """X and F both reach V 8 in the A2 descent: X is not strictly the fastest and takes no one's V: still 8."""
+    race = scenario({"x": {"row": "A", "v": 6}, "f": {"row": "A", "v": 6}, "g": {"row": "C"}}, round=2)
+    events = play(race, {"x": "m2: 1R ; X", "f": "m2: 1R", "g": "m2: 1R"})
+    assert (rider(race, "x").v, rider(race, "f").v) == (8, 8)
+    assert "X" in rider(race, "x").used and kinds(events, "scia")
+
+
+@pytest.mark.rules("D24", "6.5")
+def test_a_bottle_already_drunk_can_still_be_thrown() -> None:
+    """ "You drank it first, right?": V in s1 (R 34), then B at Luca in s2 hits for 2."""
+    race = scenario({"anna": {"row": "C"}, "luca": {"row": "C"}}, round=6)
+    play(race, {"anna": "s1: 0 ; V", "luca": "s1: 0"})
+    play(race, {"anna": "s2: 0 ; B @Luca", "luca": "s2: 0"})
+    assert (rider(race, "anna").r, rider(race, "luca").r, rider(race, "anna").own_bottle) == (34, 28, "thrown")
