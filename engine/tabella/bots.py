@@ -13,6 +13,7 @@ the other riders' own traffic-dodging.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from engine.rng import Rng
@@ -123,6 +124,12 @@ Presence = dict[str, dict[tuple[int, int], dict[int, float]]]
 """opponent id -> (pair, row) -> effort -> probability that it enters that cell with that effort."""
 
 
+@lru_cache(maxsize=4096)
+def plain_route(course: Course, row: int, first: int, careful: bool) -> tuple[Leg, ...]:
+    """:func:`best_route` without traffic or noise: the same for every rider, so computed once."""
+    return tuple(best_route(course, row, first, careful))
+
+
 def predicted_presence(state: RaceState, me: str, first: int, smart: bool = False) -> Presence:
     """Where the other riders are likely to ride from move ``first`` on, and with which effort.
 
@@ -137,7 +144,7 @@ def predicted_presence(state: RaceState, me: str, first: int, smart: bool = Fals
         if r.status in ("racing", "waiting")
     }
     plain = {
-        rid: [(row, best_route(course, row, first, careful)) for row in rows for careful in (False, True)]
+        rid: [(row, list(plain_route(course, row, first, careful))) for row in rows for careful in (False, True)]
         for rid, rows in rows_of.items()
     }
     naive = {rid: _presence_of(routes, first) for rid, routes in plain.items()}
