@@ -39,6 +39,7 @@ _SPECIAL = re.compile(r"^(v2|b2|[vgjbxp])(?:@(.*))?$", re.I)
 _MOVE_LIKE = re.compile(r"^-?\d+\s*[^\d\s]+$")
 _NUMBER = re.compile(r"^-?\d+$")
 DIRECTION_LETTERS = frozenset({"s", "d", "r"})
+NO_SPECIALS = frozenset({"none", "nessuna", "nessuno", "niente", "-", "—"})
 
 
 def _error(key: str, text: str, **params: Any) -> OrderError:
@@ -239,6 +240,8 @@ class _Parser:
             self.last = token
             self._advance()
             return
+        if field == "specials" and self.entry is None and not self.specials and low in NO_SPECIALS:
+            return  # ``specials: none``
         if self.entry is not None and _is_argument(token):
             _attach(self.entry, token)
             return

@@ -284,3 +284,13 @@ def test_a_repeated_or_misplaced_part_is_named_in_the_message(text: str, message
 def test_a_live_order_with_two_values_or_a_stray_target_is_refused(text: str, message: str) -> None:
     """One move per live order; a Vigorilla names nobody."""
     assert message in _error(_live_race(2), text)
+
+
+@pytest.mark.rules("8.3")
+def test_no_specials_may_be_said_in_words() -> None:
+    """``specials: none`` (or ``nessuna``, ``-``) is a plan without specials, not a mistake."""
+    for word in ("none", "nessuna", "-"):
+        order = _plan_race().validate("anna", f"C · 1R 1R 1R 1R 1R · 0 0 9 · {word}")
+        assert "specials" not in order and order["s3"] == 9
+        labelled = f"start: C m1: 1R m2: 1R m3: 1R m4: 1R m5: 1R s1: 0 s2: 0 s3: 9 specials: {word}"
+        assert "specials" not in _plan_race().validate("anna", labelled)
