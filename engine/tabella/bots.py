@@ -272,9 +272,10 @@ def _slipstream(state: RaceState, presence: Presence, route: list[tuple[int, int
 def plan_order(state: RaceState, entrant: str, strategy: str) -> Order:
     """A whole plan (plan mode) from the current round.
 
-    Both strategies: the planned route, every R left into ``s3``, the Vigorilla drunk and the empty
-    bottle thrown in ``s2`` (a bottle in ``s3`` would land after the target has spent its R), P in
-    ``s3``, and the free specials: a Scia where company is likely, a Gancio on the likeliest rider.
+    Both strategies: the planned route, every R left into ``s3``, the Vigorilla drunk at once (a full
+    bottle can be stolen, D23) and the empty bottle thrown in ``s2`` (a bottle in ``s3`` would land
+    after the target has spent its R), P in ``s3``, and the free specials: a Scia where company is
+    likely, a Gancio on the likeliest rider.
     Cautious: the start and route that avoid being a collision's victim; no Bibitone, no Gomitata,
     and a stolen bottle is thrown (it might be a Bibitone). Aggressive: Aggressiva, a Bibitone, the
     plain best route, and whatever it steals is drunk.
@@ -307,7 +308,7 @@ def plan_order(state: RaceState, entrant: str, strategy: str) -> Order:
     others = _others(state, entrant)
     throw_at = max(state.round, 7)  # s2, or later if the plan starts later
     if "V" not in rider.used and rider.own_bottle == "full":
-        specials.append({"code": "V", "round": ROUNDS[throw_at]})
+        specials.append({"code": "V", "round": ROUNDS[state.round]})
     if others and "B" not in rider.used and rider.own_bottle in ("full", "drunk"):
         specials.append({"code": "B", "round": ROUNDS[throw_at], "target": rng.choice(others).id})
     if "P" not in rider.used:
@@ -346,6 +347,8 @@ def live_order(state: RaceState, entrant: str, strategy: str) -> Order:
         presence = predicted_presence(state, entrant, 1, _smart(state, bold))
         order["start"] = ROW_NAMES[_start_row(state, entrant, bold, presence)]
         order["bibitone"] = bold
+        if "V" not in rider.used and rider.own_bottle == "full":
+            specials.append({"code": "V"})  # drunk at once: a full bottle can be stolen (D23)
     elif number <= 5:
         row = rider.row if rider.row is not None else 1
         presence = predicted_presence(state, entrant, number, _smart(state, bold))

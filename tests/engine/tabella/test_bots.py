@@ -50,11 +50,12 @@ def test_the_aggressive_bot_uses_specials_and_the_cautious_one_keeps_out_of_figh
     assert not calm.get("bibitone") and "V2" not in {e["code"] for e in calm["specials"]}
 
 
-def test_the_bottle_is_drunk_and_thrown_in_s2_before_the_targets_spend_their_resistenza() -> None:
-    """A bottle in s3 would land after the sprint payments (§5.4 step 5), when the target's R is spent."""
+def test_the_bottle_is_drunk_at_once_and_thrown_empty_in_s2() -> None:
+    """A full bottle can be stolen (D23), so it is drunk at the start; the empty one flies in s2, before
+    the targets pour their R into the last sprint (a bottle in s3 lands after the payments, §5.4)."""
     plan = _bots("plan", 4).bot_order("c1")
     rounds = {e["code"]: e["round"] for e in plan["specials"]}
-    assert (rounds["V"], rounds["B"], rounds["P"]) == ("s2", "s2", "s3")
+    assert (rounds["V"], rounds["B"], rounds["P"]) == ("start", "s2", "s3")
     assert (plan["s1"], plan["s2"]) == (0, 0) and plan["s3"] >= 30 - 5 * 5
 
 
