@@ -324,7 +324,9 @@ class TabellaRuleset(Ruleset[RaceState]):
             )
         starters = [r for r in state.riders if r.status in ("racing", "exhausted")]
         if state.round == 0 and len(starters) < MIN_PLAYERS:
-            state.void = True  # D8: fewer than 2 starters -> void
+            state.void = True  # D8: fewer than 2 starters -> void: the race is not run
+            for rider in starters:
+                rider.status = "waiting"
             events.append(
                 event(
                     "void", "Only {count} rider(s) started: the race is void and awards no points.", count=len(starters)

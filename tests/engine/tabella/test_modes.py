@@ -51,6 +51,8 @@ def test_a_plan_race_with_fewer_than_two_starters_is_void() -> None:
     result = race.result()
     assert result.finished and {s.figures["points"] for s in result.standings} == {0}
     assert race.awaited() == []
+    # nobody raced: the lone starter is not shown racing on a board that never started
+    assert [r["status"] for r in RULESET.public_view(race.state)["riders"]] == ["waiting", "dns"]
 
 
 @pytest.mark.rules("D1", "D8", "4.1")
