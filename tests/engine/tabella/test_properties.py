@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -124,3 +126,60 @@ def test_any_valid_live_orders_play_a_whole_race_with_resistenza_at_zero_or_more
         assert all(r.r >= 0 and r.v >= 0 for r in race.state.riders)
     assert race.result().finished and len(race.record.steps) <= 9
     _check_final_positions(race)
+
+
+def _random_plan(rnd: random.Random, me: str, others: list[str]) -> dict[str, Any]:
+    """A whole plan as a JSON order, with a random legal set of specials."""
+    plan: dict[str, Any] = {"start": rnd.choice("ABC"), "bibitone": rnd.random() < 0.3}
+    for k in range(1, 6):
+        plan[f"m{k}"] = {"effort": rnd.randint(1, 5), "dir": rnd.choice("SDR")}
+    for k in range(1, 4):
+        plan[f"s{k}"] = rnd.randint(0, 12)
+    specials = []
+    for code in rnd.sample(sorted(ALLOWED_ROUNDS), rnd.randint(0, 8)):
+        entry = {"code": code, "round": ROUNDS[rnd.choice(sorted(ALLOWED_ROUNDS[code]))]}
+        if code in ("G", "J", "B", "B2"):
+            entry["target"] = rnd.choice(others)
+        if code == "G" and entry["round"] not in ("s1", "s2", "s3"):
+            entry["dir"] = rnd.choice(["up", "down"])
+        specials.append(entry)
+    plan["specials"] = specials
+    plan["received_at"] = f"2026-11-29T10:0{rnd.randint(0, 3)}:00+00:00"
+    return plan
+
+
+@pytest.mark.rules("D1", "4.1")
+@settings(max_examples=EXAMPLES // 2, deadline=None)
+@given(st.integers(0, 2**32))
+def test_a_plan_played_round_by_round_in_live_mode_gives_the_same_race(seed: int) -> None:
+    """D1: "The rules of resolution are identical in both modes" — same seed, same orders, same result."""
+    rnd = random.Random(seed)
+    names = NAMES[: rnd.randint(2, 5)]
+    entrants = [Entrant(id=n.lower(), name=n) for n in names]
+    ids = [e.id for e in entrants]
+    plans = {rid: _random_plan(rnd, rid, [o for o in ids if o != rid]) for rid in ids}
+    stage = {"table": "random", "rows": "random"}
+    options = {"gazzetta_delay": "immediate"}
+    whole = Race.start("tabella", entrants, seed=seed, stage=stage, options={**options, "mode": "plan"})
+    whole.play_step(plans)
+    live = Race.start("tabella", entrants, seed=seed, stage=stage, options={**options, "mode": "live"})
+    while live.awaited():
+        label = ROUNDS[live.state.round]
+        orders = {}
+        for decision in live.awaited():
+            plan = plans[decision.entrant]
+            order = {
+                label: plan[label],
+                "specials": [e for e in plan["specials"] if e["round"] == label],
+                "received_at": plan["received_at"],
+            }
+            if label == "start":
+                order["bibitone"] = plan["bibitone"]
+            orders[decision.entrant] = order
+        live.play_step(orders)
+
+    def outcome(race: Race) -> list[Any]:
+        riders = [(r.id, r.r, r.v, r.row, r.status, r.progress, r.doped) for r in race.state.riders]
+        return [riders, [(s.entrant, s.place, s.figures) for s in race.result().standings]]
+
+    assert outcome(live) == outcome(whole)
