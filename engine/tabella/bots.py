@@ -222,6 +222,8 @@ JITTER = 1.0
 """Up to 1 point of seeded noise on each move's value: two bots of one mind should not pick one line."""
 START_ORDER = (0, 1, 2)
 """Equal routes: the faster start first (it trades R for V one for one, §5.2, and V wins priority ties)."""
+ALL_IN = 30
+"""Added to the R a plan expects to hold in s3 (drinks, a free move and luck may add to it)."""
 SMART_LIMIT = 8
 """The cautious bot models the other riders' own traffic-dodging only in races this small (cost)."""
 
@@ -304,7 +306,8 @@ def plan_order(state: RaceState, entrant: str, strategy: str) -> Order:
             order[ROUNDS[number]] = {"effort": leg.effort, "dir": leg.dir}
             r_left -= leg.effort
     for number in range(max(state.round, 6), 9):
-        order[ROUNDS[number]] = max(r_left, 0) + 8 if number == 8 else 0
+        # D16: the last sprint is reduced to the R left, so ask for more than any R the rider may hold
+        order[ROUNDS[number]] = max(r_left, 0) + ALL_IN if number == 8 else 0
     others = _others(state, entrant)
     throw_at = max(state.round, 7)  # s2, or later if the plan starts later
     if "V" not in rider.used and rider.own_bottle == "full":
@@ -368,7 +371,7 @@ def live_order(state: RaceState, entrant: str, strategy: str) -> Order:
             if hook is not None and (hook[2] >= 0.5 or number == 4):
                 specials.append({"code": "J", "target": hook[0]})
     else:
-        order[label] = rider.r + 8 if number == 8 else 0
+        order[label] = rider.r + ALL_IN if number == 8 else 0
         leader = max(others, key=lambda o: (o.v + o.r, o.v)) if others else None
         stolen = rider.stolen if rider.stolen is not None and rider.stolen.status == "full" else None
         if number == 7 or (number == 8 and state.round == 8):

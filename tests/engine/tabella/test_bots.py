@@ -118,3 +118,16 @@ def test_the_absent_player_order_is_the_automatic_order_of_the_rules() -> None:
         options={"mode": "live"},
     )
     assert RULESET.auto_order(race.state, "a") == {"start": "C", "bibitone": False, "specials": []}
+
+
+def test_the_last_sprint_asks_for_more_than_the_rider_can_hold() -> None:
+    """D16 reduces the last sprint to the R left, so the plan asks for at least every R the rider may hold:
+    its R (the next move is free after a Gancio), +4 from its own bottle, +4 from a stolen one."""
+    riders = {
+        "me": {"row": "B", "r": 10, "free_effort": True, "stolen": {"owner": "you"}},
+        "you": {"row": "A", "bottle": "stolen"},
+    }
+    entrants = [Entrant(id="me", name="Me", bot="aggressive"), Entrant(id="you", name="You")]
+    race = Race.start("tabella", entrants, seed=1, stage=CLASSIC_1, setup={"round": 5, "riders": riders})
+    plan = race.bot_order("me")
+    assert plan["s3"] >= 10 + 4 + 4
