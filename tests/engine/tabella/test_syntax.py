@@ -233,7 +233,7 @@ def test_a_gomitata_takes_its_target_and_direction_in_either_order_with_or_witho
         assert race.validate("anna", f"A · 3R 2S 1D 5R 4R · 4 1 2 · {specials}")["specials"] == expected
 
 
-@pytest.mark.rules("8.3")
+@pytest.mark.rules("8.3", "R-TDD-5")
 def test_an_effort_and_its_direction_may_be_written_apart() -> None:
     """``m1: 3 R`` (as in ``Start: Bersagliera; M1: 3 R``) is the move 3R, in a plan and in a live order."""
     plan = "Start: Bersagliera; M1: 3 R; m2: 2S; m3: 1 d; m4: 5R; m5: 4R; S1: 4; s2: 1; s3: 2"
@@ -245,7 +245,7 @@ def test_an_effort_and_its_direction_may_be_written_apart() -> None:
     }
 
 
-@pytest.mark.rules("8.3")
+@pytest.mark.rules("8.3", "R-TDD-5")
 def test_a_live_order_may_give_its_value_first_and_labels_after() -> None:
     """``C ; bibitone: no`` at the start and ``V@ m3``-style spacing of a special's round are read as meant."""
     assert _live_race(0).validate("anna", "C ; bibitone: no") == {"start": "C", "bibitone": False}
@@ -253,7 +253,7 @@ def test_a_live_order_may_give_its_value_first_and_labels_after() -> None:
     assert order["specials"] == [{"code": "V", "round": "m3"}]
 
 
-@pytest.mark.rules("8.2", "8.3")
+@pytest.mark.rules("8.2", "8.3", "R-TDD-5")
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -272,7 +272,7 @@ def test_a_repeated_or_misplaced_part_is_named_in_the_message(text: str, message
     assert message in _error(_plan_race(), text)
 
 
-@pytest.mark.rules("8.2", "8.3")
+@pytest.mark.rules("8.2", "8.3", "R-TDD-5")
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -286,7 +286,7 @@ def test_a_live_order_with_two_values_or_a_stray_target_is_refused(text: str, me
     assert message in _error(_live_race(2), text)
 
 
-@pytest.mark.rules("8.3")
+@pytest.mark.rules("8.3", "R-TDD-5")
 def test_no_specials_may_be_said_in_words() -> None:
     """``specials: none`` (or ``nessuna``, ``-``) is a plan without specials, not a mistake."""
     for word in ("none", "nessuna", "-"):
@@ -294,3 +294,16 @@ def test_no_specials_may_be_said_in_words() -> None:
         assert "specials" not in order and order["s3"] == 9
         labelled = f"start: C m1: 1R m2: 1R m3: 1R m4: 1R m5: 1R s1: 0 s2: 0 s3: 9 specials: {word}"
         assert "specials" not in _plan_race().validate("anna", labelled)
+
+
+@pytest.mark.rules("8.1", "R-TDD-5")
+def test_a_json_special_with_a_target_or_direction_it_cannot_take_is_refused() -> None:
+    """The object form gets the same refusal as the text: X names nobody, only G has a direction."""
+    race = _live_race(2)
+    with pytest.raises(OrderError, match="the Scia takes no target"):
+        race.validate("anna", {"m2": "1R", "specials": [{"code": "X", "target": "luca"}]})
+    with pytest.raises(OrderError, match="only a Gomitata takes a direction"):
+        race.validate("anna", {"m2": "1R", "specials": [{"code": "B", "target": "luca", "dir": "up"}]})
+    assert race.validate("anna", {"m2": "1R", "specials": [{"code": "X", "target": None}]})["specials"] == [
+        {"code": "X", "round": "m2"}
+    ]
