@@ -39,6 +39,7 @@ _SPECIAL = re.compile(r"^(v2|b2|[vgjbxp])(?:@(.*))?$", re.I)
 _MOVE_LIKE = re.compile(r"^-?\d+\s*[^\d\s]+$")
 _NUMBER = re.compile(r"^-?\d+$")
 DIRECTION_LETTERS = frozenset({"s", "d", "r"})
+YES_NO = {word: True for word in ("yes", "si", "sì", "true")} | {word: False for word in ("no", "false")}
 NO_SPECIALS = frozenset({"none", "nessuna", "nessuno", "niente", "-", "—"})
 
 
@@ -159,6 +160,7 @@ class _Parser:
         self.specials: list[dict[str, Any]] = []
         self.entry: dict[str, Any] | None = None
         self.last = "the start of the message"
+        self.bare_bibitone = False
 
     # The compact plan walks start -> moves -> sprint -> specials by itself; a compact live order
     # walks the round's value -> specials.
@@ -177,6 +179,10 @@ class _Parser:
 
     def feed(self, token: str) -> None:
         low = token.casefold()
+        after_bibitone, self.bare_bibitone = self.bare_bibitone, False
+        if after_bibitone and low in YES_NO:
+            self.out["bibitone"] = YES_NO[low]  # ``bibitone no``
+            return
         if low.endswith(":") and low[:-1] in LABELS:
             self.field = LABELS[low[:-1]]
             self.entry = None
@@ -269,6 +275,7 @@ class _Parser:
             return
         if low == "bibitone":
             self.out["bibitone"] = True
+            self.bare_bibitone = True
             return
         if _is_argument(token):
             raise _error(

@@ -307,3 +307,10 @@ def test_a_json_special_with_a_target_or_direction_it_cannot_take_is_refused() -
     assert race.validate("anna", {"m2": "1R", "specials": [{"code": "X", "target": None}]})["specials"] == [
         {"code": "X", "round": "m2"}
     ]
+
+
+@pytest.mark.rules("8.3", "R-TDD-5")
+def test_a_bare_bibitone_may_be_followed_by_yes_or_no() -> None:
+    """``A ; bibitone no`` at a live start and ``… · bibitone sì`` in a plan say what they mean."""
+    assert _live_race(0).validate("anna", "A ; bibitone no") == {"start": "A", "bibitone": False}
+    assert _plan_race().validate("anna", "A · 1R 1R 1R 1R 1R · 0 0 9 · bibitone sì")["bibitone"] is True
