@@ -1,0 +1,78 @@
+"""The /stages command: the cog renders; presets and boards come from the engine via ``bot.catalogue``."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import catalogue
+from bot.errors import UserError
+from bot.i18n import t
+from bot.options import RulesetParam
+from engine.registry import get_ruleset
+
+FIELD_VALUE_LIMIT = 1024
+BOARD_PREVIEW_LIMIT = 1500
+"""A board shorter than this is also shown inside the embed; the attachment always has it whole."""
+
+
+class StagesCog(commands.Cog):
+    """Lists the stages a rule system ships with and draws one of them."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="stages", description="The stages of a rule system, or one stage's board.")
+    @app_commands.describe(ruleset="The rule system.", stage="A stage to draw (leave empty to list them all).")
+    async def stages(
+        self, interaction: discord.Interaction[Any], ruleset: RulesetParam, stage: str | None = None
+    ) -> None:
+        locale = str(interaction.locale)
+        presets = ruleset.presets()
+        if stage is None:
+            embed = discord.Embed(
+                title=t("stages.list_title", locale, ruleset=ruleset.name),
+                description=None if presets else t("stages.none", locale, ruleset=ruleset.name),
+            )
+            for preset in presets[: catalogue.CHOICE_LIMIT]:
+                name = f"{preset.name} · {preset.label}" if preset.label else preset.name
+                embed.add_field(name=name, value=preset.summary[:FIELD_VALUE_LIMIT] or "—", inline=False)
+            if presets:
+                embed.set_footer(text=t("stages.list_footer", locale))
+            await interaction.response.send_message(embed=embed)
+            return
+
+        chosen = catalogue.find_preset(ruleset, stage)
+        if chosen is None:
+            names = ", ".join(p.name for p in presets) or "—"
+            raise UserError("stages.unknown_stage", stage=stage, ruleset=ruleset.name, names=names)
+        board = ruleset.stage_board(chosen.name, {})
+        embed = discord.Embed(title=chosen.name, description=chosen.summary)
+        if chosen.label:
+            embed.add_field(name=t("stages.label", locale), value=chosen.label)
+        if len(board) <= BOARD_PREVIEW_LIMIT:
+            embed.add_field(name=t("stages.board", locale), value=f"```\n{board}\n```", inline=False)
+        embed.set_footer(text=t("stages.board_footer", locale, ruleset=ruleset.name))
+        attachment = discord.File(
+            io.BytesIO(board.encode("utf-8")), filename=catalogue.board_filename(ruleset, chosen.name)
+        )
+        await interaction.response.send_message(embed=embed, file=attachment)
+
+    @stages.autocomplete("stage")
+    async def stage_names(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        """The presets of the rule system chosen in the same command, filtered by what is typed."""
+        ruleset_id = getattr(interaction.namespace, "ruleset", None)
+        if not ruleset_id:
+            return []
+        try:
+            ruleset = get_ruleset(str(ruleset_id))
+        except (KeyError, ImportError, AttributeError):
+            return []
+        return [
+            app_commands.Choice(name=p.name[:100], value=p.name[:100])
+            for p in catalogue.matching_presets(ruleset, current)
+        ]
