@@ -27,14 +27,19 @@ def rulesets() -> list[Ruleset[Any]]:
 
 
 def guide(ruleset: Ruleset[Any]) -> str | None:
-    """The player's guide shipped with the rule system (``engine/<id>/guide.md``), if it has one."""
-    try:
-        source = resources.files(f"engine.{ruleset.id}").joinpath("guide.md")
-        if not source.is_file():
-            return None
-        return source.read_text(encoding="utf-8")
-    except ModuleNotFoundError:
-        return None
+    """The player's guide shipped with the rule system (``engine/<id>/guide.md``), if it has one.
+
+    The package that defines the ruleset's class is looked at too, for rule systems living elsewhere.
+    """
+    packages = [f"engine.{ruleset.id}", type(ruleset).__module__]
+    for package in dict.fromkeys(packages):
+        try:
+            source = resources.files(package).joinpath("guide.md")
+        except (ModuleNotFoundError, TypeError):
+            continue
+        if source.is_file():
+            return source.read_text(encoding="utf-8")
+    return None
 
 
 def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:

@@ -1,0 +1,57 @@
+"""/stages end to end: a rule system's presets, autocomplete, and a stage's board as a file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import catalogue
+from engine.ruleset import Ruleset
+from tests.fakediscord import DiscordUser
+
+
+async def test_stages_lists_every_preset(gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]) -> None:
+    """Without a stage, /stages lists the presets with their summaries."""
+    reply = await (await alice.slash("stages", ruleset=ruleset.name)).reply()
+    fields = reply.embeds[0]["fields"]
+    presets = ruleset.presets()[:25]
+    assert [f["name"].split(" · ")[0] for f in fields] == [p.name for p in presets]
+    assert [f["value"] for f in fields] == [p.summary[:1024] or "—" for p in presets]
+
+
+async def test_stage_autocomplete_offers_the_chosen_systems_presets(
+    gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]
+) -> None:
+    """Typing in the stage option suggests that rule system's presets containing what was typed."""
+    everything = await alice.autocomplete("stages", "stage", "", ruleset=ruleset.name)
+    assert [name for name, _ in everything] == [p.name for p in ruleset.presets()][:25]
+    first = ruleset.presets()[0].name
+    typed = first[1:4]
+    narrowed = await alice.autocomplete("stages", "stage", typed.upper(), ruleset=ruleset.name)
+    assert (first, first) in narrowed
+    assert all(typed.casefold() in name.casefold() for name, _ in narrowed)
+
+
+async def test_stage_autocomplete_waits_for_the_rule_system(gregario: Any, alice: DiscordUser) -> None:
+    """Before a rule system is chosen there is nothing to suggest."""
+    assert await alice.autocomplete("stages", "stage", "a") == []
+
+
+async def test_a_stage_comes_with_its_board_attached(gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]) -> None:
+    """/stages with a stage shows its summary and attaches the board as a text file to download."""
+    preset = ruleset.presets()[0]
+    reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name.upper())).reply()
+    assert reply.embeds[0]["title"] == preset.name
+    assert [a.filename for a in reply.attachments] == [catalogue.board_filename(ruleset, preset.name)]
+    downloaded = await alice.download(reply.attachments[0].url)
+    assert downloaded.decode("utf-8") == ruleset.stage_board(preset.name, {})
+
+
+async def test_an_unknown_stage_is_refused_privately_with_the_names(
+    gregario: Any, alice: DiscordUser, bob: DiscordUser, ruleset: Ruleset[Any]
+) -> None:
+    """A stage that does not exist gets a private refusal listing the real ones."""
+    reply = await (await alice.slash("stages", ruleset=ruleset.name, stage="Atlantis")).reply()
+    assert reply.ephemeral_for == alice.id
+    assert "There is no stage called 'Atlantis'" in reply.content
+    assert all(p.name in reply.content for p in ruleset.presets())
+    assert reply not in bob.read()
