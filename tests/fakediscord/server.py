@@ -240,11 +240,17 @@ class FakeDiscord:
         body = {"message": fault.message or f"fake error {fault.status}", "code": fault.code}
         return json_response(body, fault.status)
 
-    async def drop_gateway(self, code: int = 4000) -> GatewaySession:
-        """Close the bot's gateway connection as Discord does on a hiccup; the bot should RESUME."""
+    async def drop_gateway(self, code: int = 4000, *, forget_session: bool = False) -> GatewaySession:
+        """Close the bot's gateway connection as Discord does on a hiccup; the bot should RESUME.
+
+        ``forget_session``: Discord no longer knows the session, so the RESUME gets INVALID_SESSION
+        and the bot must IDENTIFY again.
+        """
         session = self.current_session()
         assert session.ws is not None, "the bot is not connected to the gateway"
         ws, session.ws = session.ws, None
+        if forget_session:
+            session.session_id = "forgotten-" + session.session_id
         await ws.close(code=code, message=b"fake disconnect")
         return session
 
