@@ -35,7 +35,10 @@ def test_no_token_loads_no_discord_and_connects_nowhere(tmp_path: Path) -> None:
 
 def test_importing_bot_stays_light() -> None:
     """`import bot` (what the CLI does) loads neither discord.py nor aiohttp."""
-    code = "import sys, bot, bot.settings, bot.runner; print(sorted(m for m in ('discord', 'aiohttp') if m in sys.modules))"
+    code = (
+        "import sys, bot, bot.settings, bot.runner; "
+        "print(sorted(m for m in ('discord', 'aiohttp') if m in sys.modules))"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]", done.stderr
 
