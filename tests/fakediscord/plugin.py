@@ -17,7 +17,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
@@ -26,7 +26,11 @@ from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Channel, Guild
 
+ClientT = TypeVar("ClientT", bound="discord.Client")
+
 if TYPE_CHECKING:
+    import discord
+
     from bot.app import Gregario
     from bot.settings import Settings
 
@@ -137,30 +141,37 @@ def bot_settings(fake_discord: FakeDiscord, guild: Guild) -> Settings:
 
 
 @contextlib.asynccontextmanager
+async def running_client(fake: FakeDiscord, client: ClientT, token: str | None = None) -> AsyncIterator[ClientT]:
+    """Any discord.py client built with ``connector=fake.connector()``: logged in, READY, closed after."""
+    connection: asyncio.Task[None] | None = None
+    try:
+        await client.login(token or fake.token)
+        connection = asyncio.create_task(client.connect(reconnect=True))
+        ready = asyncio.create_task(client.wait_until_ready())
+        done, _ = await asyncio.wait({connection, ready}, timeout=READY_TIMEOUT, return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if connection in done:
+                connection.result()  # raises what stopped the client
+            raise AssertionError(f"the client was not READY after {READY_TIMEOUT} s")
+        yield client
+    finally:
+        await client.close()
+        if connection is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait_for(connection, 5)
+
+
+@contextlib.asynccontextmanager
 async def running_bot(fake: FakeDiscord, settings: Settings, **client_kwargs: Any) -> AsyncIterator[Gregario]:
-    """The real bot, logged in to ``fake`` (commands synced in ``setup_hook``) and READY; closed after."""
+    """The real bot from ``bot.create_bot``, logged in to ``fake`` (commands synced) and READY."""
     from bot import create_bot
 
     client_kwargs.setdefault("guild_ready_timeout", 0.05)
     bot = create_bot(settings, connector=fake.connector(), **client_kwargs)
     assert settings.token is not None
-    connection: asyncio.Task[None] | None = None
-    try:
-        await bot.login(settings.token.get_secret_value())
-        connection = asyncio.create_task(bot.connect(reconnect=True))
-        ready = asyncio.create_task(bot.wait_until_ready())
-        done, _ = await asyncio.wait({connection, ready}, timeout=READY_TIMEOUT, return_when=asyncio.FIRST_COMPLETED)
-        if ready not in done:
-            ready.cancel()
-            if connection in done:
-                connection.result()  # raises what stopped the bot
-            raise AssertionError(f"the bot was not READY after {READY_TIMEOUT} s")
-        yield bot
-    finally:
-        await bot.close()
-        if connection is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait_for(connection, 5)
+    async with running_client(fake, bot, settings.token.get_secret_value()) as started:
+        yield started
 
 
 @pytest.fixture

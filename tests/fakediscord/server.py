@@ -545,11 +545,12 @@ class FakeDiscord:
         elif kind == 6:
             if interaction.kind not in (3, 5):
                 raise DiscordError(400, 50035, "Invalid Form Body: DEFERRED_UPDATE_MESSAGE is for components")
+            interaction.original = interaction.message  # "@original" is now the component's message
         elif kind == 7:
             if interaction.message is None:
                 raise DiscordError(400, 50035, "Invalid Form Body: UPDATE_MESSAGE needs a component's message")
             self._edit(interaction.message, data, request.get(FILES, []))
-            message = interaction.message
+            message = interaction.original = interaction.message
         elif kind == 8:
             if interaction.kind != 4:
                 raise DiscordError(400, 50035, "Invalid Form Body: autocomplete results answer autocomplete")
@@ -860,6 +861,11 @@ class FakeDiscord:
         self.interactions[interaction.id] = interaction
         await self.dispatch("INTERACTION_CREATE", self.interaction_payload(interaction))
         return interaction
+
+    def post_as_bot(self, channel: Channel, body: dict[str, Any]) -> Message:
+        """A message the bot posted earlier (before a restart, say), put straight into the world."""
+        message = self._new_message(channel, body, [])
+        return message
 
     async def post_as(self, user: User, channel: Channel, content: str) -> Message:
         """``user`` writes ``content`` in ``channel``; the bot receives MESSAGE_CREATE."""
