@@ -384,3 +384,23 @@ async def test_a_member_message_reaches_the_bot(fake_discord: FakeDiscord, guild
         await alice.say("hello")
         await fake_discord.wait_until(lambda: received, 2, lambda: "the bot never saw the message")
     assert received == [("alice", "races")]
+
+
+async def test_an_old_interaction_token_cannot_edit_its_message(
+    fake_discord: FakeDiscord, guild: Guild, alice: DiscordUser
+) -> None:
+    """After 15 minutes an ephemeral panel can't be edited through its token (401 / 50027): open a fresh one."""
+    kept: list[discord.Interaction] = []
+
+    async def setup(bot: commands.Bot) -> None:
+        @bot.tree.command(name="panel", description="A private panel.")
+        async def panel(interaction: discord.Interaction) -> None:
+            kept.append(interaction)
+            await interaction.response.send_message("your orders", ephemeral=True)
+
+    async with tiny(fake_discord, guild, setup):
+        await (await alice.slash("panel")).reply()
+        fake_discord.expire_tokens()
+        with pytest.raises(discord.HTTPException) as refused:
+            await kept[0].edit_original_response(content="too late")
+    assert (refused.value.status, refused.value.code) == (401, 50027)

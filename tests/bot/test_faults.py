@@ -142,3 +142,13 @@ async def test_a_crash_in_a_command_gets_an_apology_and_a_log(
     assert [(r.name, repr(r.exc_info[1]) if r.exc_info else None) for r in log_errors.records] == [
         ("bot.errors", "RuntimeError('kaput')")
     ]
+
+
+async def test_the_bot_resumes_when_discord_asks_it_to_reconnect(
+    fake_discord: FakeDiscord, gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]
+) -> None:
+    """Gateway op 7 RECONNECT: the bot reconnects, RESUMEs the same session and keeps answering."""
+    session = await fake_discord.request_reconnect()
+    await fake_discord.wait_until(lambda: session.resumes == 1, 5, lambda: f"no RESUME: {fake_discord.gateway_ops}")
+    reply = await (await alice.slash("rules", ruleset=ruleset.name)).reply()
+    assert reply.embeds and [op["op"] for op in fake_discord.gateway_ops].count(2) == 1

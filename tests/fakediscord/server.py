@@ -38,6 +38,7 @@ from tests.fakediscord.world import (
 )
 
 API = "/api/v10"
+POLL_INTERVAL = 0.02
 INTERACTION_DEADLINE = 3.0
 """Seconds the bot has to answer an interaction (Discord's rule)."""
 
@@ -203,7 +204,8 @@ class FakeDiscord:
                 if left <= 0:
                     raise AssertionError(f"timed out after {timeout:g} s: {describe()}")
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.changed.wait(), left)
+                    # Woken by every change in the world; polls too, for conditions outside it.
+                    await asyncio.wait_for(self.changed.wait(), min(left, POLL_INTERVAL))
 
     # --- faults -----------------------------------------------------------------------------------
     def fail(
@@ -252,6 +254,13 @@ class FakeDiscord:
         if forget_session:
             session.session_id = "forgotten-" + session.session_id
         await ws.close(code=code, message=b"fake disconnect")
+        return session
+
+    async def request_reconnect(self) -> GatewaySession:
+        """Send op 7 RECONNECT, as Discord does before moving a session; the bot should RESUME."""
+        session = self.current_session()
+        assert session.ws is not None, "the bot is not connected to the gateway"
+        await session.ws.send_str(json.dumps({"op": 7, "d": None, "s": None, "t": None}))
         return session
 
     def current_session(self) -> GatewaySession:
@@ -518,8 +527,15 @@ class FakeDiscord:
             raise DiscordError(404, 10015, "Unknown Webhook")
         for interaction in self.interactions.values():
             if interaction.token == token:
+                if interaction.expired:
+                    raise DiscordError(401, 50027, "Invalid Webhook Token")
                 return interaction
         raise DiscordError(404, 10015, "Unknown Webhook")
+
+    def expire_tokens(self) -> None:
+        """Fifteen minutes pass: every interaction token so far stops working (401 / 50027)."""
+        for interaction in self.interactions.values():
+            interaction.expired = True
 
     async def _callback(self, request: web.Request) -> web.StreamResponse:
         interaction = self._interaction(request.match_info["interaction_id"], request.match_info["token"])

@@ -345,6 +345,8 @@ class Interaction:
     modal: dict[str, Any] | None = None
     choices: list[dict[str, Any]] | None = None
     deferred_ephemeral: bool = False
+    expired: bool = False
+    """Its token is older than 15 minutes: followups and edits through it fail."""
 
     @property
     def acknowledged(self) -> bool:
