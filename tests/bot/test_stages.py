@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import catalogue
-from engine.ruleset import Ruleset
+from engine.ruleset import Preset, Ruleset
 from tests.fakediscord import DiscordUser
 
 
@@ -55,3 +55,33 @@ async def test_an_unknown_stage_is_refused_privately_with_the_names(
     assert "There is no stage called 'Atlantis'" in reply.content
     assert all(p.name in reply.content for p in ruleset.presets())
     assert reply not in bob.read()
+
+
+async def test_a_board_too_long_for_the_embed_is_only_attached(
+    gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any], monkeypatch: Any
+) -> None:
+    """A board over Discord's 1024-character field limit is not previewed, only attached whole."""
+    for size, previewed in ((1016, True), (1017, False), (5000, False)):
+        board = "\n".join(["=" * 99] * (size // 100)) + "#" * (size - 100 * (size // 100) + 1)
+        board = board[:size]
+        monkeypatch.setattr(type(ruleset), "stage_board", lambda self, stage, options, text=board: text)
+        preset = ruleset.presets()[0]
+        reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
+        assert any(f["name"] == "Board" for f in reply.embeds[0].get("fields", [])) is previewed, size
+        assert (await alice.download(reply.attachments[0].url)).decode() == board
+
+
+async def test_a_long_stage_list_stays_within_discords_embed_limits(
+    gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any], monkeypatch: Any
+) -> None:
+    """30 presets with long summaries: as many as fit are listed, and the footer says how many more."""
+    many = [Preset(name=f"Stage {n:02}", summary="Long summary. " * 70, label="official") for n in range(30)]
+    monkeypatch.setattr(type(ruleset), "presets", lambda self: many)
+    reply = await (await alice.slash("stages", ruleset=ruleset.name)).reply()
+    fields = reply.embeds[0]["fields"]
+    assert 0 < len(fields) < 25
+    assert [f["name"] for f in fields] == [f"Stage {n:02} · official" for n in range(len(fields))]
+    assert (
+        reply.embeds[0]["footer"]["text"]
+        == f"{30 - len(fields)} more not shown: type in the stage option to find them."
+    )

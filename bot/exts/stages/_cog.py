@@ -14,10 +14,28 @@ from bot.errors import UserError
 from bot.i18n import t
 from bot.options import RulesetParam
 from engine.registry import get_ruleset
+from engine.ruleset import Preset
 
 FIELD_VALUE_LIMIT = 1024
-BOARD_PREVIEW_LIMIT = 1500
-"""A board shorter than this is also shown inside the embed; the attachment always has it whole."""
+BOARD_PREVIEW_LIMIT = FIELD_VALUE_LIMIT - len("```\n\n```")
+"""A board that fits in an embed field is also shown there; the attachment always has it whole."""
+
+
+EMBED_BUDGET = 6000 - 400
+"""Discord's 6,000 characters per embed, less room for the title and footer."""
+
+
+def _add_preset_fields(embed: discord.Embed, presets: list[Preset]) -> int:
+    """One field per preset while Discord's limits allow (25 fields, 6,000 characters); how many fit."""
+    budget = EMBED_BUDGET
+    for count, preset in enumerate(presets[: catalogue.CHOICE_LIMIT]):
+        name = (f"{preset.name} · {preset.label}" if preset.label else preset.name)[:256]
+        value = preset.summary[:FIELD_VALUE_LIMIT] or "—"
+        if len(name) + len(value) > budget:
+            return count
+        budget -= len(name) + len(value)
+        embed.add_field(name=name, value=value, inline=False)
+    return min(len(presets), catalogue.CHOICE_LIMIT)
 
 
 class StagesCog(commands.Cog):
@@ -38,10 +56,10 @@ class StagesCog(commands.Cog):
                 title=t("stages.list_title", locale, ruleset=ruleset.name),
                 description=None if presets else t("stages.none", locale, ruleset=ruleset.name),
             )
-            for preset in presets[: catalogue.CHOICE_LIMIT]:
-                name = f"{preset.name} · {preset.label}" if preset.label else preset.name
-                embed.add_field(name=name, value=preset.summary[:FIELD_VALUE_LIMIT] or "—", inline=False)
-            if presets:
+            shown = _add_preset_fields(embed, presets)
+            if shown < len(presets):
+                embed.set_footer(text=t("stages.more", locale, count=len(presets) - shown))
+            elif presets:
                 embed.set_footer(text=t("stages.list_footer", locale))
             await interaction.response.send_message(embed=embed)
             return
