@@ -1,4 +1,4 @@
-"""Start the Discord bot from the command line (``gregario bot``): token in, exit code out.
+"""Start the Discord bot from the command line (``gregario run``): token in, exit code out.
 
 Without a token it explains where to get one and exits with 2 before importing discord.py, so a
 newcomer's first run is a clear message rather than a stack trace.

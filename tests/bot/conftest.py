@@ -1,8 +1,6 @@
 """Fixtures for the bot's tests (the fake Discord's fixtures come from tests/fakediscord/plugin.py).
 
-Until a real rule system is merged, a small sample one (tests/bot/sample_ruleset) is registered so
-the commands have something to show; as soon as ``available_rulesets()`` finds a real one, only the
-real ones are used.
+The commands are tested against the real rule systems the engine registry finds.
 """
 
 from __future__ import annotations
@@ -13,18 +11,6 @@ import pytest
 
 from engine import registry
 from engine.ruleset import Ruleset
-
-SAMPLE_ID = "sample"
-
-
-def _register_sample_if_no_real_ruleset() -> None:
-    if registry.available_rulesets():
-        return
-    registry.RULESET_IDS = (*registry.RULESET_IDS, SAMPLE_ID)
-    registry._MODULES[SAMPLE_ID] = "tests.bot.sample_ruleset"
-
-
-_register_sample_if_no_real_ruleset()
 
 
 @pytest.fixture

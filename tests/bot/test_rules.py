@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import catalogue
+from engine import registry
 from engine.ruleset import Ruleset
 from tests.fakediscord import DiscordUser, FakeDiscord
 from tests.fakediscord.plugin import running_bot
@@ -92,3 +93,18 @@ async def test_the_guide_button_still_works_after_a_restart(
         await (await alice.click(reply, "Send me the guide")).reply()
     assert alice.dms()
     assert len(fake_discord.sessions) == 2
+
+
+async def test_every_rule_systems_guide_reaches_the_player(
+    gregario: Any, alice: DiscordUser, rulesets: list[Ruleset[Any]]
+) -> None:
+    """For each installed rule system, /rules then the button DMs that system's whole guide."""
+    assert {r.id for r in rulesets} <= set(registry.RULESET_IDS), "only real rule systems are offered"
+    for ruleset in rulesets:
+        before = len(alice.dms())
+        reply = await (await alice.slash("rules", ruleset=ruleset.name)).reply()
+        await (await alice.click(reply, "Send me the guide")).reply()
+        guide = catalogue.guide(ruleset)
+        assert guide is not None
+        sent = alice.dms()[before:]
+        assert _words("\n\n".join(m.content for m in sent)) == _words(guide), ruleset.id
