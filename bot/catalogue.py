@@ -27,19 +27,12 @@ def rulesets() -> list[Ruleset[Any]]:
 
 
 def guide(ruleset: Ruleset[Any]) -> str | None:
-    """The player's guide shipped with the rule system (``engine/<id>/guide.md``), if it has one.
-
-    The package that defines the ruleset's class is looked at too, for rule systems living elsewhere.
-    """
-    packages = [f"engine.{ruleset.id}", type(ruleset).__module__]
-    for package in dict.fromkeys(packages):
-        try:
-            source = resources.files(package).joinpath("guide.md")
-        except (ModuleNotFoundError, TypeError):
-            continue
-        if source.is_file():
-            return source.read_text(encoding="utf-8")
-    return None
+    """The player's guide shipped with the rule system (``engine/<id>/guide.md``), if it has one."""
+    try:
+        source = resources.files(f"engine.{ruleset.id}").joinpath("guide.md")
+    except ModuleNotFoundError:
+        return None
+    return source.read_text(encoding="utf-8") if source.is_file() else None
 
 
 def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
