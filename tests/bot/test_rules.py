@@ -108,3 +108,12 @@ async def test_every_rule_systems_guide_reaches_the_player(
         assert guide is not None
         sent = alice.dms()[before:]
         assert _words("\n\n".join(m.content for m in sent)) == _words(guide), ruleset.id
+
+
+async def test_a_rule_system_without_a_guide_shows_no_button(
+    gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any], monkeypatch: Any
+) -> None:
+    """Until a guide is written, /rules shows the summary alone."""
+    monkeypatch.setattr(catalogue, "guide", lambda ruleset: None)
+    reply = await (await alice.slash("rules", ruleset=ruleset.name)).reply()
+    assert reply.buttons == [] and "footer" not in reply.embeds[0]
