@@ -78,3 +78,24 @@ async def test_a_button_for_an_unknown_rule_system_is_refused_kindly(
     assert reply.ephemeral_for == alice.id
     assert reply.content.startswith("There is no rule system called 'croquet'. Pick one of: ")
     assert alice.dms() == []
+
+
+@pytest.mark.allow_log_errors
+async def test_a_failing_button_in_a_bot_view_gets_the_same_apology(
+    gregario: Any, alice: DiscordUser, races: Any
+) -> None:
+    """Views built on bot.ui.View route their failures to the one error handler."""
+    import discord
+
+    from bot.ui import View
+
+    class Broken(View):
+        @discord.ui.button(label="Break")
+        async def smash(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+            raise RuntimeError("smashed")
+
+    channel = gregario.get_channel(races.id)
+    sent = await channel.send("fragile", view=Broken())
+    message = next(m for m in alice.read() if m.id == sent.id)
+    reply = await (await alice.click(message, "Break")).reply()
+    assert reply.content.startswith("Something went wrong on my side.") and reply.ephemeral_for == alice.id

@@ -12,6 +12,7 @@ from bot import catalogue
 from bot.exts.rules._guide import GuideButton
 from bot.i18n import t
 from bot.options import RulesetParam
+from bot.ui import View
 
 EMBED_DESCRIPTION_LIMIT = 4096
 
@@ -38,7 +39,7 @@ class RulesCog(commands.Cog):
             name=t("rules.players", locale),
             value=t("rules.players_value", locale, minimum=ruleset.min_players, maximum=ruleset.max_players),
         )
-        view = discord.ui.View(timeout=None)
+        view = View(timeout=None)
         if catalogue.guide(ruleset) is not None:
             view.add_item(GuideButton(ruleset.id, label=t("rules.guide_button", locale)))
             embed.set_footer(text=t("rules.footer", locale))
