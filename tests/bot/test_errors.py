@@ -99,3 +99,26 @@ async def test_a_failing_button_in_a_bot_view_gets_the_same_apology(
     message = next(m for m in alice.read() if m.id == sent.id)
     reply = await (await alice.click(message, "Break")).reply()
     assert reply.content.startswith("Something went wrong on my side.") and reply.ephemeral_for == alice.id
+
+
+@pytest.mark.allow_log_errors
+async def test_a_failing_modal_gets_the_same_apology(gregario: Any, alice: DiscordUser) -> None:
+    """Modals built on bot.ui.Modal route their failures to the one error handler."""
+    import discord
+
+    from bot.ui import Modal
+
+    class Plan(Modal, title="Write my plan"):
+        plan: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Plan")
+
+        async def on_submit(self, interaction: discord.Interaction) -> None:
+            raise RuntimeError("unreadable plan")
+
+    @gregario.tree.command(name="plan", description="Open the plan form.")
+    async def plan(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(Plan())
+
+    await gregario.sync_commands()
+    modal = await (await alice.slash("plan")).modal()
+    reply = await (await alice.submit(modal, {"Plan": "A 3R"})).reply()
+    assert reply.content.startswith("Something went wrong on my side.") and reply.ephemeral_for == alice.id
