@@ -404,3 +404,24 @@ async def test_an_old_interaction_token_cannot_edit_its_message(
         with pytest.raises(discord.HTTPException) as refused:
             await kept[0].edit_original_response(content="too late")
     assert (refused.value.status, refused.value.code) == (401, 50027)
+
+
+async def test_an_auto_sharded_bot_connects_and_answers(fake_discord: FakeDiscord, alice: DiscordUser) -> None:
+    """The sharded client (the way past one process) asks /gateway/bot, identifies shard 0 and answers."""
+    bot = commands.AutoShardedBot(
+        command_prefix="!",
+        intents=discord.Intents.default(),
+        connector=fake_discord.connector(),
+        guild_ready_timeout=0.05,
+    )
+
+    @bot.tree.command(name="ping", description="Ping.")
+    async def ping(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"pong from shard {interaction.guild.shard_id}")  # type: ignore[union-attr]
+
+    async with running_client(fake_discord, bot):
+        await bot.tree.sync()
+        assert (await (await alice.slash("ping")).reply()).content == "pong from shard 0"
+    assert any(r.route == "/gateway/bot" for r in fake_discord.requests)
+    identify = next(op for op in fake_discord.gateway_ops if op["op"] == 2)
+    assert identify["d"]["shard"] == [0, 1]

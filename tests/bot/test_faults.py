@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot import catalogue
+from engine import registry
 from engine.ruleset import Ruleset
 from tests.fakediscord import DiscordUser, FakeDiscord
 from tests.fakediscord.plugin import ErrorRecords, running_bot
@@ -152,3 +153,32 @@ async def test_the_bot_resumes_when_discord_asks_it_to_reconnect(
     await fake_discord.wait_until(lambda: session.resumes == 1, 5, lambda: f"no RESUME: {fake_discord.gateway_ops}")
     reply = await (await alice.slash("rules", ruleset=ruleset.name)).reply()
     assert reply.embeds and [op["op"] for op in fake_discord.gateway_ops].count(2) == 1
+
+
+@pytest.mark.allow_log_errors
+async def test_an_interaction_answered_too_late_is_logged_not_crashed(
+    fake_discord: FakeDiscord, gregario: Any, alice: DiscordUser, monkeypatch: Any, caplog: Any
+) -> None:
+    """Past Discord's answer deadline the interaction is gone (10062): the bot logs it and carries on."""
+    import asyncio
+
+    from tests.fakediscord import server
+
+    monkeypatch.setattr(server, "INTERACTION_DEADLINE", 0.1)
+
+    @gregario.tree.command(name="slow", description="Takes too long.")
+    async def slow(interaction: Any) -> None:
+        await asyncio.sleep(0.2)
+        await interaction.response.send_message("finally")
+
+    await gregario.sync_commands()
+    with caplog.at_level(logging.WARNING, logger="bot.errors"):
+        handle = await alice.slash("slow")
+        await fake_discord.wait_until(
+            lambda: any("could not tell the player" in r.getMessage() for r in caplog.records), 3, lambda: "no warning"
+        )
+    assert handle.record.response_type is None and alice.read() == []
+    assert fake_discord.problems == [f"interaction {handle.record.id} answered after 0.1 s"] * 2
+    fake_discord.problems.clear()  # expected here
+    reply = await (await alice.slash("stages", ruleset=registry.available_rulesets()[0].name)).reply()
+    assert reply.embeds, "the bot still answers"
