@@ -31,9 +31,21 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     return options
 
 
+def parse_stage(text: str | None) -> dict[str, Any] | str | None:
+    """``--stage``: a preset name, the system's stage text, or a JSON object (``{"deck": ..., "stages": 3}``)."""
+    if text and text.lstrip().startswith("{"):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SystemExit(f"gregario: --stage is not valid JSON: {exc}") from exc
+        if isinstance(value, dict):
+            return value
+    return text
+
+
 def _add_race_arguments(p: argparse.ArgumentParser, default_ruleset: str | None = "flamme_rouge") -> None:
     p.add_argument("--ruleset", "-r", choices=RULESET_IDS, default=default_ruleset, help="rule system")
-    p.add_argument("--stage", "-s", help="a preset name (see `gregario stages`) or the system's stage text")
+    p.add_argument("--stage", "-s", help="a preset name, the system's stage text, or a JSON object")
     p.add_argument(
         "--option", "-o", action="append", default=[], metavar="KEY=VALUE", help="a rule option (repeatable)"
     )
@@ -52,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a race in the terminal against bots (no token needed)")
     _add_race_arguments(play)
-    play.add_argument("--name", default="You", help="your rider's name")
+    play.add_argument("--name", default="Player", help="your name in the race (default Player)")
     play.add_argument("--opponents", type=int, default=None, help="number of bot opponents (default: the minimum)")
     play.add_argument("--bots", default=None, help="strategy of the bot opponents (default: the system's)")
 

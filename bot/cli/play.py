@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.cli import parse_options
+from bot.cli import parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
 from engine.messages import OrderError
@@ -128,7 +128,7 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     entrants = ruleset.default_entrants([human, *bot_seats(ruleset, opponents, strategies)], options)
     seed = new_seed(args.seed)
     try:
-        race = Race.start(ruleset.id, entrants, seed, stage=args.stage, options=options)
+        race = Race.start(ruleset.id, entrants, seed, stage=parse_stage(args.stage), options=options)
     except RecordError as exc:
         term.say(f"gregario play: {exc}")
         return 2
@@ -143,21 +143,32 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
             Path(args.record).write_text(race.record.to_json(), encoding="utf-8")
             term.say(f"Race record saved to {args.record}")
 
+    shown = 0
+
+    def tell_news() -> None:
+        nonlocal shown
+        if shown == len(race.events):
+            return
+        term.say("")
+        for events in race.events[shown:]:
+            for event in events:
+                term.say(f"• {event.message.text}")
+        shown = len(race.events)
+        show_board()
+
     show_board()
     try:
         while True:
             race.play_bots_until_human()
+            tell_news()
             awaited = race.awaited()
             if not awaited:
                 break
             orders: dict[str, Any] = {}
             if any(d.entrant == HUMAN_ID for d in awaited):
                 orders[HUMAN_ID] = ask_order(race, term, show_board)
-            events = race.play_step(orders)
-            term.say("")
-            for event in events:
-                term.say(f"• {event.message.text}")
-            show_board()
+            race.play_step(orders)
+            tell_news()
     except Quit:
         term.say("\nRace abandoned.")
         save()

@@ -14,7 +14,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bot.cli import parse_options
+from bot.cli import parse_options, parse_stage
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
 from engine.race import Race
 from engine.registry import get_ruleset
@@ -47,7 +47,7 @@ def simulate(args: argparse.Namespace) -> int:
         seats = bot_seats(ruleset, players, strategies, start=0 if args.no_rotate else n)
         entrants = ruleset.default_entrants(seats, options)
         try:
-            race = Race.start(ruleset.id, entrants, base_seed + n, stage=args.stage, options=options)
+            race = Race.start(ruleset.id, entrants, base_seed + n, stage=parse_stage(args.stage), options=options)
         except Exception as exc:
             print(f"gregario simulate: {exc}", file=sys.stderr)
             return 2

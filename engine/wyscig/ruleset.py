@@ -234,6 +234,7 @@ class WyscigRuleset(Ruleset[State]):
             "discards": state.discards,
             "turn": state.turn,
             "played": [dict(p) for p in state.played],
+            "lap": lap_text(state),
             "players": [
                 {
                     "id": p.id,
@@ -428,6 +429,9 @@ def _info(state: State, player: Player) -> list[Message]:
             pile=len(state.pile),
         ),
     ]
+    lap = lap_text(state)
+    if lap:
+        info.append(msg("wk.info.lap", "This lap: {lap}.", lap=lap))
     if player.minutes:
         info.append(
             msg(
@@ -439,3 +443,21 @@ def _info(state: State, player: Player) -> list[Message]:
     if state.on_climb:
         info.append(msg("wk.info.climb", "On a climb: no overtaking, and every km/h below the leader costs a minute."))
     return info
+
+
+_TAGS = {"pace": " (leader)", "lead": " (takes the lead)", "peloton": "", "penalty": " +{m} min"}
+
+
+def lap_text(state: State) -> str:
+    """The cards of the last lap as the table sees them: "Anna 47 (leader) · Bob 46 · Carla 42 +5 min"."""
+    parts = []
+    for card in state.played[-(len(state.seats) - 1) :]:
+        outcome = card["outcome"]
+        if outcome == "give_back":
+            tag = f" −{-card['minutes']} min"
+        elif card.get("blocked"):
+            tag = " (no overtaking)"
+        else:
+            tag = _TAGS.get(outcome, "").format(m=card["minutes"])
+        parts.append(f"{state.player(card['entrant']).name} {card['speed']}{tag}")
+    return " · ".join(parts)

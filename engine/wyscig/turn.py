@@ -140,6 +140,7 @@ def play(state: State, entrant: str, card: int, descents: int, events: list[Even
             "reference": before,
             "on_climb": on_climb,
             "outcome": verdict.outcome,
+            "blocked": verdict.blocked,
             "minutes": verdict.minutes,
         }
     )

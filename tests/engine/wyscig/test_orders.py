@@ -169,3 +169,14 @@ def test_the_number_of_cards_each_player_holds_is_public() -> None:
     race = _race_at_p2()
     public = RULESET.public_view(state(race))
     assert {p["id"]: p["cards"] for p in public["players"]} == {"p1": 6, "p2": 7, "p3": 6}
+
+
+@pytest.mark.rules("D22", "4.3")
+def test_the_panel_and_the_public_view_show_the_lap_so_far() -> None:
+    """After Anna's 47, Bob's 48 and Carla's 42, Dan reads the lap with what each card did."""
+    hands = {"p1": "47 41", "p2": "48 41", "p3": "42 41", "p4": "44 d 41"}
+    race = run(record(hands, "39 " * 8, [("p1", "play 47"), ("p2", "play 48"), ("p3", "play 42")]))
+    lap = "P1 47 (leader) · P2 48 (takes the lead) · P3 42 +6 min"
+    assert RULESET.public_view(state(race))["lap"] == lap
+    [decision] = RULESET.awaited(state(race))
+    assert f"This lap: {lap}." in [m.text for m in decision.info]

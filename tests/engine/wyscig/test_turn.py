@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.messages import OrderError
+from engine.wyscig import RULESET
 from tests.engine.wyscig.helpers import hand, kinds, last_event, minutes, played, record, run, state
 
 
@@ -61,6 +62,7 @@ def test_constructed_example_a_climb_from_p2s_draw_until_his_next_turn() -> None
     race.play_step({"p4": "play 47"})
     assert minutes(race)["p4"] == 1
     assert state(race).leader == "p1"
+    assert RULESET.public_view(state(race))["lap"] == "P2 47 (no overtaking) · P3 44 +1 min · P4 47 −2 min"
     race.play_step({"p1": "play 43"})
     assert state(race).reference == 43
     assert played(race)[-1]["on_climb"]  # P1's 43 was still on the climb
