@@ -35,20 +35,39 @@ def guide(ruleset: Ruleset[Any]) -> str | None:
     return source.read_text(encoding="utf-8") if source.is_file() else None
 
 
+FENCE = "```"
+
+
 def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
-    """``text`` cut into messages of at most ``limit`` characters, between paragraphs when possible."""
+    """``text`` cut into messages of at most ``limit`` characters, between paragraphs when possible.
+
+    A code block cut in two is closed at the end of one message and reopened in the next, so each
+    message renders on its own.
+    """
+    room = limit - 2 * (len(FENCE) + 1)
     pieces: list[str] = []
     current = ""
-    for paragraph in _paragraphs(text.strip(), limit):
+    for paragraph in _paragraphs(text.strip(), room):
         candidate = f"{current}\n\n{paragraph}" if current else paragraph
-        if len(candidate) <= limit:
+        if len(candidate) <= room:
             current = candidate
         else:
             pieces.append(current)
             current = paragraph
     if current:
         pieces.append(current)
-    return pieces
+    return _balance_fences(pieces)
+
+
+def _balance_fences(pieces: list[str]) -> list[str]:
+    balanced: list[str] = []
+    reopen = False
+    for piece in pieces:
+        if reopen:
+            piece = f"{FENCE}\n{piece}"
+        reopen = piece.count(FENCE) % 2 == 1
+        balanced.append(f"{piece}\n{FENCE}" if reopen else piece)
+    return balanced
 
 
 def _paragraphs(text: str, limit: int) -> list[str]:
@@ -64,8 +83,9 @@ def _paragraphs(text: str, limit: int) -> list[str]:
                 if line_block:
                     found.append(line_block)
                     line_block = ""
-                found.append(line[:limit])
-                line = line[limit:]
+                cut = _hard_cut(line, limit)
+                found.append(line[:cut])
+                line = line[cut:]
             candidate = f"{line_block}\n{line}" if line_block else line
             if len(candidate) <= limit:
                 line_block = candidate
@@ -75,6 +95,15 @@ def _paragraphs(text: str, limit: int) -> list[str]:
         if line_block:
             found.append(line_block)
     return [p for p in found if p.strip()]
+
+
+def _hard_cut(line: str, limit: int) -> int:
+    """Where to cut a line too long for one message: at the last space, never inside a ``` fence."""
+    space = line.rfind(" ", 0, limit)
+    cut = space + 1 if space > limit // 2 else limit
+    while 0 < cut < len(line) and line[cut - 1] == "`" == line[cut]:
+        cut -= 1
+    return cut if cut > 0 else limit
 
 
 def find_preset(ruleset: Ruleset[Any], name: str) -> Preset | None:

@@ -12,7 +12,7 @@ from engine.ruleset import Ruleset
 
 
 def _words(text: str) -> list[str]:
-    return text.split()
+    return text.replace("```", "").split()
 
 
 def test_a_short_text_is_one_message() -> None:
@@ -26,12 +26,24 @@ def test_long_text_breaks_between_paragraphs() -> None:
     assert catalogue.chunks(text, 2000) == ["a" * 900 + "\n\n" + "b" * 900, "c" * 900]
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.text(alphabet=st.sampled_from("ab \n#"), max_size=600), st.integers(min_value=20, max_value=200))
+def test_a_code_block_cut_in_two_is_closed_and_reopened() -> None:
+    """Each message of a split code block has balanced fences."""
+    text = "Intro\n\n```\n" + "\n\n".join(["row " * 20] * 6) + "\n```\n\nAfter"
+    pieces = catalogue.chunks(text, 300)
+    assert len(pieces) >= 2
+    assert all(p.count("```") % 2 == 0 and len(p) <= 300 for p in pieces)
+    assert pieces[1].startswith("```\n")
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", " ", "\n", "#", "```"]), max_size=300).map("".join),
+    st.integers(min_value=20, max_value=200),
+)
 def test_chunks_respect_the_limit_and_lose_no_word(text: str, limit: int) -> None:
-    """Every piece fits the limit; together they hold the same words in the same order."""
+    """Every piece fits the limit, has balanced code fences, and together they hold the same words."""
     pieces = catalogue.chunks(text, limit)
-    assert all(0 < len(p) <= limit for p in pieces)
+    assert all(0 < len(p) <= limit and p.count("```") % 2 == 0 for p in pieces)
     assert "".join(_words(" ".join(pieces))) == "".join(_words(text))
 
 
