@@ -12,8 +12,6 @@ import pytest
 from tests.fakediscord import DiscordUser, FakeDiscord
 from tests.fakediscord.network import LoopbackResolver, RefusedHost
 
-pytest_plugins = ["pytester"]
-
 
 async def test_the_resolver_refuses_every_host_but_discords() -> None:
     """Only Discord's names resolve, and only to 127.0.0.1 on the fake's port."""
