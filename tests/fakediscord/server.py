@@ -21,6 +21,9 @@ import aiohttp
 from aiohttp import web
 
 from tests.fakediscord import limits
+from tests.fakediscord.answers import DiscordError, json_response
+from tests.fakediscord.faults import Fault, Faults
+from tests.fakediscord.gateway import Gateway, GatewaySession
 from tests.fakediscord.network import LoopbackResolver, make_connector, server_ssl_context
 from tests.fakediscord.world import (
     EPHEMERAL,
@@ -48,14 +51,6 @@ FILES: web.RequestKey[list[tuple[str, bytes, str | None]]] = web.RequestKey("fil
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-class DiscordError(Exception):
-    """An error answer in Discord's shape: HTTP status, JSON error code and message."""
-
-    def __init__(self, status: int, code: int, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-
 @dataclass
 class RecordedRequest:
     method: str
@@ -67,35 +62,6 @@ class RecordedRequest:
     files: list[str]
     status: int = 0
     at: float = field(default_factory=time.monotonic)
-
-
-@dataclass
-class Fault:
-    """An error answer injected on a route: ``times`` requests get it, then the route works again."""
-
-    method: str
-    route: str
-    status: int
-    times: int = 1
-    retry_after: float = 0.05
-    code: int = 0
-    message: str = ""
-    hits: int = 0
-
-
-@dataclass
-class GatewaySession:
-    session_id: str
-    seq: int = 0
-    frames: list[dict[str, Any]] = field(default_factory=list)
-    ws: web.WebSocketResponse | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    resumes: int = 0
-
-
-def json_response(data: Any, status: int = 200) -> web.Response:
-    # discord.py needs exactly "application/json" (no charset) to decode the body.
-    return web.Response(body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"})
 
 
 class FakeDiscord:
@@ -115,9 +81,8 @@ class FakeDiscord:
         self.unknown_routes: list[str] = []
         self.problems: list[str] = []
         """Protocol violations by the client (bad gateway op, unknown interaction...): a test failure."""
-        self.faults: list[Fault] = []
-        self.gateway_ops: list[dict[str, Any]] = []
-        self.sessions: list[GatewaySession] = []
+        self.faults = Faults()
+        self.gateway = Gateway(self)
         self.changed = asyncio.Condition()
         self.port = 0
         self.resolvers: list[LoopbackResolver] = []
@@ -220,27 +185,7 @@ class FakeDiscord:
         message: str = "",
     ) -> Fault:
         """The next ``times`` ``method route`` requests get ``status`` (429 carries ``retry_after``)."""
-        fault = Fault(method.upper(), route, status, times, retry_after, code, message)
-        self.faults.append(fault)
-        return fault
-
-    def _fault_for(self, method: str, route: str) -> Fault | None:
-        for fault in self.faults:
-            if fault.method == method and fault.route == route and fault.hits < fault.times:
-                fault.hits += 1
-                return fault
-        return None
-
-    @staticmethod
-    def _fault_response(fault: Fault) -> web.Response:
-        if fault.status == 429:
-            body = {"message": "You are being rate limited.", "retry_after": fault.retry_after, "global": False}
-            response = json_response(body, 429)
-            response.headers["Via"] = "1.1 google"  # without it discord.py takes a 429 for a Cloudflare ban
-            response.headers["Retry-After"] = str(fault.retry_after)
-            return response
-        body = {"message": fault.message or f"fake error {fault.status}", "code": fault.code}
-        return json_response(body, fault.status)
+        return self.faults.add(Fault(method.upper(), route, status, times, retry_after, code, message))
 
     async def drop_gateway(self, code: int = 4000, *, forget_session: bool = False) -> GatewaySession:
         """Close the bot's gateway connection as Discord does on a hiccup; the bot should RESUME.
@@ -248,118 +193,27 @@ class FakeDiscord:
         ``forget_session``: Discord no longer knows the session, so the RESUME gets INVALID_SESSION
         and the bot must IDENTIFY again.
         """
-        session = self.current_session()
-        assert session.ws is not None, "the bot is not connected to the gateway"
-        ws, session.ws = session.ws, None
-        if forget_session:
-            session.session_id = "forgotten-" + session.session_id
-        await ws.close(code=code, message=b"fake disconnect")
-        return session
+        return await self.gateway.drop(code, forget_session=forget_session)
 
     async def request_reconnect(self) -> GatewaySession:
         """Send op 7 RECONNECT, as Discord does before moving a session; the bot should RESUME."""
-        session = self.current_session()
-        assert session.ws is not None, "the bot is not connected to the gateway"
-        await session.ws.send_str(json.dumps({"op": 7, "d": None, "s": None, "t": None}))
-        return session
-
-    def current_session(self) -> GatewaySession:
-        assert self.sessions, "the bot never identified on the gateway"
-        return self.sessions[-1]
+        return await self.gateway.request_reconnect()
 
     # --- gateway ----------------------------------------------------------------------------------
+    @property
+    def sessions(self) -> list[GatewaySession]:
+        return self.gateway.sessions
+
+    @property
+    def gateway_ops(self) -> list[dict[str, Any]]:
+        return self.gateway.ops
+
+    def current_session(self) -> GatewaySession:
+        return self.gateway.current_session()
+
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a gateway event to the bot (buffered while it is disconnected, replayed on RESUME)."""
-        session = self.current_session()
-        async with session.lock:
-            session.seq += 1
-            frame = {"op": 0, "t": event, "s": session.seq, "d": data}
-            session.frames.append(frame)
-            if session.ws is not None and not session.ws.closed:
-                await session.ws.send_str(json.dumps(frame))
-
-    async def _gateway(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=0)
-        await ws.prepare(request)
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None}))
-        async for frame in ws:
-            if frame.type is not aiohttp.WSMsgType.TEXT:
-                self.problems.append(f"gateway frame of type {frame.type} (expected JSON text)")
-                continue
-            payload = json.loads(frame.data)
-            self.gateway_ops.append(payload)
-            op, data = payload.get("op"), payload.get("d")
-            if op == 1:
-                await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
-            elif op == 2:
-                await self._identify(ws, data)
-            elif op == 6:
-                await self._resume(ws, data)
-            elif op == 8:
-                await self._request_members(data)
-            elif op == 3:
-                continue  # presence updates change nothing the tests read
-            else:
-                self.problems.append(f"gateway op {op} is not implemented by the fake: {payload}")
-            await self.notify()
-        for session in self.sessions:
-            if session.ws is ws:
-                session.ws = None
-        await self.notify()
-        return ws
-
-    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
-        if data.get("token") != self.token:
-            await ws.close(code=4004, message=b"Authentication failed.")
-            return
-        session = GatewaySession(session_id=secrets.token_hex(16), ws=ws)
-        self.sessions.append(session)
-        guilds = [g for g in self.guilds if self.bot_user.id in g.members]
-        await self.dispatch(
-            "READY",
-            {
-                "v": 10,
-                "user": self.bot_user.payload(),
-                "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
-                "session_id": session.session_id,
-                "resume_gateway_url": "wss://gateway.discord.gg",
-                "application": {"id": str(self.application_id), "flags": 0},
-                "private_channels": [],
-                "relationships": [],
-                "shard": [0, 1],
-            },
-        )
-        for guild in guilds:
-            await self.dispatch("GUILD_CREATE", guild.payload())
-
-    async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
-        session = next((s for s in self.sessions if s.session_id == data.get("session_id")), None)
-        if session is None or data.get("token") != self.token:
-            await ws.send_str(json.dumps({"op": 9, "d": False, "s": None, "t": None}))
-            return
-        async with session.lock:
-            session.ws = ws
-            session.resumes += 1
-            for frame in session.frames:
-                if frame["s"] > (data.get("seq") or 0):
-                    await ws.send_str(json.dumps(frame))
-        await self.dispatch("RESUMED", {})
-
-    async def _request_members(self, data: dict[str, Any]) -> None:
-        guild = next((g for g in self.guilds if str(g.id) == str(data.get("guild_id"))), None)
-        if guild is None:
-            self.problems.append(f"REQUEST_GUILD_MEMBERS for an unknown guild: {data}")
-            return
-        await self.dispatch(
-            "GUILD_MEMBERS_CHUNK",
-            {
-                "guild_id": str(guild.id),
-                "members": [m.payload() for m in guild.members.values()],
-                "chunk_index": 0,
-                "chunk_count": 1,
-                "nonce": data.get("nonce"),
-            },
-        )
+        await self.gateway.dispatch(event, data)
 
     # --- REST plumbing ----------------------------------------------------------------------------
     @web.middleware
@@ -381,10 +235,10 @@ class FakeDiscord:
         request[BODY] = body
         record = RecordedRequest(request.method, request.path, route, dict(request.query), body, files)
         self.requests.append(record)
-        fault = self._fault_for(request.method, route)
+        fault = self.faults.take(request.method, route)
         try:
             if fault is not None:
-                response: web.StreamResponse = self._fault_response(fault)
+                response: web.StreamResponse = self.faults.response(fault)
             elif route.startswith("/{tail"):
                 self.unknown_routes.append(f"{request.method} {request.path}")
                 response = json_response(
@@ -423,7 +277,7 @@ class FakeDiscord:
 
     def _routes(self, app: web.Application) -> None:
         add = app.router.add_route
-        app.router.add_get("/", self._gateway)
+        app.router.add_get("/", self.gateway.handle)
         add("GET", API + "/gateway", self._get_gateway)
         add("GET", API + "/gateway/bot", self._get_gateway_bot)
         add("GET", API + "/users/@me", self._get_me)
