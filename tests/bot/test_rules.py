@@ -22,7 +22,10 @@ async def test_rules_shows_the_summary_with_a_guide_button(
     reply = await (await alice.slash("rules", ruleset=ruleset.name)).reply()
     assert reply.embeds[0]["title"] == ruleset.name
     assert _words(ruleset.summary())[:200] in _words(reply.text)
-    assert f"{ruleset.min_players} to {ruleset.max_players}" in reply.text
+    players = f"{ruleset.min_players} to {ruleset.max_players}"
+    if ruleset.min_players == ruleset.max_players:
+        players = str(ruleset.min_players)
+    assert f"Players: {players}" in reply.text
     assert reply.buttons == ["Send me the guide"]
     assert reply in bob.read(), "the summary is public"
 

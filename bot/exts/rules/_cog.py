@@ -35,10 +35,13 @@ class RulesCog(commands.Cog):
         locale = str(interaction.locale)
         summary = ruleset.summary()
         embed = discord.Embed(title=ruleset.name, description=summary[:EMBED_DESCRIPTION_LIMIT])
-        embed.add_field(
-            name=t("rules.players", locale),
-            value=t("rules.players_value", locale, minimum=ruleset.min_players, maximum=ruleset.max_players),
+        low, high = ruleset.min_players, ruleset.max_players
+        players = (
+            t("rules.players_exact", locale, count=low)
+            if low == high
+            else t("rules.players_value", locale, minimum=low, maximum=high)
         )
+        embed.add_field(name=t("rules.players", locale), value=players)
         view = View(timeout=None)
         if catalogue.guide(ruleset) is not None:
             view.add_item(GuideButton(ruleset.id, label=t("rules.guide_button", locale)))
