@@ -42,6 +42,8 @@ from tests.fakediscord.world import (
 
 API = "/api/v10"
 POLL_INTERVAL = 0.02
+SETTLE_QUIET = 0.015
+"""Seconds without any bot request before a person acts (see :meth:`FakeDiscord.settle`)."""
 INTERACTION_DEADLINE = 3.0
 """Seconds the bot has to answer an interaction (Discord's rule)."""
 
@@ -85,6 +87,8 @@ class FakeDiscord:
         self.gateway = Gateway(self)
         self.changed = asyncio.Condition()
         self.port = 0
+        self._in_flight = 0
+        self._last_activity = 0.0
         self.resolvers: list[LoopbackResolver] = []
         self._runner: web.AppRunner | None = None
 
@@ -220,6 +224,27 @@ class FakeDiscord:
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.headers.get("Upgrade", "").lower() == "websocket":
             return await handler(request)
+        self._in_flight += 1
+        self._last_activity = time.monotonic()
+        try:
+            return await self._answer(request, handler)
+        finally:
+            self._in_flight -= 1
+            self._last_activity = time.monotonic()
+
+    async def settle(self, quiet: float = SETTLE_QUIET, timeout: float = 2.0) -> None:
+        """Wait until the bot has had a moment with no request in flight.
+
+        discord.py registers a view or a modal only after reading Discord's answer to the request that
+        sent it; a person never clicks within microseconds, so actions wait for that moment too.
+        """
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self._in_flight == 0 and time.monotonic() - self._last_activity >= quiet:
+                return
+            await asyncio.sleep(quiet / 2)
+
+    async def _answer(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         resource = request.match_info.route.resource
         canonical = resource.canonical if resource is not None else request.path
         route = canonical.removeprefix(API)

@@ -117,6 +117,7 @@ class DiscordUser:
     # --- slash commands -----------------------------------------------------------------------------
     async def slash(self, command: str, *, channel: Channel | None = None, **options: Any) -> InteractionHandle:
         """Type ``/command`` (``"race new"`` for a subcommand) with ``options`` by their visible names."""
+        await self.fake.settle()
         where = self._where(channel)
         data = self._command_data(command, where, options, focused=None)
         return InteractionHandle(self.fake, await self.fake.interact(self.user, where, 2, data))
@@ -125,6 +126,7 @@ class DiscordUser:
         self, command: str, option: str, typed: str, *, channel: Channel | None = None, **options: Any
     ) -> list[tuple[str, Any]]:
         """Type ``typed`` into ``option`` of ``/command`` and read the suggestions Discord shows."""
+        await self.fake.settle()
         where = self._where(channel)
         data = self._command_data(command, where, {**options, option: typed}, focused=option)
         handle = InteractionHandle(self.fake, await self.fake.interact(self.user, where, 4, data))
@@ -212,6 +214,7 @@ class DiscordUser:
 
     async def click(self, message: Message, label: str) -> InteractionHandle:
         """Click the button labelled ``label`` on ``message``."""
+        await self.fake.settle()
         self._check_can_see(message)
         buttons = [c for c in message.items() if c.get("type") == 2 and c.get("label") == label]
         if not buttons:
@@ -227,6 +230,7 @@ class DiscordUser:
 
     async def choose(self, message: Message, *labels: str, placeholder: str | None = None) -> InteractionHandle:
         """Pick the options labelled ``labels`` in a select menu of ``message`` (by placeholder if several)."""
+        await self.fake.settle()
         self._check_can_see(message)
         selects = [c for c in message.items() if c.get("type") == 3]
         if placeholder is not None:
@@ -251,6 +255,7 @@ class DiscordUser:
         self, modal: dict[str, Any], values: dict[str, str], *, channel: Channel | None = None
     ) -> InteractionHandle:
         """Fill the modal's text inputs by their labels and press Submit."""
+        await self.fake.settle()
         rows: list[dict[str, Any]] = []
         labels: list[str] = []
         for row in modal.get("components") or []:
@@ -333,4 +338,5 @@ class DiscordUser:
 
     async def say(self, content: str, channel: Channel | None = None) -> Message:
         """Write a plain message in a channel."""
+        await self.fake.settle()
         return await self.fake.post_as(self.user, self._where(channel), content)
