@@ -425,3 +425,36 @@ async def test_an_auto_sharded_bot_connects_and_answers(fake_discord: FakeDiscor
     assert any(r.route == "/gateway/bot" for r in fake_discord.requests)
     identify = next(op for op in fake_discord.gateway_ops if op["op"] == 2)
     assert identify["d"]["shard"] == [0, 1]
+
+
+async def test_without_the_message_content_intent_others_text_is_hidden(
+    fake_discord: FakeDiscord, guild: Guild, alice: DiscordUser
+) -> None:
+    """A bot without MESSAGE_CONTENT sees that a member wrote, not what (unless it is mentioned)."""
+    received: list[str] = []
+
+    async def setup(bot: commands.Bot) -> None:
+        async def on_message(message: discord.Message) -> None:
+            received.append(message.content)
+
+        bot.add_listener(on_message)
+
+    async with tiny(fake_discord, guild, setup):
+        await alice.say("secret plan")
+        await alice.say(f"<@{fake_discord.bot_user.id}> hello")
+        await fake_discord.wait_until(lambda: len(received) == 2, 2, lambda: f"the bot saw {received}")
+    assert received == ["", f"<@{fake_discord.bot_user.id}> hello"]
+
+
+async def test_asking_for_a_privileged_intent_the_portal_has_not_enabled_fails(fake_discord: FakeDiscord) -> None:
+    """Requesting members or message content without enabling them raises PrivilegedIntentsRequired."""
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.all(), connector=fake_discord.connector())
+    with pytest.raises(discord.PrivilegedIntentsRequired):
+        async with running_client(fake_discord, bot):
+            pass
+
+
+async def test_gregario_asks_for_no_privileged_intent(fake_discord: FakeDiscord, gregario: Any) -> None:
+    """The bot runs on a fresh application: it needs no privileged intent enabled on the portal."""
+    identify = next(op for op in fake_discord.gateway_ops if op["op"] == 2)
+    assert identify["d"]["intents"] & (1 << 1 | 1 << 8 | 1 << 15) == 0

@@ -18,6 +18,14 @@ from aiohttp import web
 if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
 
+GUILD_MEMBERS = 1 << 1
+GUILD_PRESENCES = 1 << 8
+GUILD_MESSAGES = 1 << 9
+DIRECT_MESSAGES = 1 << 12
+MESSAGE_CONTENT = 1 << 15
+PRIVILEGED_INTENTS = GUILD_MEMBERS | GUILD_PRESENCES | MESSAGE_CONTENT
+"""Intents an application must enable on the developer portal before a bot may ask for them."""
+
 
 @dataclass
 class GatewaySession:
@@ -27,6 +35,8 @@ class GatewaySession:
     ws: web.WebSocketResponse | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     resumes: int = 0
+    intents: int = 0
+    """The intents the bot identified with: which events and message fields it receives."""
 
 
 class Gateway:
@@ -107,7 +117,13 @@ class Gateway:
         if data.get("token") != self.fake.token:
             await ws.close(code=4004, message=b"Authentication failed.")
             return
-        session = GatewaySession(session_id=secrets.token_hex(16), ws=ws)
+        intents = int(data.get("intents", 0))
+        refused = intents & PRIVILEGED_INTENTS & ~self.fake.privileged_intents
+        if refused:
+            # What Discord does when the portal has not enabled a privileged intent the bot asks for.
+            await ws.close(code=4014, message=b"Disallowed intent(s).")
+            return
+        session = GatewaySession(session_id=secrets.token_hex(16), ws=ws, intents=intents)
         self.sessions.append(session)
         guilds = [g for g in self.fake.guilds if self.fake.bot_user.id in g.members]
         await self.dispatch(

@@ -23,7 +23,7 @@ from aiohttp import web
 from tests.fakediscord import limits
 from tests.fakediscord.answers import DiscordError, json_response
 from tests.fakediscord.faults import Fault, Faults
-from tests.fakediscord.gateway import Gateway, GatewaySession
+from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway, GatewaySession
 from tests.fakediscord.network import LoopbackResolver, make_connector, server_ssl_context
 from tests.fakediscord.world import (
     EPHEMERAL,
@@ -84,6 +84,8 @@ class FakeDiscord:
         self.problems: list[str] = []
         """Protocol violations by the client (bad gateway op, unknown interaction...): a test failure."""
         self.faults = Faults()
+        self.privileged_intents = 0
+        """Privileged intents enabled for the application on the developer portal (none by default)."""
         self.gateway = Gateway(self)
         self.changed = asyncio.Condition()
         self.port = 0
@@ -611,7 +613,16 @@ class FakeDiscord:
         """Tell the bot about a message like Discord does (guild messages and DMs; never ephemerals)."""
         if message.ephemeral_for is not None or not self.sessions:
             return
+        intents = self.current_session().intents
+        if not intents & (DIRECT_MESSAGES if message.channel.is_dm else GUILD_MESSAGES):
+            return
         data = message.payload()
+        mentioned = f"<@{self.bot_user.id}>" in message.content
+        if message.author is not self.bot_user and not (
+            intents & MESSAGE_CONTENT or message.channel.is_dm or mentioned
+        ):
+            # Without the privileged MESSAGE_CONTENT intent a bot reads no one else's message text.
+            data.update(content="", embeds=[], attachments=[], components=[])
         if message.channel.guild is not None:
             member = message.channel.guild.members.get(message.author.id)
             if member is not None:
