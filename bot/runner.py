@@ -6,12 +6,25 @@ newcomer's first run is a clear message rather than a stack trace.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from bot.settings import Settings
+
+if TYPE_CHECKING:
+    from bot.app import Gregario
+
+BAD_TOKEN = (
+    "Discord refused the token. Reset it in the developer portal (Bot -> Reset Token) and set GREGARIO_TOKEN again."
+)
+PRIVILEGED_INTENTS = (
+    "Discord refused an intent the bot asks for. Enable it on the developer portal's Bot page "
+    "(Privileged Gateway Intents), or run a version of Gregario that does not need it."
+)
 
 NO_TOKEN = """\
 Gregario needs a Discord bot token to connect, and none is set.
@@ -41,20 +54,26 @@ def run(settings: Settings | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr, end="")
         return 2
 
-    import discord
-
     from bot import create_bot
 
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    bot = create_bot(settings)
     try:
-        bot.run(settings.token.get_secret_value(), log_handler=None)
+        return asyncio.run(serve(create_bot(settings), settings.token.get_secret_value()))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def serve(bot: Gregario, token: str) -> int:
+    """Run ``bot`` until it is closed; return the exit code, explaining on stderr why it could not run."""
+    import discord
+
+    try:
+        async with bot:
+            await bot.start(token)
     except discord.LoginFailure:
-        print(
-            "Discord refused the token. Reset it in the developer portal and set GREGARIO_TOKEN again.", file=sys.stderr
-        )
+        print(BAD_TOKEN, file=sys.stderr)
         return 1
     except discord.PrivilegedIntentsRequired:
-        print("Discord refused an intent the bot asks for. Enable it on the portal's Bot page.", file=sys.stderr)
+        print(PRIVILEGED_INTENTS, file=sys.stderr)
         return 1
     return 0

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot.runner import run
+from bot.runner import run, serve
 from bot.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,3 +53,41 @@ def test_invalid_settings_are_reported_not_raised(
     monkeypatch.setenv("GREGARIO_REMINDER_AT", "2")
     assert run() == 2
     assert "reminder_at" in capsys.readouterr().err
+
+
+async def test_serve_runs_the_bot_until_it_is_closed(fake_discord: Any, bot_settings: Settings) -> None:
+    """serve() logs in, syncs and connects; closing the bot ends it with exit code 0."""
+    from bot import create_bot
+
+    bot = create_bot(bot_settings, connector=fake_discord.connector(), guild_ready_timeout=0.05)
+    serving = asyncio.create_task(serve(bot, fake_discord.token))
+    await asyncio.wait_for(bot.wait_until_ready(), 5)
+    assert {c.name for c in fake_discord.commands} == {"rules", "stages"}
+    await bot.close()
+    assert await asyncio.wait_for(serving, 5) == 0
+
+
+async def test_serve_explains_a_refused_token(
+    fake_discord: Any, bot_settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A token Discord refuses gives exit code 1 and says to reset it."""
+    from bot import create_bot
+
+    bot = create_bot(bot_settings, connector=fake_discord.connector())
+    assert await serve(bot, "stolen-and-revoked") == 1
+    assert "Reset Token" in capsys.readouterr().err
+
+
+async def test_serve_explains_a_refused_intent(
+    fake_discord: Any, bot_settings: Settings, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A privileged intent the portal has not enabled gives exit code 1 and says where to enable it."""
+    import discord
+
+    from bot import create_bot
+
+    bot = create_bot(
+        bot_settings, connector=fake_discord.connector(), intents=discord.Intents.all(), guild_ready_timeout=0.05
+    )
+    assert await serve(bot, fake_discord.token) == 1
+    assert "Privileged Gateway Intents" in capsys.readouterr().err
