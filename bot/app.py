@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import errors
 from bot.exts import EXTENSIONS
 from bot.settings import Settings
+from bot.translator import CatalogTranslator
 
 _log = logging.getLogger(__name__)
 
@@ -38,6 +39,7 @@ class Gregario(commands.Bot):
         """What the last sync registered (empty when sync is off)."""
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.sync_commands:

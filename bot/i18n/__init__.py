@@ -46,6 +46,21 @@ def _candidates(locale: str | None) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def translation(key: str, locale: str) -> str | None:
+    """``key``'s template in ``locale`` itself (or its bare language), without falling back to English.
+
+    Discord shows the English default when a translation is missing, so this is what command names
+    and descriptions need.
+    """
+    for candidate in _candidates(locale)[:-1]:
+        if candidate == DEFAULT_LOCALE:
+            return None
+        template = catalog(candidate).get(key)
+        if template is not None:
+            return template
+    return None
+
+
 def _template(key: str, locale: str | None) -> str | None:
     for candidate in _candidates(locale):
         template = catalog(candidate).get(key)

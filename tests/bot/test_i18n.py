@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ from bot.i18n import catalog, t
 from engine.messages import msg
 
 ROOT = Path(__file__).resolve().parents[2]
-KEY_CALL = re.compile(r"""\b(?:t|UserError)\(\s*["']([a-z_]+\.[a-z_.]+)["']""")
+KEY_CALL = re.compile(r"""\b(?:t|text|UserError)\(\s*["']([a-z_]+\.[a-z_.]+)["']""")
 
 
 def test_a_key_renders_with_its_parameters() -> None:
@@ -65,3 +66,27 @@ def test_the_catalog_is_a_flat_map_of_strings() -> None:
     """en.json maps dotted keys to templates."""
     data = json.loads((ROOT / "bot" / "i18n" / "en.json").read_text())
     assert all(re.fullmatch(r"[a-z_]+(\.[a-z_]+)+", k) and isinstance(v, str) for k, v in data.items())
+
+
+def test_translations_never_fall_back_to_english() -> None:
+    """For command descriptions a missing translation is None (Discord then shows the English)."""
+    from bot.i18n import translation
+
+    assert translation("command.rules", "fr") is None
+    assert translation("command.rules", "en-US") is None
+
+
+async def test_command_descriptions_are_synced_with_their_translations(
+    fake_discord: Any, gregario: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A catalog for French gives the commands French descriptions on Discord; English stays the default."""
+    french = {"command.rules": "Comment se joue un système de règles.", "command.rules.ruleset": "Le système."}
+    english = catalog("en")
+    monkeypatch.setattr(
+        "bot.i18n.catalog", lambda locale: french if locale == "fr" else english if locale == "en" else {}
+    )
+    await gregario.sync_commands()
+    rules = next(c for c in fake_discord.commands if c.name == "rules")
+    assert rules.data["description"] == "How a rule system plays, and its guide by DM."
+    assert rules.data["description_localizations"] == {"fr": "Comment se joue un système de règles."}
+    assert rules.data["options"][0]["description_localizations"] == {"fr": "Le système."}

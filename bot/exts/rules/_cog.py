@@ -12,6 +12,7 @@ from bot import catalogue
 from bot.exts.rules._guide import GuideButton
 from bot.i18n import t
 from bot.options import RulesetParam
+from bot.translator import text
 from bot.ui import View
 
 EMBED_DESCRIPTION_LIMIT = 4096
@@ -29,8 +30,8 @@ class RulesCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(GuideButton)
 
-    @app_commands.command(name="rules", description="How a rule system plays, and its guide by DM.")
-    @app_commands.describe(ruleset="The rule system to explain.")
+    @app_commands.command(name="rules", description=text("command.rules"))
+    @app_commands.describe(ruleset=text("command.rules.ruleset"))
     async def rules(self, interaction: discord.Interaction[Any], ruleset: RulesetParam) -> None:
         locale = str(interaction.locale)
         summary = ruleset.summary()

@@ -13,6 +13,7 @@ from bot import catalogue
 from bot.errors import UserError
 from bot.i18n import t
 from bot.options import RulesetParam
+from bot.translator import text
 from engine.registry import get_ruleset
 from engine.ruleset import Preset
 
@@ -44,8 +45,8 @@ class StagesCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="stages", description="The stages of a rule system, or one stage's board.")
-    @app_commands.describe(ruleset="The rule system.", stage="A stage to draw (leave empty to list them all).")
+    @app_commands.command(name="stages", description=text("command.stages"))
+    @app_commands.describe(ruleset=text("command.stages.ruleset"), stage=text("command.stages.stage"))
     async def stages(
         self, interaction: discord.Interaction[Any], ruleset: RulesetParam, stage: str | None = None
     ) -> None:
