@@ -86,6 +86,11 @@ class FakeDiscord:
         self.faults = Faults()
         self.privileged_intents = 0
         """Privileged intents enabled for the application on the developer portal (none by default)."""
+        self.channel_rate_limit: tuple[int, float] | None = None
+        """Opt-in: (messages, seconds) the bot may post per channel, like Discord's ~5 per 5 s."""
+        self.rate_limited: list[str] = []
+        """Channels where the bot hit ``channel_rate_limit`` (a 429), in order."""
+        self._posts: dict[int, list[float]] = {}
         self.gateway = Gateway(self)
         self.changed = asyncio.Condition()
         self.port = 0
@@ -320,6 +325,8 @@ class FakeDiscord:
         add("PATCH", API + "/webhooks/{application_id}/{token}/messages/{message_id}", self._edit_webhook_message)
         add("DELETE", API + "/webhooks/{application_id}/{token}/messages/{message_id}", self._delete_webhook_message)
         add("POST", API + "/users/@me/channels", self._open_dm)
+        add("GET", API + "/guilds/{guild_id}/members/{user_id}", self._get_member)
+        add("GET", API + "/guilds/{guild_id}/channels", self._get_guild_channels)
         add("GET", API + "/channels/{channel_id}", self._get_channel)
         add("GET", API + "/channels/{channel_id}/messages", self._get_messages)
         add("POST", API + "/channels/{channel_id}/messages", self._post_message)
@@ -555,15 +562,58 @@ class FakeDiscord:
         return json_response(self._channel(request).payload())
 
     async def _get_messages(self, request: web.Request) -> web.StreamResponse:
+        """Channel history, newest first, with ``limit`` and ``before``/``after`` like Discord."""
         channel = self._channel(request)
-        limit = int(request.query.get("limit", "50"))
+        limit = min(int(request.query.get("limit", "50")), 100)
         visible = [m for m in channel.messages if not m.deleted and m.ephemeral_for is None]
+        if "around" in request.query:
+            raise DiscordError(400, 50035, "Invalid Form Body: the fake does not implement history 'around'")
+        if "after" in request.query:
+            after = int(request.query["after"])
+            newer = [m for m in visible if m.id > after][:limit]
+            return json_response([m.payload() for m in reversed(newer)])
+        if "before" in request.query:
+            before = int(request.query["before"])
+            visible = [m for m in visible if m.id < before]
         return json_response([m.payload() for m in reversed(visible[-limit:])])
+
+    async def _get_member(self, request: web.Request) -> web.StreamResponse:
+        guild = self._guild(request)
+        member = guild.members.get(int(request.match_info["user_id"]))
+        if member is None:
+            raise DiscordError(404, 10007, "Unknown Member")
+        return json_response(member.payload())
+
+    async def _get_guild_channels(self, request: web.Request) -> web.StreamResponse:
+        return json_response([c.payload() for c in self._guild(request).channels])
+
+    def _guild(self, request: web.Request) -> Guild:
+        guild = next((g for g in self.guilds if str(g.id) == request.match_info["guild_id"]), None)
+        if guild is None or self.bot_user.id not in guild.members:
+            raise DiscordError(404, 10004, "Unknown Guild")
+        return guild
+
+    def _rate_limited(self, channel: Channel) -> float | None:
+        """Seconds to wait if posting in ``channel`` now breaks the per-channel limit, if one is set."""
+        if self.channel_rate_limit is None:
+            return None
+        count, per = self.channel_rate_limit
+        now = time.monotonic()
+        recent = [at for at in self._posts.get(channel.id, []) if now - at < per]
+        if len(recent) >= count:
+            self._posts[channel.id] = recent
+            return per - (now - recent[0])
+        self._posts[channel.id] = [*recent, now]
+        return None
 
     async def _post_message(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
         if channel.recipient is not None and not channel.recipient.dms_open:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
+        wait = self._rate_limited(channel)
+        if wait is not None:
+            self.rate_limited.append(channel.name)
+            return self.faults.response(Fault("POST", "", 429, retry_after=round(wait, 3)))
         message = self._new_message(channel, request[BODY] or {}, request.get(FILES, []))
         await self._announce("MESSAGE_CREATE", message)
         return json_response(message.payload())

@@ -95,3 +95,28 @@ def test_teardown_fails_a_test_on_unknown_routes_and_error_logs(pytester: pytest
     result = pytester.runpytest("-p", "tests.fakediscord.plugin", "-p", "tests.bot.conftest")
     result.assert_outcomes(passed=2, errors=2)
     result.stdout.fnmatch_lines(["*does not implement*audit-logs*", "ERROR log records:", "  discord.client: boom"])
+
+
+async def test_an_opt_in_channel_rate_limit_answers_429(fake_discord: FakeDiscord, gregario: Any) -> None:
+    """With 2 messages per 0.3 s allowed, a third post waits for the window and the fake notes it."""
+    fake_discord.channel_rate_limit = (2, 0.3)
+    channel = gregario.get_channel(fake_discord.guilds[0].channel("races").id)
+    for n in range(3):
+        await channel.send(f"post {n}")
+    statuses = [r.status for r in fake_discord.requests if r.route == "/channels/{channel_id}/messages"]
+    assert statuses == [200, 200, 429, 200]
+    assert fake_discord.rate_limited == ["races"]
+
+
+async def test_history_members_and_channels_can_be_fetched(
+    fake_discord: FakeDiscord, gregario: Any, alice: DiscordUser
+) -> None:
+    """channel.history (before/after), fetch_member and fetch_channels read the world."""
+    guild = gregario.get_guild(fake_discord.guilds[0].id)
+    channel = guild.get_channel(fake_discord.guilds[0].channel("races").id)
+    sent = [await channel.send(f"m{n}") for n in range(5)]
+    assert [m.content async for m in channel.history(limit=3)] == ["m4", "m3", "m2"]
+    assert [m.content async for m in channel.history(before=sent[2])] == ["m1", "m0"]
+    assert [m.content async for m in channel.history(after=sent[2])] == ["m3", "m4"]
+    assert (await guild.fetch_member(alice.id)).display_name == "Alice"
+    assert [c.name for c in await guild.fetch_channels()] == ["general", "races"]
