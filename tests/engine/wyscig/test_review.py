@@ -11,6 +11,7 @@ import pytest
 
 from engine.messages import OrderError
 from engine.record import RecordError
+from engine.ruleset import Entrant
 from engine.wyscig import RULESET
 from engine.wyscig.pace import judge
 from tests.engine.wyscig.helpers import kinds, last_event, minutes, played, record, run, state
@@ -155,3 +156,22 @@ def test_play_glued_to_its_card_is_read_and_true_is_not_a_card() -> None:
     with pytest.raises(OrderError) as err:
         RULESET.validate(state(race), "p2", {"card": True})
     assert err.value.message.key == "wk.bad_field"
+
+
+@pytest.mark.rules("D22", "4.3")
+def test_the_public_view_is_blind_to_the_hands_and_the_pile_order() -> None:
+    """Two tables that differ only in secret cards (other values in hand, pile reversed) look the same."""
+    entrants = [Entrant(id=f"e{i}", name=f"E{i}", bot="steady") for i in range(3)]
+    s = RULESET.new_race({"stages": 2}, {}, entrants, 7)
+    for _ in range(20):
+        who = s.turn
+        assert who is not None
+        s, _ = RULESET.resolve(s, {who: RULESET.auto_order(s, who, None, "steady")})
+    other = s.copy()
+    for p in other.players.values():
+        p.speeds = sorted(39 + (v - 39 + 5) % 12 for v in p.speeds)
+    other.pile.reverse()
+    assert other.pile != s.pile
+    assert RULESET.private_view(other, "e0")["hand"] != RULESET.private_view(s, "e0")["hand"]
+    assert RULESET.public_view(other) == RULESET.public_view(s)
+    assert RULESET.board_text(other) == RULESET.board_text(s)
