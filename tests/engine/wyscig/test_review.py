@@ -175,3 +175,12 @@ def test_the_public_view_is_blind_to_the_hands_and_the_pile_order() -> None:
     assert RULESET.private_view(other, "e0")["hand"] != RULESET.private_view(s, "e0")["hand"]
     assert RULESET.public_view(other) == RULESET.public_view(s)
     assert RULESET.board_text(other) == RULESET.board_text(s)
+
+
+@pytest.mark.rules("D12", "D18", "6")
+def test_minutes_given_back_come_off_the_stage_time() -> None:
+    """P2 holds 5; against 45 his 48 gives back 3; he ends the stage with 2 and records 62, P1 57, P3 60."""
+    hands = {"p1": "45", "p2": "48", "p3": "43"}
+    race = run(record(hands, "", [("p1", "play 45"), ("p2", "play 48"), ("p3", "play 43")], minutes={"p2": 5}))
+    assert last_event(race, "wk.give_back")["minutes"] == 3
+    assert last_event(race, "wk.stage_end")["times"] == {"p1": 57, "p2": 62, "p3": 60}
