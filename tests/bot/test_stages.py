@@ -85,3 +85,17 @@ async def test_a_long_stage_list_stays_within_discords_embed_limits(
         reply.embeds[0]["footer"]["text"]
         == f"{30 - len(fields)} more not shown: type in the stage option to find them."
     )
+
+
+async def test_every_preset_of_every_rule_system_can_be_shown(
+    gregario: Any, alice: DiscordUser, rulesets: list[Ruleset[Any]]
+) -> None:
+    """Each installed rule system lists its presets, and each preset's board arrives whole."""
+    for ruleset in rulesets:
+        listing = await (await alice.slash("stages", ruleset=ruleset.name)).reply()
+        assert listing.embeds[0]["title"] == f"{ruleset.name} stages"
+        for preset in ruleset.presets():
+            reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
+            assert reply.embeds[0]["title"] == preset.name, (ruleset.id, preset.name)
+            board = await alice.download(reply.attachments[0].url)
+            assert board.decode("utf-8") == ruleset.stage_board(preset.name, {}), (ruleset.id, preset.name)
