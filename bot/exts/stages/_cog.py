@@ -22,6 +22,9 @@ BOARD_PREVIEW_LIMIT = FIELD_VALUE_LIMIT - len("```\n\n```")
 """A board that fits in an embed field is also shown there; the attachment always has it whole."""
 
 
+NAMES_LIMIT = 1500
+"""Room for the list of stage names in a refusal (a message holds 2,000 characters)."""
+
 EMBED_BUDGET = 6000 - 400
 """Discord's 6,000 characters per embed, less room for the title and footer."""
 
@@ -37,6 +40,10 @@ def _add_preset_fields(embed: discord.Embed, presets: list[Preset]) -> int:
         budget -= len(name) + len(value)
         embed.add_field(name=name, value=value, inline=False)
     return min(len(presets), catalogue.CHOICE_LIMIT)
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class StagesCog(commands.Cog):
@@ -67,10 +74,10 @@ class StagesCog(commands.Cog):
 
         chosen = catalogue.find_preset(ruleset, stage)
         if chosen is None:
-            names = ", ".join(p.name for p in presets) or "—"
+            names = _shorten(", ".join(p.name for p in presets) or "—", NAMES_LIMIT)
             raise UserError("stages.unknown_stage", stage=stage, ruleset=ruleset.name, names=names)
         board = ruleset.stage_board(chosen.name, {})
-        embed = discord.Embed(title=chosen.name, description=chosen.summary)
+        embed = discord.Embed(title=chosen.name[:256], description=_shorten(chosen.summary, 4096))
         if chosen.label:
             embed.add_field(name=t("stages.label", locale), value=chosen.label)
         if len(board) <= BOARD_PREVIEW_LIMIT:
