@@ -41,9 +41,10 @@ async def test_every_rule_system_is_offered_as_a_choice(
 
 
 async def test_the_guide_button_sends_the_whole_guide_by_dm(
-    gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]
+    fake_discord: FakeDiscord, gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]
 ) -> None:
     """Clicking the button DMs the full guide (in several messages if long) and says so privately."""
+    fake_discord.channel_rate_limit = (5, 5.0)  # Discord's pace per channel
     reply = await (await alice.slash("rules", ruleset=ruleset.name)).reply()
     click = await alice.click(reply, "Send me the guide")
     note = await click.reply()
@@ -54,6 +55,7 @@ async def test_the_guide_button_sends_the_whole_guide_by_dm(
     dms = alice.dms()
     assert all(len(m.content) <= 2000 for m in dms)
     assert _words("\n\n".join(m.content for m in dms)) == _words(guide)
+    assert fake_discord.rate_limited == [], "the guide fits in Discord's per-channel pace"
 
 
 async def test_closed_dms_get_the_guide_in_the_channel_for_their_eyes_only(
