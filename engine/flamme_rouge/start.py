@@ -33,6 +33,7 @@ from engine.flamme_rouge.track import (
     from_profile,
     from_tiles,
     large_base_tiles,
+    parse_profile,
     riders_make_it_large,
     split_tiles,
 )
@@ -54,6 +55,12 @@ def normalise_stage(stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
         if entry is not None:
             return {"preset": entry.name}
         if " " in text:
+            try:
+                parse_profile(text)
+            except ValueError as exc:
+                raise ValueError(
+                    f"unknown stage {stage!r}: not a catalogue name, and as a terrain profile: {exc}"
+                ) from None
             return {"profile": text}
         try:
             split_tiles(text)
