@@ -5,8 +5,9 @@
 - ``first``: always the first card drawn.
 - ``simple``: always the highest card.
 - ``heuristic``: keeps the Sprinteur's 9s for the finish, plays cheap cards where terrain makes them
-  worth as much (descent and supply minimums, the ascent cap), plays its exhaustion cards when they cost
-  little, and prefers a move that ends right behind a rider (slipstream, no exhaustion).
+  worth as much (descent and supply minimums, the ascent cap), keeps its exhaustion cards out of play
+  when it can (an unplayed exhaustion card costs nothing), and prefers a move that should end on another
+  team's wheel (slipstream, no exhaustion).
 
 Official bot teams (``peloton``, ``muscle``) submit nothing: they never appear in ``awaited``. Every choice
 is a deterministic function of the state.
@@ -71,8 +72,22 @@ def energy_order(state: RaceState, entrant: str, partial: Order, strategy: str |
     return {"first": first, "cards": {k: cards[k] for k in letters}}
 
 
+WHEEL_BONUS = 3.5
+"""How many squares the heuristic gives up to end right behind a rider (slipstream, no exhaustion)."""
+GAP_BONUS = 1.5
+"""... or one empty square behind a rider (it will slipstream into the gap)."""
+EXPECTED_MOVE = 6
+"""Where the heuristic expects the other teams' riders to be: this many squares further on."""
+
+
 def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
-    """The heuristic's card for rider ``index`` from ``hand`` (a value the hand holds)."""
+    """The heuristic's card for rider ``index`` from ``hand`` (a value the hand holds).
+
+    It crosses as far as it can when it can; far from the line the Sprinteur keeps its 9s; otherwise it
+    scores each card by the distance it really gives on this terrain (minimum speeds, the ascent cap), plus
+    a bonus when the move should end on another team's wheel (they are expected to ride
+    :data:`EXPECTED_MOVE` squares on), and on equal scores keeps the bigger card.
+    """
     rider = state.riders[index]
     track = state.track
     clip = state.options["finish_overflow"] == "clip"
@@ -89,19 +104,20 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     pool = values
     if rider.kind == "s" and to_line > SPRINT_WINDOW and any(v != 9 for v in values):
         pool = [v for v in values if v != 9]  # keep the 9s for the sprint
-    occupied = {r.square for r in state.riders if r.square > 0 and not r.off and r is not rider}
-    has_exhaustion = C.EXHAUSTION in hand
+    expected = {
+        r.square + (EXPECTED_MOVE if r.crossed == 0 else 0)
+        for r in state.riders
+        if r.square > 0 and not r.off and r.owner != rider.owner
+    }
+    no_slip = track.no_slip
 
     def score(v: int) -> float:
-        d = reach(v)
-        land = start + d
-        s = float(d)
-        if (land + 1) in occupied:
-            s += 1.5  # lands on someone's wheel: slipstream chances, no exhaustion
-        elif (land + 2) in occupied and not track.no_slip[land]:
-            s += 1.0  # one gap: it will slipstream
-        if v == 2 and has_exhaustion:
-            s += 1.0  # an exhaustion card played leaves the deck for good
+        land = start + reach(v)
+        s = float(land - start)
+        if (land + 1) in expected:
+            s += WHEEL_BONUS
+        elif (land + 2) in expected and not no_slip[land]:
+            s += GAP_BONUS
         return s - 0.01 * v  # equal moves: keep the bigger card
 
     return max(pool, key=score)

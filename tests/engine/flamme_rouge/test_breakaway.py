@@ -28,12 +28,19 @@ def six_player_bids() -> object:
         players=SIX,
         stage="Avenue Corso Paseo",
         options={"breakaway": "on"},
-        setup={"turn_order": ["ben", "carl", "anna", "dana", "eve", "finn"], "riders": {k: {"deck": v} for k, v in decks.items()}},
+        setup={
+            "turn_order": ["ben", "carl", "anna", "dana", "eve", "finn"],
+            "riders": {k: {"deck": v} for k, v in decks.items()},
+        },
     )
     race = start(rec)
     assert race.state.phase == "bid"
-    race.play_step({"anna": "bid r7", "ben": "bid r7", "carl": "bid r6", "dana": "bid r3", "eve": "bid r3", "finn": "bid r3"})
-    race.play_step({"anna": "bid r7", "ben": "bid 7", "carl": "bid r7", "dana": "bid r3", "eve": "bid r3", "finn": "bid r3"})
+    race.play_step(
+        {"anna": "bid r7", "ben": "bid r7", "carl": "bid r6", "dana": "bid r3", "eve": "bid r3", "finn": "bid r3"}
+    )
+    race.play_step(
+        {"anna": "bid r7", "ben": "bid 7", "carl": "bid r7", "dana": "bid r3", "eve": "bid r3", "finn": "bid r3"}
+    )
     return race
 
 
@@ -94,7 +101,12 @@ def test_with_two_to_four_players_only_the_best_bidder_breaks_away_on_the_first_
 @pytest.mark.rules("D8", "D9")
 def test_a_solo_player_still_bids_twice_and_an_absent_one_bids_its_rouleurs_lowest_card() -> None:
     """Solo (with bots): the Rouleur bids automatically, breaks away and loses its two bid cards."""
-    rec = record(players=1, bots=["peloton"], options={"breakaway": "on"}, setup={"riders": {"black-r": {"deck": [5, 3, 6, 7, 4, 4, 4, 4]}}})
+    rec = record(
+        players=1,
+        bots=["peloton"],
+        options={"breakaway": "on"},
+        setup={"riders": {"black-r": {"deck": [5, 3, 6, 7, 4, 4, 4, 4]}}},
+    )
     race = start(rec)
     auto = race.absent_order("anna")
     assert auto["bid"] == {"rider": "r", "card": 3}

@@ -10,7 +10,7 @@ from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.deck import draw
 from engine.rng import Rng
 
-from .helpers import placed, play, record, start
+from .helpers import play, record, start
 
 
 @pytest.mark.rules("3.1")

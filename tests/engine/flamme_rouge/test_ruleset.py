@@ -55,7 +55,9 @@ def _walk(race: Race, pick: Any, max_steps: int = 400) -> None:
     one=st.booleans(),
     breakaway=st.booleans(),
 )
-def test_any_sequence_of_offered_choices_plays_a_legal_race_to_the_end(seed: int, picks: Any, one: bool, breakaway: bool) -> None:
+def test_any_sequence_of_offered_choices_plays_a_legal_race_to_the_end(
+    seed: int, picks: Any, one: bool, breakaway: bool
+) -> None:
     """Choices drive the whole race (rider choice, bids, grid, energy) and each one validates."""
     rec = record(
         players=3,

@@ -96,7 +96,7 @@ def test_a_custom_tile_string_must_start_and_finish_properly_and_use_each_tile_o
 def test_a_terrain_profile_builds_lanes_and_terrain_square_by_square() -> None:
     """'S5 _2 P2 C1 C2 u1 d1 _[3L]×2 F5': supply has 3 lanes, C1/C2 are single cobbles with 1/2 lanes."""
     track = from_profile("S5 _2 P2 C1 C2 u1 d1 _[3L]×2 F5")
-    assert track.terrain[1:] .startswith("SSSSS__PPCCud__FFFFF")
+    assert track.terrain[1:].startswith("SSSSS__PPCCud__FFFFF")
     assert [track.lanes[n] for n in range(6, 16)] == [2, 2, 3, 3, 1, 2, 2, 2, 3, 3]
     assert track.finish == 16
     with pytest.raises(ValueError, match="not a run"):

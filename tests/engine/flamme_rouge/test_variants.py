@@ -14,9 +14,7 @@ from .helpers import record, start
 @pytest.mark.rules("D23", "7.4", "D9")
 def test_players_choose_one_rider_each_in_turn_order() -> None:
     """Three players, turn order set: each takes a free rider; a taken one is refused; absent -> first free."""
-    race = start(
-        record(players=3, options={"riders_per_player": 1}, setup={"turn_order": ["carl", "anna", "ben"]})
-    )
+    race = start(record(players=3, options={"riders_per_player": 1}, setup={"turn_order": ["carl", "anna", "ben"]}))
     d = race.awaited()
     assert [x.entrant for x in d] == ["carl"] and d[0].fields[0].choices[0].value == "black-r"
     race.play_step({"carl": "rider blue s"})
