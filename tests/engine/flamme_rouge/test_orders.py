@@ -151,7 +151,7 @@ def test_orders_for_crossed_or_missing_riders_and_for_the_wrong_phase_are_refuse
             setup=placed({"black-r": 14, "black-s": 6, "blue-r": 7, "blue-s": 8}, {"black-r": [7, 7, 7, 7]}),
         )
     )
-    with pytest.raises(OrderError, match="Breakaway bidding|energy phase"):
+    with pytest.raises(OrderError, match="energy phase"):
         race.validate("anna", "bid r6")
     with pytest.raises(OrderError, match="not in this race"):
         race.validate("zoe", "r5")

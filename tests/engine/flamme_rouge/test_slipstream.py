@@ -115,7 +115,7 @@ def test_a_lone_rider_in_the_left_lane_keeps_the_left_lane_when_it_slides() -> N
 @pytest.mark.rules("6.5")
 def test_no_slipstream_to_or_from_riders_on_cobbles() -> None:
     """A rider on a cobble does not slide; a rider behind a rider on a cobble does not either."""
-    s, shifts = shifts_after(
+    _s, shifts = shifts_after(
         {"black-r": 10, "black-s": 12, "blue-r": 20, "blue-s": 22},
         players=2,
         stage="S5 _4 C1 _9 C1 _40 F5",  # 10 and 22 are cobbles
@@ -126,7 +126,7 @@ def test_no_slipstream_to_or_from_riders_on_cobbles() -> None:
 @pytest.mark.rules("6.4")
 def test_supply_zones_give_and_take_slipstream_normally() -> None:
     """A rider on a supply square slides up behind a rider on a supply square."""
-    s, shifts = shifts_after({"black-r": 10, "black-s": 12}, players=1, stage="S5 _4 P5 _51 F5")
+    _s, shifts = shifts_after({"black-r": 10, "black-s": 12}, players=1, stage="S5 _4 P5 _51 F5")
     assert shifts == [("black-r", 10, 11)]
 
 

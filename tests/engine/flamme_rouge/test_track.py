@@ -33,7 +33,7 @@ def test_every_stage_of_the_document_is_a_preset_with_its_tiles_and_run_lengths(
     rows = _document_stages()
     assert len(rows) == 14 + 12
     entries = {s.name: s for s in catalogue().stages}
-    for name, large, tiles, squares, profile in rows:
+    for name, large, tiles, _squares, profile in rows:
         entry = entries[name]
         version = entry.large if large else entry
         assert version is not None, name
