@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from engine.flamme_rouge import cards as C
-from engine.flamme_rouge.deck import draw
+from engine.flamme_rouge.deck import draw, hand_of
 from engine.rng import Rng
 
 from .helpers import play, record, start
@@ -75,3 +75,27 @@ def test_a_rider_with_no_card_left_plays_an_exhaustion_card() -> None:
     assert [(c.value, c.label) for c in d.fields[0].choices] == [(2, "2 (exhaustion)")]
     race.play_step({"anna": race.absent_order("anna", {"first": "r", "cards": {"r": 2}})})
     assert race.state.rider("black-r").square == 12
+
+
+@pytest.mark.rules("R-FR-4", "5.1")
+def test_the_hand_shown_is_the_hand_resolved_even_across_a_reshuffle() -> None:
+    """Deck 2 cards + recycled 6: the shown hand needs a reshuffle; playing from it recycles exactly the rest."""
+    rec = record(
+        players=1,
+        setup={
+            "riders": {
+                "black-r": {"square": 10, "deck": [7, 3], "recycled": [4, 5, 6, 6, 5, 4]},
+                "black-s": {"square": 3},
+            }
+        },
+    )
+    race = start(rec)
+    shown = hand_of(race.state, 0)[0]
+    again = hand_of(race.ruleset.load(race.ruleset.dump(race.state)), 0)[0]
+    assert shown == again and shown[:2] == [7, 3] and len(shown) == 4
+    race.play_step({"anna": race.absent_order("anna", {"first": "r", "cards": {"r": 7}})})
+    rest = shown[:]
+    rest.remove(7)
+    r = race.state.rider("black-r")
+    assert sorted(r.recycled[:3]) == sorted(rest)
+    assert len(r.deck) == 4

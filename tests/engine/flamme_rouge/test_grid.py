@@ -9,7 +9,7 @@ from engine.messages import OrderError
 from .helpers import at, entrants, record, start
 
 
-@pytest.mark.rules("D20", "D21", "4.4", "7.2", "7.3")
+@pytest.mark.rules("D20", "D21", "4.4", "7.2", "7.3", "R-FR-2", "R-FR-7")
 def test_bot_teams_are_placed_first_peloton_then_muscle_teams_in_order() -> None:
     """Peloton on P1 and P2 (right lane); each Muscle Sprinteur frontmost, its Rouleur frontmost behind it."""
     race = start(record(players=1, bots=["peloton", "muscle", "muscle"], stage="Avenue Corso Paseo"))
@@ -66,7 +66,7 @@ def test_an_absent_player_gets_its_next_rider_on_the_rearmost_free_start_square(
     assert race.absent_order("ben", {"place": {"rider": "s"}})["place"] == {"rider": "s", "square": 5}
 
 
-@pytest.mark.rules("D22")
+@pytest.mark.rules("D22", "R-FR-5")
 def test_default_bot_seats_by_player_count() -> None:
     """Solo: Peloton + 2 Muscle; 2 players: Peloton; 3 or more: none; the bots option overrides."""
     rs = start(record(players=1)).ruleset

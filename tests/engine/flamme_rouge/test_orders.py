@@ -106,7 +106,7 @@ def test_the_first_card_is_locked_once_the_second_hand_is_drawn_but_the_second_m
     assert race.validate("anna", "s5", both) == {"first": "r", "cards": {"r": 7, "s": 5}}
 
 
-@pytest.mark.rules("D27", "9.4")
+@pytest.mark.rules("D27", "9.4", "R-FR-3")
 def test_in_a_combined_order_with_a_wrong_second_card_the_first_card_stands() -> None:
     """'r7 s8': the 7 stands, the Sprinteur's hand is shown again with the refusal."""
     race = racing()

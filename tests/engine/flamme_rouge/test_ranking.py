@@ -86,3 +86,27 @@ def test_with_finish_all_the_race_ends_when_every_rider_has_crossed() -> None:
     assert race.result().finished and race.awaited() == []
     assert [st.entrant for st in race.result().standings] == ["anna", "ben"]
     assert race.state.rider("black-s").crossed == 2
+
+
+@pytest.mark.rules("D5", "R-FR-6")
+def test_once_no_player_races_the_bot_teams_finish_their_race_in_the_same_step() -> None:
+    """Anna's two riders cross in round 1; the Peloton, far behind, rides on until it crosses too."""
+    rec = record(
+        players=1,
+        bots=["peloton"],
+        stage="S5 _20 F5",
+        setup={
+            "riders": {
+                "black-r": {"square": 24, "hand": [7, 7, 7, 7]},
+                "black-s": {"square": 23, "hand": [9, 9, 9, 9]},
+                "blue-p1": {"square": 8, "deck": [3, 3, 3, 3, 3, 3]},
+                "blue-p2": {"square": 7},
+            }
+        },
+        steps=[{"anna": "r7 s9"}],
+    )
+    race = play(rec)
+    s = race.state
+    assert race.result().finished and race.awaited() == []
+    assert s.rider("blue-p1").crossed == 6 and s.rider("blue-p2").crossed == 7
+    assert [st.entrant for st in race.result().standings] == ["anna", "peloton0"]

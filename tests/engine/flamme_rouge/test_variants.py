@@ -75,3 +75,13 @@ def test_deck_contents_are_published_only_when_asked_and_never_their_order() -> 
     text = json.dumps(view)
     deck = shown.state.riders[0].deck
     assert json.dumps(deck) not in text
+
+
+@pytest.mark.rules("D23", "R-FR-2")
+def test_in_one_rider_mode_bot_teams_take_colours_from_the_end() -> None:
+    """With a Peloton, white is the Peloton's; the players choose among black ... pink riders."""
+    race = start(record(players=2, bots=["peloton"], options={"riders_per_player": 1}))
+    s = race.state
+    assert {r.id for r in s.riders if r.bot} == {"white-p1", "white-p2"}
+    values = [c.value for c in race.awaited()[0].fields[0].choices]
+    assert values[:2] == ["black-r", "black-s"] and values[-1] == "pink-s" and len(values) == 10
