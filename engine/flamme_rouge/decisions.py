@@ -101,18 +101,25 @@ def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision
     return []
 
 
-def _rider_info(state: RaceState, i: int) -> Message:
-    r = state.riders[i]
-    terrain = TERRAIN_NAMES[state.track.terrain[r.square]]
-    return message(
-        "fr.info.rider",
-        "{rider}: square {square} ({terrain}), {deck} cards in the deck, {recycled} recycled",
-        rider=r.type_name,
-        square=r.square,
-        terrain=terrain,
-        deck=len(r.deck),
-        recycled=len(r.recycled),
-    )
+def _team_info(state: RaceState, indexes: list[int]) -> Message:
+    """One context line: each rider's square and terrain, deck and recycled counts."""
+    parts = []
+    riders: list[dict[str, Any]] = []
+    terrain = state.track.terrain
+    for i in indexes:
+        r = state.riders[i]
+        where = TERRAIN_NAMES[terrain[r.square]]
+        parts.append(f"{r.type_name}: square {r.square} ({where}), deck {len(r.deck)}, recycled {len(r.recycled)}")
+        riders.append(
+            {
+                "rider": r.type_name,
+                "square": r.square,
+                "terrain": where,
+                "deck": len(r.deck),
+                "recycled": len(r.recycled),
+            }
+        )
+    return build(Message, {"key": "fr.info.riders", "params": {"riders": riders}, "text": " · ".join(parts)})
 
 
 def energy_decision(state: RaceState, entrant: str, letters: list[str], partial: Order) -> Decision:
@@ -120,14 +127,20 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
     first = partial.get("first") or (next(iter(cards)) if cards else None)
     if len(letters) == 1:
         first = letters[0]
-    index = {r.kind: i for i, r in enumerate(state.riders) if r.owner == entrant and not r.bot}
-    info = [_rider_info(state, index[x]) for x in letters]
+    index = state.team(entrant)
     example = "r5 s9" if len(letters) == 2 else f"{letters[0]}5"
     if first is None:
-        prompt = message("fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round)
-        choices = [_choice(x, TYPE_NAMES[x]) for x in letters]
-        fields = [_field(["first"], message("fr.field.first", "Draw first"), choices)]
-        return _decision(entrant, "energy", prompt, fields, partial, False, example, info)
+        # the same prompt and buttons for every team this round (built once per state)
+        shared = state.cache.get("draw_first")
+        if shared is None:
+            prompt = message("fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round)
+            choices = [_choice(x, TYPE_NAMES[x]) for x in ("r", "s")]
+            shared = state.cache["draw_first"] = (
+                prompt,
+                [_field(["first"], message("fr.field.first", "Draw first"), choices)],
+            )
+        return _decision(entrant, "energy", shared[0], shared[1], partial, False, example, [])
+    info = [_team_info(state, [index[x] for x in letters])]
     todo = [x for x in sorted(letters, key=lambda x: x != first) if x not in cards]
     if not todo:
         prompt = message("fr.prompt.energy_done", "Round {round}: your cards are chosen", round=state.round)

@@ -17,15 +17,20 @@ from engine.ruleset import Event
 
 M = TypeVar("M", bound=BaseModel)
 _set = object.__setattr__
+_new = object.__new__
+_slots = BaseModel.__dict__
+_set_fields = _slots["__pydantic_fields_set__"].__set__
+_set_extra = _slots["__pydantic_extra__"].__set__
+_set_private = _slots["__pydantic_private__"].__set__
 
 
 def build(cls: type[M], values: dict[str, Any]) -> M:
     """An instance of ``cls`` holding ``values`` (all of its fields), without validation."""
-    obj = cls.__new__(cls)
+    obj: M = _new(cls)
     _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", set(values))
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
+    _set_fields(obj, set(values))
+    _set_extra(obj, None)
+    _set_private(obj, None)
     return obj
 
 
@@ -37,3 +42,11 @@ def message(key: str, text: str, **params: Any) -> Message:
 def event(kind: str, data: dict[str, Any], text: str, **params: Any) -> Event:
     """An :class:`Event` of ``kind`` whose message has the same key."""
     return build(Event, {"kind": kind, "data": data, "message": message(kind, text, **params)})
+
+
+def fast_event(kind: str, data: dict[str, Any], text: str) -> Event:
+    """An :class:`Event` whose message parameters are its data and whose English ``text`` is already
+    written (the hot path: moves, slipstreams, exhaustion). The message key is ``kind``."""
+    return build(
+        Event, {"kind": kind, "data": data, "message": build(Message, {"key": kind, "params": data, "text": text})}
+    )

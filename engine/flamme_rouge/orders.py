@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
+from engine.flamme_rouge.cards import EXHAUSTION
 from engine.flamme_rouge.deck import HAND_SIZE, hand_of, hand_values
 from engine.flamme_rouge.grid import free_lane, square_of
 from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, TYPE_NAMES, RaceState
@@ -149,20 +150,23 @@ def validate(state: RaceState, entrant: str, order: Order | str, previous: Order
 
 
 def racing_letters(state: RaceState, entrant: str) -> list[str]:
-    """The type letters of the entrant's racing riders, Rouleur first."""
-    letters = [r.kind for r in state.riders if r.owner == entrant and r.crossed == 0 and not r.bot]
-    return sorted(letters)
+    """The type letters of the entrant's racing riders, Rouleur first (cached per state)."""
+    key = ("racing", entrant)
+    got: list[str] | None = state.cache.get(key)
+    if got is None:
+        riders = state.riders
+        got = state.cache[key] = sorted(k for k, i in state.team(entrant).items() if riders[i].crossed == 0)
+    return got
 
 
 def _index(state: RaceState, entrant: str, letter: str) -> int:
-    for i, r in enumerate(state.riders):
-        if r.owner == entrant and r.kind == letter and not r.bot:
-            return i
-    raise KeyError(letter)
+    return state.team(entrant)[letter]
 
 
 def _letter(state: RaceState, entrant: str, value: Any, what: str = "rider") -> str:
     letters = racing_letters(state, entrant)
+    if value in letters:  # the normalised form: the common case
+        return str(value)
     letter = LETTERS.get(value.lower()) if isinstance(value, str) else None
     if letter is None:
         raise _err(
@@ -189,7 +193,7 @@ def check_card(state: RaceState, entrant: str, letter: str, value: Any) -> int:
             rider=TYPE_NAMES[letter],
             hand=hand_text(hand),
         )
-    if value not in hand_values(hand):
+    if value < 2 or (value not in hand and (value != 2 or EXHAUSTION not in hand)):
         raise _err(
             "card_not_in_hand",
             "You can't play {card} for your {rider}: your hand is {hand}",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.deck import hand_of, pick
-from engine.flamme_rouge.events import event
+from engine.flamme_rouge.events import event, fast_event
 from engine.flamme_rouge.exhaustion import take_exhaustion
 from engine.flamme_rouge.movement import move, movement_order, occupancy, target_square
 from engine.flamme_rouge.slipstream import slipstream
@@ -26,10 +26,12 @@ def energy_cards(state: RaceState, orders: dict[str, Order]) -> tuple[dict[int, 
     played: dict[int, int] = {}
     events: list[Event] = []
     for entrant, order in orders.items():
-        team = [i for i, r in enumerate(state.riders) if r.owner == entrant and r.crossed == 0 and not r.bot]
         chosen = order.get("cards", {})
-        for i in team:
-            rider = state.riders[i]
+        riders = state.riders
+        for i in state.team(entrant).values():
+            rider = riders[i]
+            if rider.crossed:
+                continue
             wanted = chosen.get(rider.kind)
             hand, deck, recycled = hand_of(state, i)
             card = pick(hand, wanted) if isinstance(wanted, int) else None
@@ -79,9 +81,13 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
     clip = state.options["finish_overflow"] == "clip"
     played, events = energy_cards(state, orders)
     order = movement_order(riders)
-    peloton_before = next((r.deck[0] for r in riders if r.bot == PELOTON and r.id.endswith("-p1") and r.deck), -1)
-    bot_values = flip_bots(state, order)
-    if any(riders[i].bot == PELOTON for i in order):
+    has_bots = len(played) < len(order)
+    peloton_racing = has_bots and any(riders[i].bot == PELOTON for i in order)
+    peloton_before = -1
+    if peloton_racing:
+        peloton_before = next((r.deck[0] for r in riders if r.bot == PELOTON and r.id.endswith("-p1") and r.deck), -1)
+    bot_values = flip_bots(state, order) if has_bots else {}
+    if peloton_racing:
         events.append(
             event(
                 "fr.peloton_card",
@@ -106,24 +112,22 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
         start = r.square
         target = target_square(track, start, base, clip)
         sq, lane = move(occ, track, riders, i, target)
+        blocked = sq != target
+        rid = r.id
         events.append(
-            event(
+            fast_event(
                 "fr.move",
                 {
-                    "rider": r.id,
+                    "rider": rid,
                     "card": card_label,
                     "value": base,
                     "from": start,
                     "to": sq,
                     "lane": lane,
                     "target": target,
-                    "blocked": sq != target,
+                    "blocked": blocked,
                 },
-                "{rider} plays {card} and moves from {start} to {to}" + (" (blocked)" if sq != target else "") + ".",
-                rider=r.id,
-                card=card_label,
-                start=start,
-                to=sq,
+                f"{rid} plays {card_label} and moves from {start} to {sq}{' (blocked)' if blocked else ''}.",
             )
         )
         if sq >= finish:
@@ -131,33 +135,29 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
             r.past = sq - finish + 1
             crossed.append(i)
             events.append(
-                event(
+                fast_event(
                     "fr.cross",
-                    {"rider": r.id, "past": r.past, "round": rnd},
-                    "{rider} crosses the finish line, {past} past it.",
-                    rider=r.id,
-                    past=r.past,
+                    {"rider": rid, "past": r.past, "round": rnd},
+                    f"{rid} crosses the finish line, {r.past} past it.",
                 )
             )
     # --- end phase (5.3) -------------------------------------------------------------------------
     for i, frm, to in slipstream(occ, track, riders):
+        rid = riders[i].id
         events.append(
-            event(
+            fast_event(
                 "fr.slipstream",
-                {"rider": riders[i].id, "from": frm, "to": to, "lane": riders[i].lane},
-                "{rider} slipstreams from {start} to {to}.",
-                rider=riders[i].id,
-                start=frm,
-                to=to,
+                {"rider": rid, "from": frm, "to": to, "lane": riders[i].lane},
+                f"{rid} slipstreams from {frm} to {to}.",
             )
         )
     for i in take_exhaustion(occ, riders, finish):
+        rid = riders[i].id
         events.append(
-            event(
+            fast_event(
                 "fr.exhaustion",
-                {"rider": riders[i].id, "square": riders[i].square},
-                "{rider} takes an exhaustion card.",
-                rider=riders[i].id,
+                {"rider": rid, "square": riders[i].square},
+                f"{rid} takes an exhaustion card.",
             )
         )
     finish_mode = state.options["finish"]

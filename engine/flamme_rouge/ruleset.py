@@ -113,12 +113,20 @@ class FlammeRouge(Ruleset[RaceState]):
         return state
 
     def awaited(self, state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
-        return awaited(state, dict(partial) if partial else None)
+        if partial:
+            return awaited(state, dict(partial))
+        got: list[Decision] | None = state.cache.get("awaited")
+        if got is None:  # asked twice per step by the race driver
+            got = state.cache["awaited"] = awaited(state, None)
+        return list(got)
 
     def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
-        if not any(e["id"] == entrant for e in state.entrants):
+        kinds = state.cache.get("kinds")
+        if kinds is None:
+            kinds = state.cache["kinds"] = {e["id"]: state.bot_kind(e["id"]) for e in state.entrants}
+        if entrant not in kinds:
             raise _not_entrant(entrant)
-        if state.bot_kind(entrant):
+        if kinds[entrant]:
             raise _bot_team(entrant)
         return validate(state, entrant, order, previous)
 
@@ -127,10 +135,12 @@ class FlammeRouge(Ruleset[RaceState]):
         events: list[Event] = []
         if state.phase == ENERGY:
             events = play_round(new, dict(orders))
-            # Only bot teams racing (every player has crossed): their rounds need nobody.
+            new.cache.clear()
+            # R-FR-6: only bot teams racing (every player has crossed): their rounds need nobody.
             while new.phase != DONE and not any(racing_letters(new, e["id"]) for e in new.entrants):
                 _advance(new)
                 events.extend(play_round(new, {}))
+                new.cache.clear()
         elif state.phase == PLACE:
             events = self._place(new, orders)
         elif state.phase == BID:
@@ -238,6 +248,7 @@ def _advance(state: RaceState) -> None:
     rng.next64()
     state.rng = rng.state
     state.hands.clear()
+    state.cache.clear()
 
 
 def _not_entrant(entrant: str) -> Exception:

@@ -101,6 +101,9 @@ class RaceState:
     """Breakaway: entrant -> [rider id, round-1 card, round-2 card] (cards known once revealed)."""
     hands: dict[tuple[int, int], tuple[list[int], list[int], list[int]]] = field(default_factory=dict)
     """A cache of drawn hands, (rider index, size) -> (hand, deck, recycled); derived, never dumped or copied."""
+    cache: dict[Any, Any] = field(default_factory=dict)
+    """Other derived data of this exact state (the awaited decisions, each team's riders); never dumped or
+    copied. Code that changes a state in place (only ``resolve``, on its own copy) clears it."""
 
     def clone(self) -> RaceState:
         """A copy safe to change: riders and mutable containers are copied, the track is shared."""
@@ -130,6 +133,15 @@ class RaceState:
                 bot = e.get("bot") or ""
                 return bot if bot in BOT_TEAMS else ""
         return ""
+
+    def team(self, entrant: str) -> dict[str, int]:
+        """The entrant's own (non-bot) riders: type letter -> rider index (cached)."""
+        key = ("team", entrant)
+        got: dict[str, int] | None = self.cache.get(key)
+        if got is None:
+            got = {r.kind: i for i, r in enumerate(self.riders) if r.owner == entrant and not r.bot}
+            self.cache[key] = got
+        return got
 
     def riders_of(self, entrant: str) -> list[Rider]:
         return [r for r in self.riders if r.owner == entrant]

@@ -45,10 +45,7 @@ def auto_order(state: RaceState, entrant: str, partial: Order | None, strategy: 
 
 
 def _index(state: RaceState, entrant: str, letter: str) -> int:
-    for i, r in enumerate(state.riders):
-        if r.owner == entrant and r.kind == letter and not r.bot:
-            return i
-    raise KeyError(letter)
+    return state.team(entrant)[letter]
 
 
 def energy_order(state: RaceState, entrant: str, partial: Order, strategy: str | None) -> Order:

@@ -161,3 +161,13 @@ def test_orders_for_crossed_or_missing_riders_and_for_the_wrong_phase_are_refuse
         race.validate("anna", "r5")
     d = race.awaited()[0]
     assert d.entrant == "anna" and d.fields[0].path == ["cards", "s"]
+
+
+@pytest.mark.rules("9.3", "D26")
+def test_a_zero_or_a_word_is_not_a_card_even_with_an_exhaustion_card_in_hand() -> None:
+    """The Sprinteur holds an exhaustion card: 0 is still refused, and so is a non-number."""
+    race = racing()
+    with pytest.raises(OrderError, match="You can't play 0 for your Sprinteur"):
+        race.validate("anna", {"first": "r", "cards": {"r": 3, "s": 0}}, {"first": "r", "cards": {"r": 3}})
+    with pytest.raises(OrderError, match="A card is a number"):
+        race.validate("anna", {"first": "r", "cards": {"r": "x"}})
