@@ -151,13 +151,14 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
                 f"{rid} slipstreams from {frm} to {to}.",
             )
         )
-    for i in take_exhaustion(occ, riders, finish):
-        rid = riders[i].id
+    tired = take_exhaustion(occ, riders, finish)
+    if tired:
+        ids = [riders[i].id for i in tired]
         events.append(
             fast_event(
                 "fr.exhaustion",
-                {"rider": rid, "square": riders[i].square},
-                f"{rid} takes an exhaustion card.",
+                {"riders": ids},
+                f"{', '.join(ids)} {'takes' if len(ids) == 1 else 'take'} an exhaustion card.",
             )
         )
     finish_mode = state.options["finish"]

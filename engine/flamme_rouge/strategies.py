@@ -92,10 +92,9 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     to_line = track.finish - start
     values = hand_values(hand)
 
-    def reach(v: int) -> int:
-        return target_square(track, start, v, clip) - start
-
-    best_reach = max(reach(v) for v in values)
+    reaches = {v: target_square(track, start, v, clip) - start for v in values}
+    reach = reaches.__getitem__
+    best_reach = max(reaches.values())
     if best_reach >= to_line:  # it can cross now: as far as possible
         return max(values, key=lambda v: (reach(v), -v))
     pool = values

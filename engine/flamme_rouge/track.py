@@ -96,6 +96,7 @@ def catalogue() -> Catalogue:
     return Catalogue.model_validate(json.loads(_read("stages.json")))
 
 
+@cache
 def find_preset(name: str) -> StageEntry | None:
     """A catalogue stage by name (case and dashes are forgiven)."""
 

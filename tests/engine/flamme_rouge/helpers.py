@@ -71,6 +71,11 @@ def kinds(events: list[Event], kind: str) -> list[dict[str, Any]]:
     return [e.data for e in events if e.kind == kind]
 
 
+def exhausted(events: list[Event]) -> list[str]:
+    """The riders that took an exhaustion card in these events, in order."""
+    return [rid for e in events if e.kind == "fr.exhaustion" for rid in e.data["riders"]]
+
+
 def placed(positions: dict[str, tuple[int, int] | int], hands: dict[str, list[Any]] | None = None) -> dict[str, Any]:
     """A setup placing riders (square or (square, lane)) and giving them their next hands."""
     riders: dict[str, Any] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import at, kinds, placed, play, record, start
+from .helpers import at, exhausted, placed, play, record, start
 
 
 def peloton_round(positions: dict[str, int], peloton_deck: list[str | int], anna: str = "r3 s2") -> object:
@@ -38,7 +38,7 @@ def test_one_flipped_card_moves_both_peloton_riders_and_leaves_the_game() -> Non
     s = race.state  # type: ignore[attr-defined]
     assert at(s, "blue-p1")[0] == 26 and at(s, "blue-p2")[0] == 25
     assert s.rider("blue-p1").deck == [3]
-    assert not [e for e in kinds(race.events[0], "fr.exhaustion") if e["rider"].startswith("blue")]  # type: ignore[attr-defined]
+    assert not [rid for rid in exhausted(race.events[0]) if rid.startswith("blue")]  # type: ignore[attr-defined]
 
 
 @pytest.mark.rules("D20")
@@ -110,7 +110,7 @@ def test_muscle_riders_flip_a_card_each_the_muscle_card_is_five_and_an_empty_dec
     s = race.state
     assert at(s, "blue-s")[0] == 25 and at(s, "blue-r")[0] == 12
     assert s.rider("blue-s").deck == []
-    assert not [e for e in kinds(race.events[0], "fr.exhaustion") if e["rider"].startswith("blue")]
+    assert not [rid for rid in exhausted(race.events[0]) if rid.startswith("blue")]
 
 
 @pytest.mark.rules("7.2", "7.3", "9.1")

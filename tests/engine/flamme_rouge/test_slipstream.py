@@ -9,7 +9,7 @@ import pytest
 from engine.flamme_rouge.movement import occupancy
 from engine.flamme_rouge.slipstream import slipstream
 
-from .helpers import at, kinds, placed, play, record, start
+from .helpers import at, exhausted, kinds, placed, play, record, start
 
 
 def shifts_after(positions: dict[str, Any], players: int, stage: str) -> tuple[Any, list[tuple[str, int, int]]]:
@@ -77,7 +77,7 @@ def test_the_gap_square_may_be_an_ascent_only_the_two_riders_squares_count() -> 
     s = race.state
     # movement: black-s 38 -> 42, black-r 37 -> 40; slipstream 40 -> 41
     assert at(s, "black-r")[0] == 41 and at(s, "black-s")[0] == 42
-    assert [d["rider"] for d in kinds(race.events[0], "fr.exhaustion")] == ["black-s"]
+    assert exhausted(race.events[0]) == ["black-s"]
 
 
 @pytest.mark.rules("D1", "D2", "example:X1")
@@ -148,5 +148,5 @@ def test_the_finish_area_gives_no_slipstream_and_its_riders_take_no_exhaustion()
     assert at(s, "black-s")[0] == 75 and s.rider("black-s").crossed == 1
     assert at(s, "black-r")[0] == 73
     assert kinds(race.events[0], "fr.slipstream") == []
-    exhausted = [d["rider"] for d in kinds(race.events[0], "fr.exhaustion")]
-    assert "black-r" in exhausted and "black-s" not in exhausted
+    tired = exhausted(race.events[0])
+    assert "black-r" in tired and "black-s" not in tired
