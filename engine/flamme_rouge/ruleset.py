@@ -135,11 +135,13 @@ class FlammeRouge(Ruleset[RaceState]):
         events: list[Event] = []
         if state.phase == ENERGY:
             events = play_round(new, dict(orders))
+            new.hands = {}
             new.cache.clear()
             # R-FR-6: only bot teams racing (every player has crossed): their rounds need nobody.
             while new.phase != DONE and not any(racing_letters(new, e["id"]) for e in new.entrants):
                 _advance(new)
                 events.extend(play_round(new, {}))
+                new.hands = {}
                 new.cache.clear()
         elif state.phase == PLACE:
             events = self._place(new, orders)
@@ -147,6 +149,7 @@ class FlammeRouge(Ruleset[RaceState]):
             rng = Rng(new.rng)
             events = resolve_bids(new, dict(orders), rng)
             new.rng = rng.state
+            new.hands = {}
             if new.bid_round == 2 and len(new.bids) and all(len(v) == 3 for v in new.bids.values()):
                 events.extend(start_grid(new))
         elif state.phase == CHOOSE:
@@ -247,7 +250,7 @@ def _advance(state: RaceState) -> None:
     rng = Rng(state.rng)
     rng.next64()
     state.rng = rng.state
-    state.hands.clear()
+    state.hands = {}  # a new dict: the state this one was copied from keeps its (still valid) cache
     state.cache.clear()
 
 

@@ -123,6 +123,7 @@ class RaceState:
             self.bid_round,
             self.cursor,
             {k: v[:] for k, v in self.bids.items()},
+            self.hands,  # same decks until the copy changes; resolve gives it a fresh cache then
         )
 
     # --- lookups ---------------------------------------------------------------------------------
