@@ -1,0 +1,124 @@
+"""The ``gregario`` command: the bot, and races in the terminal without Discord.
+
+Sub-commands: ``run`` (the Discord bot), ``play`` (you against bots, in the terminal), ``simulate``
+(all-bot races and their statistics), ``replay`` (a race record), ``rules`` and ``stages``.
+Only ``run`` imports discord.py, so the terminal commands start fast and need no token.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from engine.registry import RULESET_IDS
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``--option key=value`` pairs; each value is read as JSON when it can be (``2``, ``true``,
+    ``["peloton"]``), otherwise kept as text (``--option grid=random``)."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"gregario: --option needs key=value, got {pair!r}")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options
+
+
+def parse_stage(text: str | None) -> dict[str, Any] | str | None:
+    """``--stage``: a preset name, the system's stage text, or a JSON object (``{"deck": ..., "stages": 3}``)."""
+    if text and text.lstrip().startswith("{"):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SystemExit(f"gregario: --stage is not valid JSON: {exc}") from exc
+        if isinstance(value, dict):
+            return value
+    return text
+
+
+def _add_race_arguments(p: argparse.ArgumentParser, default_ruleset: str | None = "flamme_rouge") -> None:
+    p.add_argument("--ruleset", "-r", choices=RULESET_IDS, default=default_ruleset, help="rule system")
+    p.add_argument("--stage", "-s", help="a preset name, the system's stage text, or a JSON object")
+    p.add_argument(
+        "--option", "-o", action="append", default=[], metavar="KEY=VALUE", help="a rule option (repeatable)"
+    )
+    p.add_argument("--seed", type=int, help="the race seed (random if omitted)")
+    p.add_argument("--record", metavar="FILE", help="save the race record (JSON) to FILE")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gregario",
+        description="Cycling board-game races on Discord, and in your terminal.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    sub.add_parser("run", help="start the Discord bot (token from GREGARIO_TOKEN or .env)")
+
+    play = sub.add_parser("play", help="play a race in the terminal against bots (no token needed)")
+    _add_race_arguments(play)
+    play.add_argument("--name", default="Player", help="your name in the race (default Player)")
+    play.add_argument("--opponents", type=int, default=None, help="number of bot opponents (default: the minimum)")
+    play.add_argument("--bots", default=None, help="strategy of the bot opponents (default: the system's)")
+
+    sim = sub.add_parser("simulate", help="run all-bot races and print wins by seat and strategy")
+    _add_race_arguments(sim)
+    sim.add_argument("--races", "-n", type=int, default=100, help="number of races (default 100)")
+    sim.add_argument("--players", type=int, default=None, help="number of player seats (default: the minimum)")
+    sim.add_argument("--bots", default=None, help="comma-separated strategies, one per seat, cycled")
+    sim.add_argument("--no-rotate", action="store_true", help="keep each strategy on its seat")
+
+    rep = sub.add_parser("replay", help="replay a race record and print its standings and log")
+    rep.add_argument("file", help="the race record (JSON); - for standard input")
+    rep.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    rules = sub.add_parser("rules", help="a rule system's summary")
+    rules.add_argument("ruleset", choices=RULESET_IDS)
+
+    stages = sub.add_parser("stages", help="the stage presets of a rule system")
+    stages.add_argument("ruleset", choices=RULESET_IDS)
+    stages.add_argument("stage", nargs="?", help="draw this stage as text")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``gregario`` console script; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    if args.command == "run":
+        from bot.runner import run
+
+        status: int = run()
+        return status
+    if args.command == "play":
+        from bot.cli.play import play
+
+        return play(args)
+    if args.command == "simulate":
+        from bot.cli.simulate import simulate
+
+        return simulate(args)
+    if args.command == "replay":
+        from bot.cli.replay import replay_command
+
+        return replay_command(args.file, as_json=args.json)
+    if args.command == "rules":
+        from engine.registry import get_ruleset
+
+        print(get_ruleset(args.ruleset).summary())
+        return 0
+    if args.command == "stages":
+        from bot.cli.replay import stages_command
+
+        return stages_command(args.ruleset, args.stage)
+    return 2  # pragma: no cover - argparse enforces the choices
+
+
+def entry() -> None:
+    sys.exit(main())

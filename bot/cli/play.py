@@ -1,0 +1,180 @@
+"""``gregario play``: you against bots in the terminal, through the same decisions the bot renders.
+
+Each awaited :class:`~engine.ruleset.Decision` becomes a prompt: its context lines, then its next
+field as a numbered list of choices (type the number), a number range, or a text box. At any prompt
+you may instead type a whole order in the rule system's text syntax (``r5 s9``, ``play 47``...).
+Refusals are the engine's own messages; nothing you type can break the race.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.cli import parse_options, parse_stage
+from bot.cli.replay import render_standings
+from bot.cli.seats import bot_seats, new_seed, parse_strategies
+from engine.messages import OrderError
+from engine.race import Race
+from engine.record import RecordError
+from engine.registry import get_ruleset
+from engine.ruleset import Decision, Entrant, InputField, Order, set_path
+
+HUMAN_ID = "you"
+HELP = (
+    "Type the number of a choice, or a whole order in the game's syntax{example}. 'board' shows the race, 'quit' stops."
+)
+
+
+class Quit(Exception):
+    """The player typed ``quit`` (or the input ended)."""
+
+
+class Terminal:
+    """Prompts on ``out``, answers from ``inp``; end of input counts as quitting."""
+
+    def __init__(self, inp: TextIO, out: TextIO) -> None:
+        self.inp = inp
+        self.out = out
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def ask(self, prompt: str) -> str:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        if not line:
+            raise Quit
+        answer = line.strip()
+        if answer.lower() in {"quit", "exit", "q"}:
+            raise Quit
+        return answer
+
+
+def render_field(term: Terminal, field: InputField) -> None:
+    term.say(f"  {field.label.text}")
+    if field.kind == "choice":
+        for i, choice in enumerate(field.choices, start=1):
+            hint = f"  ({choice.hint.text})" if choice.hint else ""
+            term.say(f"    {i}) {choice.label}{hint}")
+    elif field.kind == "number":
+        term.say(f"    a number from {field.minimum} to {field.maximum}")
+
+
+def answer_to_order(field: InputField, answer: str, partial: Order) -> Order | str:
+    """What the answer means for this field: a choice, a number, or else a whole text-syntax order."""
+    if field.kind == "choice" and answer.isdigit() and 1 <= int(answer) <= len(field.choices):
+        return set_path(partial, field.path, field.choices[int(answer) - 1].value)
+    if field.kind == "number" and answer.lstrip("-").isdigit():
+        return set_path(partial, field.path, int(answer))
+    if field.kind == "text" and field.path:
+        return set_path(partial, field.path, answer)
+    return answer
+
+
+def ask_order(race: Race, term: Terminal, show_board: Callable[[], None]) -> Order:
+    """Ask the human for a complete order for the current step, one field at a time."""
+    partial: Order = {}
+    while True:
+        decision = _my_decision(race, partial)
+        if decision is None or (decision.complete and not decision.fields):
+            return partial
+        term.say(f"\n{decision.prompt.text}")
+        for line in decision.info:
+            term.say(f"  {line.text}")
+        # Offer the choices first; a whole order in the text syntax can be typed at any prompt anyway.
+        field = next((f for f in decision.fields if f.kind != "text"), decision.fields[0])
+        render_field(term, field)
+        answer = term.ask("> ")
+        if answer.lower() == "board":
+            show_board()
+            continue
+        if answer.lower() in {"help", "?"}:
+            term.say(HELP.format(example=f" (for example: {decision.example})" if decision.example else ""))
+            continue
+        if not answer and not field.required:
+            if decision.complete:
+                return partial
+            continue
+        try:
+            validated = race.ruleset.validate(race.state, HUMAN_ID, answer_to_order(field, answer, partial), partial)
+        except OrderError as exc:
+            term.say(f"  {exc.message.text}")
+            continue
+        partial = validated.order
+        if validated.complete:
+            return partial
+
+
+def _my_decision(race: Race, partial: Order) -> Decision | None:
+    for decision in race.awaited({HUMAN_ID: partial}):
+        if decision.entrant == HUMAN_ID:
+            return decision
+    return None
+
+
+def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    """Play one race: you against bots. Returns 0 when the race ends or you quit."""
+    term = Terminal(inp or sys.stdin, out or sys.stdout)
+    ruleset = get_ruleset(args.ruleset)
+    options = parse_options(args.option)
+    strategies = parse_strategies(ruleset, args.bots)
+    opponents = args.opponents if args.opponents is not None else max(ruleset.min_players - 1, 0)
+    human = Entrant(id=HUMAN_ID, name=args.name)
+    entrants = ruleset.default_entrants([human, *bot_seats(ruleset, opponents, strategies)], options)
+    seed = new_seed(args.seed)
+    try:
+        race = Race.start(ruleset.id, entrants, seed, stage=parse_stage(args.stage), options=options)
+    except RecordError as exc:
+        term.say(f"gregario play: {exc}")
+        return 2
+    term.say(f"{ruleset.name} — seed {seed}. Riders: {', '.join(e.name for e in entrants)}")
+    term.say(HELP.format(example=""))
+
+    def show_board() -> None:
+        term.say(race.ruleset.board_text(race.state))
+
+    def save() -> None:
+        if args.record:
+            Path(args.record).write_text(race.record.to_json(), encoding="utf-8")
+            term.say(f"Race record saved to {args.record}")
+
+    shown = 0
+
+    def tell_news() -> None:
+        nonlocal shown
+        if shown == len(race.events):
+            return
+        term.say("")
+        for events in race.events[shown:]:
+            for event in events:
+                term.say(f"• {event.message.text}")
+        shown = len(race.events)
+        show_board()
+
+    show_board()
+    try:
+        while True:
+            race.play_bots_until_human()
+            tell_news()
+            awaited = race.awaited()
+            if not awaited:
+                break
+            orders: dict[str, Any] = {}
+            if any(d.entrant == HUMAN_ID for d in awaited):
+                orders[HUMAN_ID] = ask_order(race, term, show_board)
+            race.play_step(orders)
+            tell_news()
+    except Quit:
+        term.say("\nRace abandoned.")
+        save()
+        return 0
+    result = race.result()
+    term.say("\nFinal standings" + (" (provisional)" if result.provisional else "") + ":")
+    term.say(render_standings(race))
+    save()
+    return 0

@@ -1,0 +1,85 @@
+"""``gregario simulate``: many all-bot races, to compare strategies and to smoke-test a rule system.
+
+Wins are counted by seat and by strategy (a seat's strategy rotates from race to race unless
+``--no-rotate``), so a strategy's edge is not confused with a seat's. Official bot teams added by the
+rule system's default seats (Flamme Rouge's Peloton) are counted under their own names.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from bot.cli import parse_options, parse_stage
+from bot.cli.seats import bot_seats, new_seed, parse_strategies
+from engine.race import Race
+from engine.registry import get_ruleset
+
+
+def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate (sound also near 0 % and 100 %)."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def simulate(args: argparse.Namespace) -> int:
+    ruleset = get_ruleset(args.ruleset)
+    options = parse_options(args.option)
+    strategies = parse_strategies(ruleset, args.bots)
+    players = args.players or max(ruleset.min_players, len(strategies))
+    base_seed = new_seed(args.seed)
+    wins_by_seat: Counter[str] = Counter()
+    wins_by_strategy: Counter[str] = Counter()
+    seats_by_strategy: Counter[str] = Counter()
+    steps = 0
+    unfinished = 0
+    last: Race | None = None
+    started = time.perf_counter()
+    for n in range(args.races):
+        seats = bot_seats(ruleset, players, strategies, start=0 if args.no_rotate else n)
+        entrants = ruleset.default_entrants(seats, options)
+        try:
+            race = Race.start(ruleset.id, entrants, base_seed + n, stage=parse_stage(args.stage), options=options)
+        except Exception as exc:
+            print(f"gregario simulate: {exc}", file=sys.stderr)
+            return 2
+        race.play_bots_until_human()
+        last = race
+        steps += len(race.record.steps)
+        result = race.result()
+        if not result.finished:
+            unfinished += 1
+            continue
+        strategy_of = {e.id: e.bot or "human" for e in entrants}
+        for e in entrants:
+            seats_by_strategy[strategy_of[e.id]] += 1
+        for standing in result.standings:
+            if standing.place == 1:
+                wins_by_seat[standing.entrant] += 1
+                wins_by_strategy[strategy_of[standing.entrant]] += 1
+    elapsed = time.perf_counter() - started
+    races = args.races
+    print(f"{ruleset.name}: {races} races, stage {args.stage or 'default'}, seed {base_seed}")
+    print(f"races per second: {races / elapsed:.1f}   steps per race: {steps / max(races, 1):.1f}")
+    if unfinished:
+        print(f"unfinished races: {unfinished}")
+    print("wins by seat:")
+    for seat, count in sorted(wins_by_seat.items()):
+        print(f"  {seat:<10} {count:>6}  {count / races:6.1%}")
+    print("wins by strategy (share of races; 95 % interval of a seat's win rate):")
+    for strategy, count in wins_by_strategy.most_common():
+        seat_races = seats_by_strategy[strategy]
+        low, high = wilson_interval(count, seat_races)
+        print(f"  {strategy:<10} {count:>6}  per seat {count / seat_races:6.1%}  [{low:.1%}, {high:.1%}]")
+    if args.record and last is not None:
+        Path(args.record).write_text(last.record.to_json(), encoding="utf-8")
+        print(f"last race's record saved to {args.record}")
+    return 0

@@ -1,0 +1,103 @@
+"""The validated shapes of a Mind Cycling record: stage, options, setup and course presets.
+
+Every model forbids unknown keys so a typo in a record is named instead of silently ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+StripType = Literal["plains", "sprint", "mountain"]
+Space = tuple[int, int]
+"""A space as (row, lane)."""
+
+DEFAULT_COURSE: list[StripType] = ["plains", "plains", "sprint", "plains", "mountain", "mountain", "plains"]
+
+
+class StageModel(BaseModel):
+    """The ground raced on (D5, D6): the strips, their length, rocks and supply spaces."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    course: list[StripType] = Field(default_factory=lambda: list(DEFAULT_COURSE), min_length=1, max_length=20)
+    strip_length: int = Field(10, ge=1, le=40)
+    rocks: int | list[Space] = Field(6)
+    supply_spaces: int | list[Space] = Field(2)
+
+
+class OptionsModel(BaseModel):
+    """The rule variants of the Decisions table, each with its default."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    lanes: int = Field(5, ge=3, le=6)  # D1
+    team_size: int = Field(5, ge=3, le=5)  # D2
+    mode: Literal["orders", "live"] = "orders"  # D3
+    medal_section: Literal["last", "first"] = "last"  # D7
+    placement_order: Literal["random"] | list[str] = "random"  # D9
+    max_rounds: int | None = Field(None, ge=1, le=1000)  # D22
+
+
+class CyclistSetup(BaseModel):
+    """One cyclist placed explicitly by a record's setup (its grid placement is then skipped)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    entrant: str
+    number: int = Field(ge=1, le=5)
+    row: int = Field(ge=-20)
+    lane: int = Field(ge=1, le=6)
+    base: Literal["blue", "black"] = "blue"
+
+
+class SetupModel(BaseModel):
+    """An exact starting situation: cyclists' spaces and bases, and the round to start at."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cyclists: list[CyclistSetup] = Field(default_factory=list)
+    round: int = Field(1, ge=1)
+
+
+class PresetModel(BaseModel):
+    """A named course in ``data/presets.json``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    summary: str
+    course: list[StripType]
+    strip_length: int
+    rocks: int | list[Space]
+    supply_spaces: int | list[Space]
+
+    def stage(self) -> StageModel:
+        return StageModel(
+            course=list(self.course),
+            strip_length=self.strip_length,
+            rocks=self.rocks,
+            supply_spaces=self.supply_spaces,
+        )
+
+
+@cache
+def load_presets() -> dict[str, PresetModel]:
+    """The course presets shipped with the package, validated."""
+    raw = json.loads(resources.files("engine.mind_cycling").joinpath("data/presets.json").read_text("utf-8"))
+    return {name: PresetModel.model_validate(body) for name, body in raw.items()}
+
+
+def stage_from(stage: object) -> StageModel:
+    """A stage from a record: a preset name, an explicit stage object, or ``None`` for the default."""
+    if stage is None:
+        return load_presets()["classic"].stage()
+    if isinstance(stage, str):
+        presets = load_presets()
+        if stage not in presets:
+            raise ValueError(f"unknown Mind Cycling course {stage!r}; choose one of: {', '.join(presets)}")
+        return presets[stage].stage()
+    return StageModel.model_validate(stage)

@@ -1,0 +1,441 @@
+"""A round of Mind Cycling: start of round (§4.2), each cyclist's action (§4.3, §6) and the end (§7).
+
+Both input modes (D3) share this module: orders mode runs a whole round from intents in one go,
+live mode runs it one action at a time, keeping the :class:`RoundContext` in the state between steps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.messages import msg
+from engine.mind_cycling.movement import (
+    base_maximum,
+    can_enter,
+    path_end_lane,
+    seek_step,
+    step_target,
+)
+from engine.mind_cycling.state import MindState, RoundContext
+from engine.ruleset import Event
+
+FINISHERS_FOR_END = 12
+"""D22: the race ends when the 12th cyclist crosses (all of them, with 12 or fewer)."""
+SOLO_FINISHERS = 4
+"""§8: solo ends when four cyclists have crossed."""
+
+
+def event(kind: str, text: str, **params: Any) -> Event:
+    """A typed event; ``text`` is the English template of its message."""
+    return Event(kind=f"mc.{kind}", data=params, message=msg(f"mc.{kind}", text, **params))
+
+
+# --- start of the round ---------------------------------------------------------------------------
+def possible_passes(state: MindState) -> dict[str, str]:
+    """D12: blue domestique -> the black-based team-mate directly behind it (bases at the round start)."""
+    passes: dict[str, str] = {}
+    for c in state.cyclists.values():
+        if not (c.on_road and c.role == "domestique" and c.bottle):
+            continue
+        behind = state.at(c.row - 1, c.lane)
+        if behind is not None and behind.entrant == c.entrant and not behind.bottle:
+            passes[c.key] = behind.key
+    return passes
+
+
+def apply_passes(state: MindState, wanted: dict[str, str], events: list[Event]) -> None:
+    """D12: every pass is checked against the bases at the start of the round, then all apply together."""
+    legal = possible_passes(state)
+    done: list[tuple[str, str]] = []
+    for giver, receiver in wanted.items():
+        if legal.get(giver) == receiver:
+            done.append((giver, receiver))
+        else:
+            events.append(
+                event(
+                    "pass_ignored",
+                    "{giver} can't pass its bottle to {receiver}: only a domestique with a bottle passes it, to a "
+                    "team-mate without one directly behind it. The pass is ignored.",
+                    giver=state.label(giver),
+                    receiver=state.label(receiver) if receiver in state.cyclists else receiver,
+                    cyclist=giver,
+                )
+            )
+    for giver, receiver in done:
+        state.cyclists[giver].bottle = False
+        state.cyclists[receiver].bottle = True
+        events.append(
+            event(
+                "bottle_pass",
+                "{giver} passes its bottle to {receiver}.",
+                giver=state.label(giver),
+                receiver=state.label(receiver),
+                cyclist=giver,
+                to=receiver,
+            )
+        )
+
+
+def movement_order(state: MindState) -> list[str]:
+    """§4.1 / D10: furthest first; on the same row the cyclist on the left (lower lane) first."""
+    road = [c for c in state.cyclists.values() if c.on_road]
+    return [c.key for c in sorted(road, key=lambda c: (-c.row, c.lane))]
+
+
+def start_round(state: MindState, events: list[Event]) -> RoundContext:
+    """§4.2 steps 2-4 (after the passes): wind, fatigue and trains, fixed for the whole round."""
+    order = movement_order(state)
+    occupied = {(state.cyclists[k].row, state.cyclists[k].lane): k for k in order}
+    wind: list[str] = []
+    front: dict[str, str] = {}
+    for key in order:
+        c = state.cyclists[key]
+        ahead = occupied.get((c.row + 1, c.lane))
+        if ahead is None:
+            wind.append(key)  # §4.2: nobody directly in front (rocks give no shelter)
+        else:
+            front[key] = ahead  # D13: same lane, consecutive rows
+    fatigued = [k for k in order if state.cyclists[k].role == "domestique" and not state.cyclists[k].bottle]
+    train: dict[str, list[str]] = {}
+    for key in order:
+        c = state.cyclists[key]
+        if key in front or (c.row - 1, c.lane) not in occupied:
+            continue
+        members = [key]
+        row = c.row - 1
+        while (row, c.lane) in occupied:
+            members.append(occupied[(row, c.lane)])
+            row -= 1
+        for m in members:
+            train[m] = members
+    ctx = RoundContext(
+        order=order,
+        wind=wind,
+        fatigued=fatigued,
+        front=front,
+        train=train,
+        start_rows={k: state.cyclists[k].row for k in order},
+    )
+    events.append(
+        event(
+            "round_start",
+            "Round {round}: {count} cyclists on the road; {wind} in the wind.",
+            round=state.round,
+            count=len(order),
+            wind=len(wind),
+            order=order,
+            in_wind=wind,
+            fatigued=fatigued,
+            trains=[m for k, m in train.items() if m[0] == k],
+        )
+    )
+    return ctx
+
+
+def maximum(state: MindState, ctx: RoundContext, key: str) -> int:
+    """The normal maximum of ``key`` this round (§5.2)."""
+    return base_maximum(state, state.cyclists[key], key in ctx.wind, key in ctx.fatigued)
+
+
+# --- wheel and relay ------------------------------------------------------------------------------
+def ride_refusal(state: MindState, ctx: RoundContext, key: str) -> str | None:
+    """Why ``key`` may neither wheel nor relay now (§6.1, §6.2), or None."""
+    c = state.cyclists[key]
+    if key not in ctx.front:
+        return "it is not behind anyone in a train"  # D15
+    if key in ctx.declined:
+        return "it already let its chance go"
+    if c.role == "sprinter" and state.course.section_kind(ctx.start_rows[key]) == "mountain":
+        return "a sprinter that starts the round in the mountains can't"  # §6.1
+    if key in ctx.fatigued:
+        return "a fatigued domestique can't"
+    if ctx.front[key] in ctx.attacked:
+        return "the cyclist in front of it attacked"
+    members = ctx.train[key]
+    ahead = members[: members.index(key)]
+    if any(m in ctx.crossed for m in ahead):
+        return "a cyclist ahead of it in its train crossed the line and broke the train"
+    return None
+
+
+def wheel_target(state: MindState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
+    """D16: the space directly behind the followed cyclist's current position (or why not)."""
+    refusal = ride_refusal(state, ctx, key)
+    if refusal:
+        return None, refusal
+    leader = state.cyclists[ctx.front[key]]
+    me = state.cyclists[key]
+    dest = (leader.row - 1, leader.lane)
+    if dest == (me.row, me.lane):
+        return dest, None
+    if dest in state.course.rocks or state.at(*dest) is not None:
+        return None, f"the space behind {state.label(leader.key)} (row {dest[0]}, lane {dest[1]}) is not free"
+    return dest, None
+
+
+def relay_target(state: MindState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
+    """D16: the space directly in front of the train's frontmost cyclist now (or why not)."""
+    refusal = ride_refusal(state, ctx, key)
+    if refusal:
+        return None, refusal
+    members = ctx.train[key]
+    if members.index(key) > 3:
+        return None, "only the front four of a train may relay"  # §6.2
+    others = [state.cyclists[m] for m in members if m != key and state.cyclists[m].on_road]
+    front = min(others, key=lambda c: (-c.row, c.lane))
+    dest = (front.row + 1, front.lane)
+    if dest[0] <= state.course.last_row and (dest in state.course.rocks or state.at(*dest) is not None):
+        return None, f"the space in front of {state.label(front.key)} (row {dest[0]}, lane {dest[1]}) is not free"
+    return dest, None
+
+
+# --- actions -------------------------------------------------------------------------------------
+def _cross(state: MindState, ctx: RoundContext, key: str, events: list[Event]) -> None:
+    c = state.cyclists[key]
+    c.crossed = True
+    state.finish_order.append(key)
+    c.place = len(state.finish_order)
+    c.finish_round = state.round
+    ctx.crossed.append(key)
+    events.append(
+        event(
+            "crossed",
+            "{who} crosses the finish line in place {place}.",
+            who=state.label(key),
+            cyclist=key,
+            place=c.place,
+            round=state.round,
+        )
+    )
+
+
+def ride(
+    state: MindState,
+    ctx: RoundContext,
+    key: str,
+    steps: int,
+    path: list[str] | None,
+    lane: int | None,
+    attack: bool,
+    events: list[Event],
+) -> int:
+    """A normal move or an attack of up to ``steps`` steps (D4, D17, D23); returns the steps taken.
+
+    Follows ``path`` while it can; a blocked path step hands the rest to lane-seeking towards the
+    lane where the path would have ended (D23); without a path it seeks ``lane`` (default: its own).
+    """
+    c = state.cyclists[key]
+    start = (c.row, c.lane)
+    refill = c.role == "domestique" and not c.bottle and not attack  # D17, D18: none while attacking
+    plan = list(path[:steps]) if path else []
+    target_lane = path_end_lane(c.lane, plan) if plan else (lane or c.lane)
+    seeking = not plan
+    taken = 0
+    crossing = False
+    while taken < steps:
+        step: str | None = None
+        if not seeking and taken >= len(plan):
+            seeking = True
+        if not seeking:
+            wanted = plan[taken]
+            if can_enter(state, *step_target(c.row, c.lane, wanted)):
+                step = wanted
+            else:
+                seeking = True
+                events.append(
+                    event(
+                        "path_blocked",
+                        "{who}: step {n} ({step}) of its path is blocked; it seeks lane {lane} for the rest.",
+                        who=state.label(key),
+                        cyclist=key,
+                        n=taken + 1,
+                        step=wanted,
+                        lane=target_lane,
+                    )
+                )
+        if seeking:
+            step = seek_step(state, c.row, c.lane, target_lane)
+            if step is None:
+                break
+        assert step is not None
+        row, new_lane = step_target(c.row, c.lane, step)
+        taken += 1
+        if row > state.course.last_row:
+            c.lane = new_lane
+            crossing = True
+            break  # D4: the move ends on the line, the rest is lost
+        c.row, c.lane = row, new_lane
+        if refill and (row, new_lane) in state.course.supply:
+            c.bottle = True  # §6.5: blue at once; this move keeps its maximum (D17)
+            refill = False
+            events.append(
+                event(
+                    "refill",
+                    "{who} takes a bottle at the feed zone on row {row}, lane {lane}.",
+                    who=state.label(key),
+                    cyclist=key,
+                    row=row,
+                    lane=new_lane,
+                )
+            )
+    if attack:
+        c.bottle = False  # D18: thrown away at the end of the attacking move, even if blocked
+    end = "over the finish line" if crossing else "to row {row} lane {lane}"
+    events.append(
+        event(
+            "attack" if attack else "move",
+            ("{who} attacks: " if attack else "{who} moves ")
+            + "{taken} of {steps} steps, from row {from_row} lane {from_lane} "
+            + end
+            + ".",
+            who=state.label(key),
+            cyclist=key,
+            taken=taken,
+            steps=steps,
+            from_row=start[0],
+            from_lane=start[1],
+            row=c.row,
+            lane=c.lane,
+            crossed=crossing,
+        )
+    )
+    if crossing:
+        _cross(state, ctx, key, events)
+    return taken
+
+
+def free_ride(
+    state: MindState, ctx: RoundContext, key: str, kind: str, dest: tuple[int, int], events: list[Event]
+) -> None:
+    """D15: a wheel or relay moves straight to its destination, no maximum and no path."""
+    c = state.cyclists[key]
+    start = (c.row, c.lane)
+    if dest[0] > state.course.last_row:
+        c.lane = dest[1]
+        events.append(
+            event(
+                kind, "{who} relays over the finish line.", who=state.label(key), cyclist=key, row=dest[0], lane=dest[1]
+            )
+        )
+        _cross(state, ctx, key, events)
+        return
+    c.row, c.lane = dest
+    text = "{who} wheels to row {row}, lane {lane}." if kind == "wheel" else "{who} relays to row {row}, lane {lane}."
+    events.append(
+        event(
+            kind,
+            text,
+            who=state.label(key),
+            cyclist=key,
+            row=dest[0],
+            lane=dest[1],
+            from_row=start[0],
+            from_lane=start[1],
+        )
+    )
+
+
+def after_action(state: MindState, ctx: RoundContext, key: str, events: list[Event]) -> None:
+    """Record the action: section exits (D20) and the end of a race at its 12th finisher (D22)."""
+    ctx.acted.append(key)
+    c = state.cyclists[key]
+    for kind, section in (("sprint", state.course.medal_sprint), ("mountain", state.course.medal_mountain)):
+        if section is None or state.section_winners.get(kind):
+            continue
+        if c.crossed or c.row > section.last:
+            state.section_winners[kind] = key
+            events.append(
+                event(
+                    f"{kind}_exit",
+                    "{who} is the first out of the " + kind + " section.",
+                    who=state.label(key),
+                    cyclist=key,
+                )
+            )
+    if not state.solo and len(state.finish_order) >= min(FINISHERS_FOR_END, len(state.cyclists)):
+        finish_race(state, events)
+
+
+def finish_race(state: MindState, events: list[Event]) -> None:
+    state.phase = "done"
+    state.ctx = None
+    events.append(event("race_over", "The race is over after {round} rounds.", round=state.round))
+
+
+def next_actor(state: MindState, ctx: RoundContext) -> str | None:
+    """The next cyclist to act at its own place in the movement order (D10)."""
+    for key in ctx.order:
+        if key not in ctx.acted and state.cyclists[key].on_road:
+            return key
+    return None
+
+
+# --- end of the round ------------------------------------------------------------------------------
+def end_round(state: MindState, events: list[Event]) -> None:
+    """Solo scoring (D25), the round limit (D22), else the next round."""
+    state.ctx = None
+    if state.solo and len(state.finish_order) >= SOLO_FINISHERS:
+        rest = [c for c in state.cyclists.values() if c.key not in state.finish_order[:SOLO_FINISHERS]]
+        fifth = rest[0] if rest else None
+        remaining = 0 if fifth is None or fifth.crossed else state.course.last_row - fifth.row + 1
+        state.solo_score = {"rounds": state.round, "remaining": remaining}
+        events.append(
+            event(
+                "solo_score",
+                "Four cyclists are across after {rounds} rounds; the fifth is {remaining} spaces short.",
+                rounds=state.round,
+                remaining=remaining,
+            )
+        )
+        finish_race(state, events)
+        return
+    limit = state.options.get("max_rounds") or state.course.last_row
+    if state.round >= limit:
+        state.round_limit_reached = True
+        for key in movement_order(state):  # D22: furthest first, ties to the left
+            c = state.cyclists[key]
+            state.finish_order.append(key)
+            c.place = len(state.finish_order)
+        events.append(
+            event(
+                "round_limit",
+                "The round limit ({limit}) is reached: the cyclists on the road take the next places.",
+                limit=limit,
+            )
+        )
+        finish_race(state, events)
+        return
+    state.round += 1
+    begin_round(state, events)
+
+
+def begin_round(state: MindState, events: list[Event]) -> None:
+    """Open a round: orders mode waits for intents; live mode asks for bottle passes, if any."""
+    if state.options["mode"] == "orders":
+        state.phase = "round"
+        return
+    if possible_passes(state):
+        state.phase = "passes"
+        return
+    state.phase = "round"
+    state.ctx = start_round(state, events)
+    continue_live(state, events)
+
+
+def continue_live(state: MindState, events: list[Event]) -> None:
+    """Live mode: end the round once nobody is left to act."""
+    ctx = state.ctx
+    if ctx is None or ctx.prompt is not None:
+        return
+    if next_actor(state, ctx) is None:
+        end_round(state, events)
+
+
+def offer_ride(state: MindState, ctx: RoundContext, leader: str) -> str | None:
+    """Live mode (§9.3): the cyclist that started directly behind ``leader``, if it can wheel or relay now."""
+    follower = ctx.behind(leader)
+    if follower is None or follower in ctx.acted or not state.cyclists[follower].on_road:
+        return None
+    if wheel_target(state, ctx, follower)[0] or relay_target(state, ctx, follower)[0]:
+        return follower
+    return None

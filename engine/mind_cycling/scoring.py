@@ -1,0 +1,132 @@
+"""Team points, medals and the player standings (§7, D21), and the solo score (§8, D25)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.messages import msg
+from engine.mind_cycling.rounds import movement_order
+from engine.mind_cycling.state import MindState
+from engine.ruleset import Result, Standing
+
+TEAM_POINTS = (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
+"""§3.5: places 1-12; D21: 13th and later score 0."""
+
+MEDALS = ("best_cyclist", "best_sprinter", "best_climber", "best_team")
+
+
+def points_for(place: int | None) -> int:
+    if place is None or not 1 <= place <= len(TEAM_POINTS):
+        return 0
+    return TEAM_POINTS[place - 1]
+
+
+def team_points(state: MindState, places: dict[str, int]) -> dict[str, int]:
+    return {e: sum(points_for(places.get(c.key)) for c in state.team(e)) for e in state.entrants}
+
+
+def best_place(state: MindState, entrant: str, places: dict[str, int]) -> int:
+    found = [places[c.key] for c in state.team(entrant) if c.key in places]
+    return min(found) if found else 10**6
+
+
+def medals(state: MindState, places: dict[str, int]) -> dict[str, str | None]:
+    """§7: medals belong to players (D21). Best Team tie -> the better best-placed cyclist."""
+    owner = {c.key: c.entrant for c in state.cyclists.values()}
+    crossed = state.finish_order
+    winner = crossed[0] if crossed else None  # D22: after a round limit, place 1 on the road
+    points = team_points(state, places)
+    best_team = min(state.entrants, key=lambda e: (-points[e], best_place(state, e, places))) if places else None
+    sprint = state.section_winners.get("sprint")
+    mountain = state.section_winners.get("mountain")
+    return {
+        "best_cyclist": owner[winner] if winner else None,
+        "best_sprinter": owner[sprint] if sprint else None,
+        "best_climber": owner[mountain] if mountain else None,
+        "best_team": best_team,
+    }
+
+
+def provisional_places(state: MindState) -> dict[str, int]:
+    """Places so far: the finishers, then (while racing) the cyclists on the road in movement order."""
+    places = {k: i for i, k in enumerate(state.finish_order, start=1)}
+    if state.phase != "done":
+        for key in movement_order(state):
+            places[key] = len(places) + 1
+    return places
+
+
+def race_result(state: MindState) -> Result:
+    if state.solo:
+        return solo_result(state)
+    finished = state.phase == "done"
+    places = provisional_places(state)
+    points = team_points(state, places)
+    won = medals(state, places)
+    count = {e: sum(1 for m in MEDALS if won[m] == e) for e in state.entrants}
+
+    def key(e: str) -> tuple[int, int, int, int]:
+        # D21: medals, then the Best Team holder, then team points, then the best-placed cyclist.
+        return (-count[e], 0 if won["best_team"] == e else 1, -points[e], best_place(state, e, places))
+
+    ranked = sorted(state.entrants, key=key)
+    standings: list[Standing] = []
+    for i, e in enumerate(ranked):
+        place = i + 1
+        if i and key(ranked[i - 1]) == key(e):
+            place = standings[-1].place  # still tied -> shared place
+        figures: dict[str, Any] = {
+            "medals": count[e],
+            "medal_names": [m for m in MEDALS if won[m] == e],
+            "team_points": points[e],
+            "best_place": next(iter(sorted(places[c.key] for c in state.team(e) if c.key in places)), None),
+            "places": {c.key: places.get(c.key) for c in state.team(e)},
+        }
+        standings.append(Standing(entrant=e, riders=[c.key for c in state.team(e)], place=place, figures=figures))
+    notes = (
+        [msg("mc.round_limit_note", "The race was stopped by the round limit.")] if state.round_limit_reached else []
+    )
+    return Result(finished=finished, provisional=not finished, standings=standings, notes=notes)
+
+
+def solo_line(rounds: int, remaining: int) -> str:
+    """The seed's solo result line: rounds (bases) and the fifth cyclist's distance to the line."""
+    return f"{rounds} rounds and {remaining} spaces left for the fifth cyclist to cross the finish line"
+
+
+def solo_key(rounds: int, remaining: int) -> tuple[int, int]:
+    """§8: fewer rounds wins; tie -> fewer spaces left for the fifth cyclist."""
+    return (rounds, remaining)
+
+
+def solo_result(state: MindState) -> Result:
+    entrant = state.entrants[0]
+    riders = [c.key for c in state.team(entrant)]
+    score = state.solo_score
+    crossed = sum(1 for c in state.cyclists.values() if c.crossed)
+    if score is None:
+        figures: dict[str, Any] = {"rounds": None, "remaining": None, "crossed": crossed, "scored": False}
+        notes = (
+            [msg("mc.solo_unfinished", "Stopped by the round limit before four cyclists crossed: no score.")]
+            if state.phase == "done"
+            else []
+        )
+        return Result(
+            finished=state.phase == "done",
+            provisional=state.phase != "done",
+            standings=[Standing(entrant=entrant, riders=riders, place=1, figures=figures)],
+            notes=notes,
+        )
+    line = solo_line(score["rounds"], score["remaining"])
+    figures = {
+        "rounds": score["rounds"],
+        "remaining": score["remaining"],
+        "crossed": crossed,
+        "scored": True,
+        "line": line,
+    }
+    return Result(
+        finished=True,
+        standings=[Standing(entrant=entrant, riders=riders, place=1, figures=figures)],
+        notes=[msg("mc.solo_line", "{line}", line=line)],
+    )

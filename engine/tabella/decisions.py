@@ -1,0 +1,158 @@
+"""What a player is asked: the prompt, the one-message text field and the step-by-step fields (§8).
+
+The fields drive generic front ends: a ``text`` field with an empty path takes the whole order in the
+forum syntax; choice and number fields build the same order one part at a time, in the order a
+player would decide it (start, each move's effort and direction, the sprint, then the extras).
+"""
+
+from __future__ import annotations
+
+from engine.messages import msg
+from engine.ruleset import Choice, Decision, InputField, Order
+from engine.tabella.orders import START_TITLES, OrderContext, is_whole
+from engine.tabella.state import ROUNDS, RaceState
+from engine.tabella.syntax import example_text, format_order
+from engine.tabella.table import ROW_NAMES
+
+
+def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: OrderContext) -> Decision:
+    """What ``rid`` sees on its panel: the text field, the next step-by-step fields, the course."""
+    rider = state.rider(rid)
+    live = state.mode == "live"
+    fields: list[InputField] = [
+        InputField(
+            path=[],
+            label=msg("tabella.field.text", "Write it in one message"),
+            kind="text",
+            required=False,
+        )
+    ]
+    fields += next_fields(state, ctx, order)
+    missing = [ROUNDS[n] for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
+    if live and complete:
+        prompt = msg(
+            "tabella.prompt.round_ready",
+            "Your order: {order}. You may still change it until the round resolves.",
+            order=format_order(order, ctx.names, live_round=state.round),
+        )
+    elif live:
+        label = ROUNDS[state.round]
+        prompt = msg(
+            "tabella.prompt.round",
+            "Round {label}: {what}",
+            label=label,
+            what=round_question(state.round),
+        )
+    elif complete:
+        prompt = msg(
+            "tabella.prompt.plan_ready",
+            "Your plan is complete: {plan}. You may still change it until the deadline.",
+            plan=format_order(order, ctx.names),
+        )
+    else:
+        prompt = msg(
+            "tabella.prompt.plan",
+            "Send your whole race plan: start, five route moves, three sprint moves and any specials "
+            "(still missing: {missing})",
+            missing=", ".join(missing),
+        )
+    info = [msg("tabella.info.course", "{line}", line=line) for line in state.course.lines()]
+    info.append(
+        msg(
+            "tabella.info.rider",
+            "{name}: Resistenza {r}, Velocità {v}{where}",
+            name=rider.name,
+            r=rider.r,
+            v=rider.v,
+            where=f", in {ROW_NAMES[rider.row]}{rider.pair or ''}" if rider.row is not None else "",
+        )
+    )
+    return Decision(
+        entrant=rid,
+        kind="round" if live else "plan",
+        prompt=prompt,
+        fields=fields,
+        partial=order,
+        complete=complete,
+        required=live,  # D8: in plan mode a player who sends nothing does not start
+        example=example_text(ctx),
+        info=info,
+    )
+
+
+def round_question(number: int) -> str:
+    if number == 0:
+        return "choose your start (A Aggressiva, B Bersagliera, C Cavaliera), Bibitone or not, and any specials"
+    if number <= 5:
+        return "choose the effort (1-5) and the direction (S up, R straight, D down) of your move, and any specials"
+    return "choose how much Resistenza to put into this sprint move, and any specials"
+
+
+def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[InputField]:
+    """The step-by-step fields: the first part of the order still missing (start, a move, the sprint)."""
+    for n in ctx.rounds:
+        label = ROUNDS[n]
+        if n == 0 and "start" not in order:
+            return [
+                InputField(
+                    path=["start"],
+                    label=msg("tabella.field.start", "Start"),
+                    kind="choice",
+                    choices=[Choice(value=k, label=f"{k} {v}") for k, v in START_TITLES.items()],
+                )
+            ]
+        if 1 <= n <= 5 and not is_whole(order.get(label, {})):
+            move = order.get(label) or {}
+            fields = []
+            if "effort" not in move:
+                fields.append(
+                    InputField(
+                        path=[label, "effort"],
+                        label=msg("tabella.field.effort", "Move {n}: effort", n=n),
+                        kind="choice",
+                        choices=[Choice(value=e, label=str(e)) for e in range(1, 6)],
+                    )
+                )
+            if "dir" not in move:
+                fields.append(
+                    InputField(
+                        path=[label, "dir"],
+                        label=msg("tabella.field.dir", "Move {n}: direction", n=n),
+                        kind="choice",
+                        choices=[
+                            Choice(value="S", label="S ↑"),
+                            Choice(value="R", label="R →"),
+                            Choice(value="D", label="D ↓"),
+                        ],
+                    )
+                )
+            return fields
+        if n >= 6 and label not in order:
+            return [
+                InputField(
+                    path=[label],
+                    label=msg("tabella.field.sprint", "Sprint {n}: intensity", n=n - 5),
+                    kind="number",
+                    minimum=0,
+                )
+            ]
+    extras = [
+        InputField(
+            path=["specials"],
+            label=msg("tabella.field.specials", "Specials (like V@m3 bibitone, G@m2 @Luca down)"),
+            kind="text",
+            required=False,
+        )
+    ]
+    if 0 in ctx.rounds:
+        extras.insert(
+            0,
+            InputField(
+                path=["bibitone"],
+                label=msg("tabella.field.bibitone", "Bibitone (reinforced Vigorilla)?"),
+                kind="choice",
+                choices=[Choice(value=False, label="No"), Choice(value=True, label="Yes")],
+                required=False,
+            ),
+        )
+    return extras

@@ -1,0 +1,402 @@
+"""Orders: checking and normalising what a player sends (rules §8.1, §8.2, D9).
+
+An order is one JSON object in both modes. A plan (plan mode) holds every round; a live order holds
+the round being played. Keys: ``start`` (A/B/C), ``bibitone`` (bool), ``m1``-``m5`` (``{"effort",
+"dir"}``), ``s1``-``s3`` (intensity), ``specials`` (a list of ``{"code", "round", "target", "dir"}``)
+and the record's ``received_at``. Conditions that depend on the race situation are not checked here
+(D28): they are checked when the round resolves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from engine.messages import OrderError
+from engine.ruleset import ORDER_META_KEYS, Order
+from engine.tabella.state import ROUNDS
+
+START_NAMES = {
+    "a": "A",
+    "aggressiva": "A",
+    "b": "B",
+    "bersagliera": "B",
+    "c": "C",
+    "cavaliera": "C",
+}
+START_TITLES = {"A": "Aggressiva", "B": "Bersagliera", "C": "Cavaliera"}
+DIRECTIONS = {"s": "S", "d": "D", "r": "R"}
+PUSH_DIRECTIONS = {"up": "up", "su": "up", "down": "down", "giu": "down", "giù": "down"}
+SPECIAL_NAMES = {
+    "V": "Vigorilla",
+    "G": "Gomitata",
+    "J": "Gancio di traino",
+    "B": "Bottigliata",
+    "X": "Scia",
+    "P": "Mi alzo in piedi sui pedali",
+    "V2": "stolen Vigorilla (V2)",
+    "B2": "stolen bottle throw (B2)",
+}
+TRUE_WORDS = {"yes", "y", "si", "sì", "true", "1", "on"}
+FALSE_WORDS = {"no", "n", "false", "0", "off"}
+_ALL = frozenset(range(9))
+# D9: where each special may be used (V2/B2 wherever V/B are, except the start).
+ALLOWED_ROUNDS: dict[str, frozenset[int]] = {
+    "V": _ALL,
+    "G": _ALL,
+    "J": frozenset(range(1, 5)),
+    "B": _ALL,
+    "X": frozenset(range(1, 6)),
+    "P": _ALL,
+    "V2": frozenset(range(1, 9)),
+    "B2": frozenset(range(1, 9)),
+}
+NEEDS_TARGET = frozenset({"G", "J", "B", "B2"})
+_MOVE = re.compile(r"(-?\d+)\s*([^\d\s]*)")
+
+
+def part_name(label: str) -> str:
+    """How a player reads a round label in a message: ``move 3``, ``sprint 2``, ``start``."""
+    if label.startswith("m"):
+        return f"move {label[1]}"
+    if label.startswith("s"):
+        return f"sprint {label[1]}"
+    return "start"
+
+
+def allowed_text(code: str) -> str:
+    rounds = sorted(ALLOWED_ROUNDS[code])
+    return ", ".join(ROUNDS[r] for r in rounds)
+
+
+def _error(key: str, text: str, **params: Any) -> OrderError:
+    return OrderError.of(f"tabella.{key}", text, **params)
+
+
+@dataclass(frozen=True)
+class OrderContext:
+    """What validation needs from the race: who orders, who else races, which rounds the order covers."""
+
+    entrant: str
+    names: Mapping[str, str]
+    """Entrant id -> display name, every rider of the race."""
+    mode: str
+    rounds: tuple[int, ...]
+    """Rounds this order may hold (plan: every round from the current one; live: the current one)."""
+    used: frozenset[str] = frozenset()
+    """Specials already used (live mode)."""
+
+    @property
+    def live_round(self) -> int | None:
+        return self.rounds[0] if self.mode == "live" else None
+
+
+def resolve_target(raw: Any, ctx: OrderContext, where: str) -> str:
+    """A target written as an id or a display name (``@Luca``, case-insensitive) -> the entrant id."""
+    if not isinstance(raw, str) or not raw.strip().lstrip("@").strip():
+        raise _error("order.no_target", "{where}: name the rider to target, like @Luca", where=where)
+    name = raw.strip().lstrip("@").strip()
+    folded = name.casefold()
+    found = [eid for eid, ename in ctx.names.items() if ename.casefold() == folded]
+    if not found:
+        found = [eid for eid in ctx.names if eid.casefold() == folded]
+    if not found:
+        riders = ", ".join(n for eid, n in ctx.names.items() if eid != ctx.entrant)
+        raise _error(
+            "order.unknown_target",
+            "{where}: there is no rider called {name} in this race; the others are {riders}",
+            where=where,
+            name=name,
+            riders=riders,
+        )
+    if len(found) > 1:
+        raise _error(
+            "order.ambiguous_target",
+            "{where}: {count} riders are called {name}; write the rider's id instead ({ids})",
+            where=where,
+            count=len(found),
+            name=name,
+            ids=", ".join(found),
+        )
+    if found[0] == ctx.entrant:
+        raise _error("order.self_target", "{where}: you can't target yourself; name another rider", where=where)
+    return found[0]
+
+
+def _int(raw: Any) -> int | None:
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+        return int(raw.strip())
+    return None
+
+
+def check_start(raw: Any) -> str:
+    value = START_NAMES.get(str(raw).strip().casefold()) if isinstance(raw, str) else None
+    if value is None:
+        raise _error(
+            "order.bad_start",
+            "start: choose A (Aggressiva), B (Bersagliera) or C (Cavaliera), you wrote {value}",
+            value=raw,
+        )
+    return value
+
+
+def check_bibitone(raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.strip().casefold() in TRUE_WORDS | FALSE_WORDS:
+        return raw.strip().casefold() in TRUE_WORDS
+    raise _error("order.bad_bibitone", "bibitone: write yes or no, you wrote {value}", value=raw)
+
+
+def check_move(label: str, raw: Any) -> dict[str, Any]:
+    """A route move: effort 1-5 and direction S, D or R (§5.3)."""
+    where = part_name(label)
+    if isinstance(raw, str):
+        found = _MOVE.fullmatch(raw.strip())
+        if found is None or not found.group(2):
+            raise _error(
+                "order.bad_move",
+                "{where}: write an effort 1 to 5 and a direction S, D or R, like 3R; you wrote {value}",
+                where=where,
+                value=raw,
+            )
+        raw = {"effort": found.group(1), "dir": found.group(2)}
+    if not isinstance(raw, Mapping):
+        raise _error(
+            "order.bad_move",
+            "{where}: write an effort 1 to 5 and a direction S, D or R, like 3R; you wrote {value}",
+            where=where,
+            value=raw,
+        )
+    unknown = sorted(set(raw) - {"effort", "dir"})
+    if unknown:
+        raise _error("order.bad_move_key", "{where}: unknown part {part}", where=where, part=unknown[0])
+    move: dict[str, Any] = {}
+    # A move object may be built one field at a time (effort, then direction): a missing part makes
+    # the order incomplete, not wrong.
+    if raw.get("effort") not in (None, ""):
+        effort = _int(raw.get("effort"))
+        if effort is None or not 1 <= effort <= 5:
+            raise _error(
+                "order.bad_effort",
+                "{where}: effort must be 1 to 5, you wrote {value}",
+                where=where,
+                value=raw.get("effort"),
+            )
+        move["effort"] = effort
+    direction = raw.get("dir")
+    if direction not in (None, ""):
+        norm = DIRECTIONS.get(str(direction).strip().casefold())
+        if norm is None:
+            raise _error(
+                "order.bad_direction",
+                "{where}: direction must be S, D or R, you wrote {value}",
+                where=where,
+                value=direction,
+            )
+        move["dir"] = norm
+    return move
+
+
+def check_sprint(label: str, raw: Any) -> int:
+    """A sprint intensity: any whole number 0 or more (D16)."""
+    value = _int(raw)
+    if value is None or value < 0:
+        raise _error(
+            "order.bad_intensity",
+            "{where}: intensity must be a whole number 0 or more, you wrote {value}",
+            where=part_name(label),
+            value=raw,
+        )
+    return value
+
+
+def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
+    """One special entry: its code, its round (D9), its target and push direction (§8.2)."""
+    if not isinstance(raw, Mapping):
+        raise _error("order.bad_special", "specials: each entry needs a code and a round, like V@m3")
+    code = str(raw.get("code", "")).strip().upper()
+    if code not in SPECIAL_NAMES:
+        raise _error(
+            "order.unknown_special",
+            "specials: {value} is not a special; use V, G, J, B, X, P, V2 or B2",
+            value=raw.get("code"),
+        )
+    unknown = sorted(set(raw) - {"code", "round", "target", "dir", "bibitone"})
+    if unknown:
+        raise _error("order.bad_special_key", "{code}: unknown part {part}", code=code, part=unknown[0])
+    label = raw.get("round")
+    live = ctx.live_round
+    if label in (None, "") and live is not None:
+        label = ROUNDS[live]
+    label = str(label).strip().casefold() if label is not None else ""
+    if label not in ROUNDS:
+        raise _error(
+            "order.special_round",
+            "{code}: say in which round, like {code}@m3 (start, m1-m5, s1-s3); you wrote {value}",
+            code=code,
+            value=raw.get("round") or "nothing",
+        )
+    number = ROUNDS.index(label)
+    where = f"{code}@{label}"
+    if live is not None and number != live:
+        raise _error(
+            "order.special_other_round",
+            "{where}: this order is for {round}; specials go with the move of the round they are used in",
+            where=where,
+            round=ROUNDS[live],
+        )
+    if number not in ctx.rounds:
+        raise _error(
+            "order.special_past",
+            "{where}: that round is already over; this plan covers {rounds}",
+            where=where,
+            rounds=", ".join(ROUNDS[n] for n in ctx.rounds),
+        )
+    if number not in ALLOWED_ROUNDS[code]:
+        raise _error(
+            "order.special_not_here",
+            "{where}: the {name} can't be used in {round}; it is allowed in {allowed}",
+            where=where,
+            name=SPECIAL_NAMES[code],
+            round=label,
+            allowed=allowed_text(code),
+        )
+    entry: dict[str, Any] = {"code": code, "round": label}
+    if code in NEEDS_TARGET:
+        entry["target"] = resolve_target(raw.get("target"), ctx, where)
+    if code == "G" and number not in range(6, 9):
+        direction = raw.get("dir")
+        norm = PUSH_DIRECTIONS.get(str(direction).strip().casefold()) if direction is not None else None
+        if norm is None:
+            raise _error(
+                "order.push_direction",
+                "{where}: say which way you push, up (towards A) or down (towards C){wrote}",
+                where=where,
+                wrote=f", you wrote {direction}" if direction not in (None, "") else "",
+            )
+        entry["dir"] = norm
+    if raw.get("bibitone"):
+        if code != "V":
+            raise _error("order.bibitone_not_v", "{where}: bibitone goes on your V entry", where=where)
+        entry["bibitone"] = True
+    return entry
+
+
+def _check_received_at(raw: Any) -> str:
+    if isinstance(raw, str):
+        try:
+            datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        except ValueError:
+            pass
+        else:
+            return raw
+    raise _error("order.bad_time", "received_at must be an ISO 8601 time, not {value}", value=raw)
+
+
+def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
+    """The order checked and normalised, and whether it is complete for the rounds it covers."""
+    out: Order = {}
+    labels = {ROUNDS[n] for n in ctx.rounds}
+    for key, value in raw.items():
+        if key in ORDER_META_KEYS:
+            if key == "received_at" and value is not None:
+                out[key] = _check_received_at(value)
+            continue
+        if key == "start":
+            if "start" not in labels:
+                raise _error("order.not_now", "start: the start is not part of this order")
+            out["start"] = check_start(value)
+        elif key == "bibitone":
+            if ctx.mode == "live" and "start" not in labels:
+                raise _error("order.bibitone_late", "bibitone: the Bibitone is declared with the start")
+            out["bibitone"] = check_bibitone(value)
+        elif key in ROUNDS and key != "start":
+            if key not in labels:
+                raise _error(
+                    "order.not_now",
+                    "{where}: this order is for {rounds}",
+                    where=part_name(key),
+                    rounds=", ".join(ROUNDS[n] for n in ctx.rounds),
+                )
+            out[key] = check_move(key, value) if key.startswith("m") else check_sprint(key, value)
+        elif key == "specials":
+            out["specials"] = value
+        else:
+            raise _error("order.unknown_key", "unknown part of the order: {part}", part=key)
+    specials = out.pop("specials", None)
+    if specials is not None:
+        if isinstance(specials, str):
+            from engine.tabella.syntax import parse_specials  # syntax builds on this module
+
+            specials = parse_specials(specials, ctx)
+        if not isinstance(specials, Sequence) or isinstance(specials, str):
+            raise _error("order.bad_specials", "specials must be a list of entries like V@m3")
+        checked = [check_special(entry, ctx) for entry in specials]
+        _no_repeats(checked, ctx)
+        for entry in checked:
+            if entry.pop("bibitone", False):
+                out["bibitone"] = True
+        if out.get("bibitone") and ctx.mode == "live" and 0 not in ctx.rounds:
+            raise _error("order.bibitone_late", "bibitone: the Bibitone is declared with the start")
+        out["specials"] = sorted(
+            checked, key=lambda e: (ROUNDS.index(e["round"]), list(SPECIAL_NAMES).index(e["code"]))
+        )
+    complete = all(ROUNDS[n] in out and is_whole(out[ROUNDS[n]]) for n in ctx.rounds)
+    return out, complete
+
+
+def is_whole(value: Any) -> bool:
+    """A move given only in part (an effort without its direction) is not yet a move."""
+    return not isinstance(value, dict) or {"effort", "dir"} <= set(value)
+
+
+def _no_repeats(entries: list[dict[str, Any]], ctx: OrderContext) -> None:
+    seen: dict[str, str] = {}
+    for entry in entries:
+        code = entry["code"]
+        if code in seen:
+            raise _error(
+                "order.special_twice",
+                "{code} appears twice ({first} and {second}): each special is used once per race",
+                code=code,
+                first=seen[code],
+                second=entry["round"],
+            )
+        if code in ctx.used:
+            raise _error(
+                "order.special_used",
+                "{code}: you have already used your {name} in this race",
+                code=code,
+                name=SPECIAL_NAMES[code],
+            )
+        seen[code] = entry["round"]
+
+
+def specials_in(order: Order, round_number: int) -> dict[str, dict[str, Any]]:
+    """The specials an order uses in one round, by code."""
+    label = ROUNDS[round_number]
+    return {e["code"]: e for e in order.get("specials", []) if e["round"] == label}
+
+
+def automatic_order(ctx: OrderContext) -> Order:
+    """§4.1: start -> Cavaliera, Bibitone no; route -> 1R; sprint -> 0; no specials."""
+    order: Order = {}
+    for n in ctx.rounds:
+        label = ROUNDS[n]
+        if n == 0:
+            order["start"] = "C"
+            order["bibitone"] = False
+        elif n <= 5:
+            order[label] = {"effort": 1, "dir": "R"}
+        else:
+            order[label] = 0
+    order["specials"] = []
+    return order

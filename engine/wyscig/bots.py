@@ -1,0 +1,101 @@
+"""Automatic play: the absent player's card (D21) and the bot strategies ``steady`` and ``attacker``.
+
+Every choice is a deterministic function of the state (no randomness is needed): a bot looks at every
+(card, descents) it could play and ranks them by what they would cost it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from engine.ruleset import Order
+from engine.wyscig.deck import DESCENT_BONUS
+from engine.wyscig.pace import TOLERANCE, Verdict, judge
+from engine.wyscig.state import Player, State
+
+STRATEGIES: tuple[str, ...] = ("steady", "attacker")
+DEFAULT_STRATEGY = "steady"
+CLOSING_LAPS = 2
+"""The attacker attacks once the pile holds no more than this many cards per rider."""
+
+Option = tuple[int, int, Verdict]
+"""A playable (card, descents) and its verdict against L now."""
+
+
+def options(state: State, player: Player, descents: int | None = None) -> Iterator[Option]:
+    """Every distinct (card, descents) the player may play now, with its verdict."""
+    counts = range(player.descents + 1) if descents is None else [descents]
+    for card in sorted(set(player.speeds)):
+        for k in counts:
+            speed = card + DESCENT_BONUS * k
+            yield card, k, judge(speed, state.reference, player.minutes, player.id == state.leader, state.on_climb)
+
+
+def automatic_card(state: State, player: Player, descents: int) -> int:
+    """D21: the lowest card that avoids a penalty (the leader: his lowest), else the highest card."""
+    if player.id == state.leader or state.reference is None:
+        return player.speeds[0]
+    reference = state.reference
+    # on a climb, or holding minutes, there is no tolerance
+    floor = reference - TOLERANCE if player.minutes == 0 and not state.on_climb else reference
+    for card in player.speeds:
+        if card + DESCENT_BONUS * descents >= floor:
+            return card
+    return player.speeds[-1]
+
+
+def absent_order(state: State, player: Player, partial: Order) -> Order:
+    """D21: keep what the player chose; no descents unless chosen; the automatic card otherwise."""
+    descents = int(partial.get("descents", 0))
+    card = partial.get("card")
+    if card is None:
+        card = automatic_card(state, player, descents)
+    return {"card": int(card), "descents": descents}
+
+
+def _steady_cost(option: Option) -> tuple[int, int]:
+    """Fewest minutes first (gaining some back is best), then the cheapest cards spent."""
+    card, k, verdict = option
+    return (verdict.minutes, card + 3 * k)
+
+
+def _attacker_cost(option: Option) -> tuple[int, int, int]:
+    """Taking the yellow token first, then as the steady rider, cheapest cards."""
+    card, k, verdict = option
+    return (0 if verdict.outcome == "lead" else 1, verdict.minutes, card + 3 * k)
+
+
+def steady(state: State, player: Player, partial: Order) -> Order:
+    """Avoid penalties: the cheapest play that takes (or keeps) the fewest minutes.
+
+    The leader plays his lowest card; a chip-free rider the lowest card within the tolerance; a
+    penalised rider what gives back the most minutes, with descents only where they help.
+    """
+    return _best(state, player, partial, _steady_cost)
+
+
+def attacker(state: State, player: Player, partial: Order) -> Order:
+    """Attack for the yellow token when it counts: in the closing laps of the stage.
+
+    Only the holder of the yellow token at the end wins the stage (57 instead of 60), so attacking
+    early just spends high cards. Until the pile is down to :data:`CLOSING_LAPS` cards per rider the
+    attacker rides like ``steady``; then, as leader, he defends with his highest card, and free of
+    minutes he takes the lead as cheaply as he can (with descents if needed).
+    """
+    if len(state.pile) > CLOSING_LAPS * len(state.seats):
+        return steady(state, player, partial)
+    if player.id == state.leader and "card" not in partial:
+        return {"card": player.speeds[-1], "descents": int(partial.get("descents", 0))}
+    return _best(state, player, partial, _attacker_cost)
+
+
+def _best(state: State, player: Player, partial: Order, cost: Callable[[Option], tuple[int, ...]]) -> Order:
+    chosen = partial.get("descents")
+    candidates = list(options(state, player, None if chosen is None else int(chosen)))
+    if "card" in partial:
+        candidates = [c for c in candidates if c[0] == partial["card"]]
+    card, k, _ = min(candidates, key=cost)
+    return {"card": card, "descents": k}
+
+
+PLAYERS: dict[str, Callable[[State, Player, Order], Order]] = {"steady": steady, "attacker": attacker}

@@ -1,0 +1,60 @@
+"""The record schemas of Wyścig: stage, options, setup and order (``docs/race-record/wyscig.md``).
+
+``extra="forbid"`` everywhere so a misspelt field in a record is named, not ignored.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.wyscig.deck import CardName, DeckName
+
+
+class StageModel(BaseModel):
+    """The ground raced on: which deck (D1) and how many stages (D2)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    deck: DeckName = "itemised_108"
+    """D1: ``itemised_108`` (default), ``total_102`` or ``classic_96``."""
+    stages: int = Field(default=6, ge=1, le=21)
+    """D2: 6 by default (the seed's minimum); 1-5 is a house rule; at most 21."""
+
+
+class OptionsModel(BaseModel):
+    """The rule variants that are not the ground raced on."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_players: int = Field(default=6, ge=2, le=8)
+    """D3: 2-6 players by default; 7 or 8 only with the 108-card deck."""
+
+
+class SetupModel(BaseModel):
+    """An exact starting situation for tests, tutorials and puzzles (every field optional)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seats: list[str] | None = None
+    """Seat order (every entrant once); otherwise drawn from the seed (D4)."""
+    leader: str | None = None
+    """Who holds the yellow token at the start; otherwise drawn from the seed (D4)."""
+    stage_number: int | None = Field(default=None, ge=1, le=21)
+    """The stage to start at (1 by default); earlier stages' times come from ``earlier_times``."""
+    earlier_times: dict[str, list[int]] | None = None
+    """Every entrant's recorded times of the stages before ``stage_number`` (57, 60 or more)."""
+    hands: dict[str, list[CardName]] | None = None
+    """Explicit opening hands of the first stage played (a climb in it is laid at once)."""
+    pile: list[CardName] | None = None
+    """The first stage's pile, top first: hands not given are dealt from it, the rest is the draw pile."""
+    minutes: dict[str, int] | None = None
+    """Penalty minutes held at the start of the first stage played."""
+
+
+class OrderModel(BaseModel):
+    """A turn: one speed card from the hand and how many descent cards go with it (§8.1)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    card: int | None = None
+    descents: int | None = None

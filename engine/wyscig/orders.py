@@ -1,0 +1,136 @@
+"""Orders: the text syntax of §8.2 (``play 47``, ``play 50 +2``) and checking a turn against the hand.
+
+Every refusal names what is wrong in the player's terms and what to do instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.messages import OrderError
+from engine.ruleset import ORDER_META_KEYS, Order
+from engine.wyscig.deck import MAX_SPEED, MIN_SPEED, describe_hand
+from engine.wyscig.models import OrderModel
+from engine.wyscig.state import State
+
+_PLAY = re.compile(r"^\s*(?:play\s+)?(\d+)\s*(?:\+\s*(\d+))?\s*$", re.IGNORECASE)
+_HAND = re.compile(r"^\s*hand\s*$", re.IGNORECASE)
+
+
+def parse_text(state: State, entrant: str, text: str) -> Order:
+    """``play 47`` -> ``{"card": 47, "descents": 0}``; ``play 50 +2`` -> two descent cards."""
+    if _HAND.match(text):
+        player = state.player(entrant)
+        raise OrderError.of(
+            "wk.hand",
+            "Your hand: {hand}. To play, write play {example}.",
+            hand=describe_hand(player.speeds, player.descents),
+            example=player.speeds[0] if player.speeds else 47,
+        )
+    if not text.strip():
+        raise OrderError.of("wk.empty", "Choose a card to play: write play 47, or play 50 +2 to add two descent cards.")
+    match = _PLAY.match(text)
+    if not match:
+        raise OrderError.of(
+            "wk.syntax",
+            "I can't read \u201c{order}\u201d: write play 47, or play 50 +2 to add two descent cards.",
+            order=text.strip(),
+        )
+    return {"card": int(match.group(1)), "descents": int(match.group(2) or 0)}
+
+
+def as_order(state: State, entrant: str, order: Order | str) -> Order:
+    """The order as a JSON object: text syntax parsed, bookkeeping keys dropped."""
+    if isinstance(order, str):
+        return parse_text(state, entrant, order)
+    if "text" in order:
+        text = order["text"]
+        if not isinstance(text, str):
+            raise OrderError.of("wk.syntax_type", "A text order must be a string, like play 47.")
+        return parse_text(state, entrant, text)
+    return {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
+
+
+def check_turn(state: State, entrant: str) -> None:
+    """Only the player whose turn it is may order (turns are sequential, §4)."""
+    if state.finished or state.turn is None:
+        raise OrderError.of("wk.finished", "The race is over: there is nothing left to play.")
+    if entrant not in state.players:
+        raise OrderError.of("wk.not_entrant", "{entrant} is not riding in this race.", entrant=entrant)
+    if entrant != state.turn:
+        raise OrderError.of(
+            "wk.not_your_turn",
+            "It's not your turn: {name} is to play.",
+            name=state.player(state.turn).name,
+            turn=state.turn,
+        )
+
+
+def check_order(state: State, entrant: str, order: Order | str, previous: Order | None = None) -> tuple[Order, bool]:
+    """The merged, normalised order and whether it is complete; raises ``OrderError``."""
+    text = order if isinstance(order, str) else order.get("text")
+    if isinstance(text, str) and _HAND.match(text) and entrant in state.players:
+        parse_text(state, entrant, text)  # `hand` answers at any time, not only on your turn (§8.1)
+    check_turn(state, entrant)
+    merged: dict[str, Any] = {}
+    if previous:
+        merged.update(as_order(state, entrant, previous))
+    merged.update(as_order(state, entrant, order))
+    try:
+        model = OrderModel.model_validate(merged)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "order"
+        raise OrderError.of(
+            "wk.bad_field",
+            "The order's {field} is not right ({problem}): send a card and a number of descents, like play 50 +1.",
+            field=field,
+            problem=err["msg"],
+        ) from exc
+    player = state.player(entrant)
+    hand = describe_hand(player.speeds, player.descents)
+    if model.card is not None and model.card not in player.speeds:
+        if not MIN_SPEED <= model.card <= MAX_SPEED:
+            raise OrderError.of(
+                "wk.no_such_card",
+                "There is no {card} card: speed cards go from 39 to 50. Your hand is {hand}.",
+                card=model.card,
+                hand=hand,
+            )
+        raise OrderError.of(
+            "wk.card_not_in_hand", "You hold no {card}: your hand is {hand}.", card=model.card, hand=hand
+        )
+    if model.descents is not None:
+        if model.descents < 0:
+            raise OrderError.of(
+                "wk.negative_descents", "You can't play {descents} descent cards: 0 or more.", descents=model.descents
+            )
+        if model.descents > player.descents:
+            raise OrderError.of(
+                "wk.too_many_descents",
+                "You hold {held} descent card(s): you can't add {descents}. Your hand is {hand}.",
+                held=player.descents,
+                descents=model.descents,
+                hand=hand,
+            )
+    normal: Order = {}
+    if model.card is not None:
+        normal["card"] = model.card
+        normal["descents"] = model.descents or 0
+    elif model.descents is not None:
+        normal["descents"] = model.descents
+    return normal, model.card is not None
+
+
+def partial_of(state: State, entrant: str, partial: Mapping[str, Order] | None) -> Order:
+    """The entrant's part-order as validated so far (an unreadable one counts as nothing chosen)."""
+    if not partial or entrant not in partial:
+        return {}
+    try:
+        return check_order(state, entrant, partial[entrant])[0]
+    except OrderError:
+        return {}

@@ -1,0 +1,127 @@
+"""A stage from deal to finish: the deal (§3, D5), moving the turn on (§4, D15) and the stage end (§6).
+
+Between two orders everything automatic happens here: the next player's draw, skipped players, the
+end of the stage with its times, the next stage's deal and its leader's first draw.
+"""
+
+from __future__ import annotations
+
+from engine.rng import Rng
+from engine.ruleset import Event
+from engine.wyscig.classification import general_classification, stage_ranking, stage_time
+from engine.wyscig.deck import CLIMB, Card, shuffled_deck
+from engine.wyscig.events import event
+from engine.wyscig.state import State
+from engine.wyscig.turn import HAND_SIZE, begin_turn, draw, lay_climb, take
+
+
+def deal(state: State, pile: list[Card], events: list[Event], hands: dict[str, list[Card]] | None = None) -> None:
+    """D5: deal 6 cards each, one at a time in seat order from the leader; then the opening climbs.
+
+    ``hands`` (a record's setup) fixes some players' opening hands; the others are dealt from ``pile``.
+    """
+    state.pile = list(pile)
+    state.climbs = []
+    state.played = []
+    state.discards = 0
+    state.reference = None
+    hands = hands or {}
+    opening: dict[str, list[Card]] = {e: list(hands.get(e, [])) for e in state.seats}
+    for p in state.players.values():
+        p.speeds, p.descents, p.minutes, p.turns, p.last = [], 0, 0, 0, None
+    dealt = [e for e in state.from_leader() if e not in hands]
+    for _ in range(HAND_SIZE):
+        for e in dealt:
+            if state.pile:
+                opening[e].append(state.pile.pop(0))
+    climbs: dict[str, int] = {}
+    for e, cards in opening.items():
+        player = state.player(e)
+        for card in cards:
+            take(state, player, card)
+        climbs[e] = cards.count(CLIMB)
+    events.append(
+        event(
+            "wk.stage_start",
+            "Stage {stage} of {stages}: {name} leads with the yellow token; {pile} cards in the pile.",
+            stage=state.stage_number,
+            stages=state.stages,
+            leader=state.leader,
+            name=state.player(state.leader).name,
+            pile=len(state.pile),
+        )
+    )
+    # D5: opening-hand climbs are laid in seat order from the leader, each replaced before the next.
+    for e in state.from_leader():
+        player = state.player(e)
+        for _ in range(climbs[e]):
+            lay_climb(state, player, True, events)
+            draw(state, player, True, events)
+
+
+def start_stage(state: State, events: list[Event], pile: list[Card] | None = None) -> None:
+    """A fresh shuffle and deal (D5), then the leader's first turn begins."""
+    if pile is None:
+        rng = Rng(state.rng)
+        pile = shuffled_deck(state.deck, rng)
+        state.rng = rng.state
+    deal(state, pile, events)
+    advance(state, state.leader, events)
+
+
+def nobody_can_play(state: State) -> bool:
+    """D15: the stage ends when the pile is empty and no player holds a speed card."""
+    return not state.pile and not any(p.speeds for p in state.players.values())
+
+
+def advance(state: State, entrant: str, events: list[Event]) -> None:
+    """Begin ``entrant``'s turn, skipping players without speed cards, or end the stage (§4.2)."""
+    state.turn = None
+    while not nobody_can_play(state):
+        if begin_turn(state, entrant, events):
+            return
+        entrant = state.next_seat(entrant)
+    end_stage(state, events)
+
+
+def end_stage(state: State, events: list[Event]) -> None:
+    """§6 and D18: the yellow token wins (57), the peloton records 60, the others 60 + minutes."""
+    times = {e: stage_time(e == state.leader, p.minutes) for e, p in state.players.items()}
+    for e, p in state.players.items():
+        p.times.append(times[e])
+        p.penalties.append(p.minutes)
+    ranking = stage_ranking(times, state.seats)
+    gc = general_classification([state.player(e) for e in state.seats])
+    state.stage_results.append(
+        {"stage": state.stage_number, "winner": state.leader, "times": times, "ranking": ranking}
+    )
+    events.append(
+        event(
+            "wk.stage_end",
+            "{name} wins stage {stage} in the yellow jersey.",
+            stage=state.stage_number,
+            winner=state.leader,
+            name=state.player(state.leader).name,
+            times=times,
+            ranking=ranking,
+            gc=[{"entrant": g.entrant, "place": g.place, "total": g.total, "stage_wins": g.stage_wins} for g in gc],
+        )
+    )
+    state.climbs = []
+    if state.stage_number >= state.stages:
+        state.finished = True
+        state.turn = None
+        winner = gc[0]
+        events.append(
+            event(
+                "wk.race_end",
+                "The race is over: {name} wins in {total} minutes.",
+                winner=winner.entrant,
+                name=state.player(winner.entrant).name,
+                total=winner.total,
+            )
+        )
+        return
+    state.stage_number += 1
+    # §6: the next stage starts with the stage winner leading (he keeps the yellow token).
+    start_stage(state, events)

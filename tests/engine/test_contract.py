@@ -1,0 +1,160 @@
+"""Every rule system honours the common interface the bot and the terminal rely on."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from engine.race import Race, replay
+from engine.record import parse_record
+from engine.registry import RULESET_IDS, available_rulesets, get_ruleset
+from engine.ruleset import Entrant, Ruleset
+from tests.engine.random_orders import play_randomly
+
+RULESETS = [r.id for r in available_rulesets()]
+
+
+def humans(ruleset: Ruleset[Any], count: int | None = None) -> list[Entrant]:
+    n = count or max(ruleset.min_players, 2 if ruleset.max_players >= 2 else 1)
+    return [Entrant(id=f"p{i}", name=f"Player {i}") for i in range(1, n + 1)]
+
+
+def all_bots(ruleset: Ruleset[Any], count: int | None = None) -> list[Entrant]:
+    return [e.model_copy(update={"bot": ruleset.default_strategy}) for e in humans(ruleset, count)]
+
+
+def test_all_four_rule_systems_are_registered() -> None:
+    """The registry offers Flamme Rouge, Tabella del Destino, Wyścig kolarski and Mind Cycling."""
+    assert sorted(RULESETS) == sorted(RULESET_IDS)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_the_catalogue_describes_the_system(ruleset_id: str) -> None:
+    """A system has a name, player limits, presets, a summary and strategies that include its default."""
+    ruleset = get_ruleset(ruleset_id)
+    assert ruleset.id == ruleset_id
+    assert 1 <= ruleset.min_players <= ruleset.max_players
+    assert ruleset.presets()
+    assert len(ruleset.summary()) > 40
+    assert ruleset.default_strategy in ruleset.strategies
+    for preset in ruleset.presets():
+        assert ruleset.stage_board(preset.name, {}).strip()
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_an_all_bot_race_finishes_with_every_entrant_ranked(ruleset_id: str, seed: int) -> None:
+    """Bots alone play a race to its end; the standings list every entrant once."""
+    ruleset = get_ruleset(ruleset_id)
+    entrants = ruleset.default_entrants(all_bots(ruleset), {})
+    race = Race.start(ruleset_id, entrants, seed)
+    race.play_bots_until_human()
+    result = race.result()
+    assert not race.awaited()
+    assert result.finished
+    assert sorted(s.entrant for s in result.standings) == sorted(e.id for e in entrants)
+    assert min(s.place for s in result.standings) == 1
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_state_round_trips_through_json_at_every_step(ruleset_id: str) -> None:
+    """dump -> JSON text -> load -> dump is the identity, and the loaded state plays on identically."""
+    ruleset = get_ruleset(ruleset_id)
+    entrants = ruleset.default_entrants(all_bots(ruleset), {})
+    race = Race.start(ruleset_id, entrants, 7)
+    twin = Race.start(ruleset_id, entrants, 7)
+    for _ in range(400):
+        if not race.awaited():
+            break
+        data = ruleset.dump(race.state)
+        text = json.dumps(data, sort_keys=True)
+        reloaded = ruleset.load(json.loads(text))
+        assert json.dumps(ruleset.dump(reloaded), sort_keys=True) == text
+        twin.state = reloaded
+        race.play_step({})
+        twin.play_step(race.record.steps[-1])
+        assert json.dumps(ruleset.dump(twin.state), sort_keys=True) == json.dumps(
+            ruleset.dump(race.state), sort_keys=True
+        )
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_resolve_leaves_the_given_state_untouched(ruleset_id: str) -> None:
+    """Resolving a step returns a new state; the old one is unchanged (the database keeps it)."""
+    ruleset = get_ruleset(ruleset_id)
+    entrants = ruleset.default_entrants(all_bots(ruleset), {})
+    race = Race.start(ruleset_id, entrants, 11)
+    for _ in range(30):
+        if not race.awaited():
+            break
+        before = json.dumps(ruleset.dump(race.state), sort_keys=True)
+        old = race.state
+        race.play_step({})
+        assert json.dumps(ruleset.dump(old), sort_keys=True) == before
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_views_events_and_decisions_are_json(ruleset_id: str) -> None:
+    """Public and private views, events and decisions serialise to JSON for the bot and the record."""
+    ruleset = get_ruleset(ruleset_id)
+    entrants = ruleset.default_entrants(humans(ruleset), {})
+    race = Race.start(ruleset_id, entrants, 5)
+    rnd = random.Random(5)
+    for _ in range(15):
+        awaited = race.awaited()
+        if not awaited:
+            break
+        json.dumps(ruleset.public_view(race.state))
+        for e in entrants:
+            json.dumps(ruleset.private_view(race.state, e.id))
+        for d in awaited:
+            d.model_dump_json()
+            assert d.prompt.text
+        play_randomly_one_step(race, rnd)
+        for event in race.events[-1]:
+            json.dumps(event.model_dump(mode="json"))
+            assert event.message.text
+
+
+def play_randomly_one_step(race: Race, rnd: random.Random) -> None:
+    from tests.engine.random_orders import random_order
+
+    awaited = race.awaited()
+    race.play_step({d.entrant: random_order(race, d, rnd) for d in awaited if not race.entrants[d.entrant].is_bot})
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_stranger_cannot_order_and_gibberish_is_refused_kindly(ruleset_id: str) -> None:
+    """An order from someone not in the race, or in no known syntax, is refused with a message."""
+    from engine.messages import OrderError
+
+    ruleset = get_ruleset(ruleset_id)
+    entrants = ruleset.default_entrants(humans(ruleset), {})
+    race = Race.start(ruleset_id, entrants, 3)
+    who = race.awaited()[0].entrant
+    before = json.dumps(ruleset.dump(race.state), sort_keys=True)
+    for bad in ("ciao bella 999", {"nonsense": [1, 2]}):
+        with pytest.raises(OrderError) as info:
+            ruleset.validate(race.state, who, bad, None)
+        assert info.value.message.text
+    with pytest.raises(OrderError):
+        ruleset.validate(race.state, "stranger", "ciao", None)
+    assert json.dumps(ruleset.dump(race.state), sort_keys=True) == before
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize("seed", [21, 22])
+def test_random_legal_orders_replay_identically_from_the_record(ruleset_id: str, seed: int) -> None:
+    """Orders built from decisions (whole, partial, automatic, bot) replay to the same events."""
+    ruleset = get_ruleset(ruleset_id)
+    entrants = ruleset.default_entrants(humans(ruleset), {})
+    race = Race.start(ruleset_id, entrants, seed)
+    play_randomly(race, random.Random(seed))
+    again = replay(parse_record(race.record.to_json()))
+    assert [[e.model_dump() for e in step] for step in again.events] == [
+        [e.model_dump() for e in step] for step in race.events
+    ]
+    assert again.result() == race.result()

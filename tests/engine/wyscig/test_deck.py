@@ -1,0 +1,50 @@
+"""§2.2 and D1: the three deck presets, pinned to the rules document's table."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.rng import Rng
+from engine.wyscig.deck import deck_presets, describe_hand, shuffled_deck
+
+SPEEDS = list(range(39, 51))
+
+
+@pytest.mark.rules("D1", "2.2")
+def test_the_deck_presets_are_exactly_the_three_of_d1() -> None:
+    """itemised_108: 8 x 12 + 4 + 8; total_102: 8 x 12 + 2 + 4; classic_96: 7 x 12 + 4 + 8."""
+    presets = deck_presets()
+    assert list(presets) == ["itemised_108", "total_102", "classic_96"]
+    pinned = {name: (p.speed_values, p.per_speed, p.climbs, p.descents, p.size) for name, p in presets.items()}
+    assert pinned == {
+        "itemised_108": (SPEEDS, 8, 4, 8, 108),
+        "total_102": (SPEEDS, 8, 2, 4, 102),
+        "classic_96": (SPEEDS, 7, 4, 8, 96),
+    }
+
+
+@pytest.mark.rules("D3")
+def test_only_the_108_card_deck_seats_seven_or_eight() -> None:
+    """The preset data carry D3's player limit."""
+    assert {n: p.max_players for n, p in deck_presets().items()} == {
+        "itemised_108": 8,
+        "total_102": 6,
+        "classic_96": 6,
+    }
+
+
+@pytest.mark.rules("D1")
+def test_a_shuffle_keeps_every_card_and_follows_the_seed() -> None:
+    """The same seed gives the same order; the cards are the preset's, counted one by one."""
+    a = shuffled_deck("total_102", Rng.from_seed(5))
+    b = shuffled_deck("total_102", Rng.from_seed(5))
+    assert a == b
+    assert a != shuffled_deck("total_102", Rng.from_seed(6))
+    assert sorted(c for c in a if isinstance(c, int)) == sorted(SPEEDS * 8)
+    assert (a.count("climb"), a.count("descent")) == (2, 4)
+
+
+def test_a_hand_reads_like_the_game() -> None:
+    """Sorted speeds and the descents counted."""
+    assert describe_hand([47, 39, 44], 2) == "39, 44, 47 and 2 descents"
+    assert describe_hand([], 1) == "no speed card and 1 descent"
