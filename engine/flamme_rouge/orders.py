@@ -135,7 +135,12 @@ def validate(state: RaceState, entrant: str, order: Order | str, previous: Order
     """Check an order for ``entrant`` in the current phase; merge it with ``previous`` (§9.3)."""
     if state.phase == DONE:
         raise _err("race_over", "The race is over: there is nothing left to order.")
-    body = as_order(order)
+    try:
+        body = as_order(order)
+    except OrderError:
+        if state.phase == ENERGY:
+            raise
+        raise _err("wrong_phase", _PHASE_HELP[state.phase]) from None
     prev = as_order(previous) if previous else {}
     wrong = set(body) - _PHASE_KEYS[state.phase]
     if wrong:
