@@ -56,7 +56,7 @@ def resolve_bids(state: RaceState, orders: dict[str, Order], rng: Rng) -> list[E
         assert card is not None
         hand.remove(card)
         deck = deck + hand
-        rng.shuffle(deck)
+        C.shuffle(deck, rng)
         rider.deck = deck
         rider.recycled = recycled
         if state.bid_round == 1:
@@ -102,7 +102,7 @@ def settle(state: RaceState, rng: Rng) -> list[Event]:
             rider.breakaway = True
         else:
             rider.deck = rider.deck + bid_cards
-        rng.shuffle(rider.deck)
+        C.shuffle(rider.deck, rng)
     line = state.track.start_squares
     for place, entrant in enumerate(winners):
         rider = state.rider(state.bids[entrant][0])

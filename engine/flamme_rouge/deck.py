@@ -7,7 +7,7 @@ second rider's hand exists only once the order reaches it (D27), yet nothing is 
 
 from __future__ import annotations
 
-from engine.flamme_rouge.cards import EXHAUSTION
+from engine.flamme_rouge.cards import EXHAUSTION, shuffle
 from engine.flamme_rouge.state import RaceState, Rider
 from engine.rng import Rng
 
@@ -27,7 +27,7 @@ def draw(deck: list[int], recycled: list[int], size: int, rng: Rng) -> tuple[lis
         return deck[:size], deck[size:], recycled
     hand = deck[:]
     fresh = recycled[:]
-    rng.shuffle(fresh)
+    shuffle(fresh, rng)
     need = size - len(hand)
     hand += fresh[:need]
     rest = fresh[need:]

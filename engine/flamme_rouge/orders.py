@@ -19,6 +19,7 @@ from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.cards import EXHAUSTION
 from engine.flamme_rouge.deck import HAND_SIZE, hand_of, hand_values
+from engine.flamme_rouge.events import build
 from engine.flamme_rouge.grid import free_lane, square_of
 from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.messages import OrderError, join_values
@@ -30,6 +31,10 @@ _CARD = re.compile(r"^([rs])(\d+)$")
 
 def hand_text(hand: list[int]) -> str:
     return join_values(sorted(C.value(c) for c in hand))
+
+
+def _validated(order: dict[str, Any], complete: bool) -> Validated:
+    return build(Validated, {"order": order, "complete": complete})
 
 
 def _err(key: str, text: str, **params: Any) -> OrderError:
@@ -271,7 +276,7 @@ def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) ->
         out["cards"] = {k: cards[k] for k in letters if k in cards}
     if rejected and second not in cards:
         out["rejected"] = rejected
-    return Validated(order=out, complete=all(x in cards for x in letters))
+    return _validated(out, all(x in cards for x in letters))
 
 
 def validate_place(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:
@@ -314,7 +319,7 @@ def validate_place(state: RaceState, entrant: str, body: Order, prev: Order) -> 
         if not free_lane(state, square_of(state, square)):
             raise _err("start_square_full", "Start square P{square} is full; choose another.", square=square)
         out["square"] = square
-    return Validated(order={"place": out}, complete=rider is not None and square is not None)
+    return _validated({"place": out}, rider is not None and square is not None)
 
 
 def validate_bid(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:
@@ -354,7 +359,7 @@ def validate_bid(state: RaceState, entrant: str, body: Order, prev: Order) -> Va
                 hand=hand_text(hand),
             )
         out["card"] = card
-    return Validated(order={"bid": out}, complete=rider is not None and card is not None)
+    return _validated({"bid": out}, rider is not None and card is not None)
 
 
 def free_riders(state: RaceState) -> list[str]:
@@ -386,4 +391,4 @@ def validate_choice(state: RaceState, entrant: str, body: Order) -> Validated:
             rider=rid,
             free=join_values(free),
         )
-    return Validated(order={"rider": rid}, complete=True)
+    return _validated({"rider": rid}, True)

@@ -147,7 +147,7 @@ def new_race(
 
     def deck(cards: tuple[int, ...]) -> list[int]:
         d = list(cards)
-        rng.shuffle(d)
+        C.shuffle(d, rng)
         return d
 
     if one:

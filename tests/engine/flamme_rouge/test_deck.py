@@ -55,7 +55,12 @@ def test_the_unchosen_cards_are_recycled_after_the_draw_and_played_cards_leave_t
     reshuffles those 3 (and the exhaustion card taken in the end phase) into a new deck."""
     rec = record(
         players=1,
-        setup={"riders": {"black-r": {"square": 10, "deck": [7, 3, 4, 5, 6]}, "black-s": {"square": 3}}},
+        setup={
+            "riders": {
+                "black-r": {"square": 10, "deck": [7, 3, 4, 5, 6]},
+                "black-s": {"square": 3, "hand": [2, 3, 4, 5]},
+            }
+        },
         steps=[{"anna": "r7 s2"}],
     )
     race = play(rec)
@@ -99,3 +104,18 @@ def test_the_hand_shown_is_the_hand_resolved_even_across_a_reshuffle() -> None:
     r = race.state.rider("black-r")
     assert sorted(r.recycled[:3]) == sorted(rest)
     assert len(r.deck) == 4
+
+
+def test_deck_shuffles_are_permutations_spread_evenly_and_seeded() -> None:
+    """Every card keeps its count; the same generator state gives the same order; positions are spread."""
+    first_card: Counter[int] = Counter()
+    for seed in range(600):
+        deck = list(range(15))
+        C.shuffle(deck, Rng(seed))
+        assert sorted(deck) == list(range(15))
+        first_card[deck[0]] += 1
+    assert set(first_card) == set(range(15)) and max(first_card.values()) < 2.2 * 600 / 15
+    a, b = list(range(15)), list(range(15))
+    C.shuffle(a, Rng(9))
+    C.shuffle(b, Rng(9))
+    assert a == b

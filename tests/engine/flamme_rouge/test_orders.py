@@ -148,7 +148,10 @@ def test_orders_for_crossed_or_missing_riders_and_for_the_wrong_phase_are_refuse
             players=2,
             stage="S5 _10 F5",
             options={"finish": "all"},
-            setup=placed({"black-r": 14, "black-s": 6, "blue-r": 7, "blue-s": 8}, {"black-r": [7, 7, 7, 7]}),
+            setup=placed(
+                {"black-r": 14, "black-s": 6, "blue-r": 7, "blue-s": 8},
+                {"black-r": [7, 7, 7, 7], "black-s": [2, 3, 4, 5]},
+            ),
         )
     )
     with pytest.raises(OrderError, match="energy phase"):
