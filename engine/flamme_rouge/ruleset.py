@@ -14,7 +14,7 @@ from engine.flamme_rouge.decisions import awaited
 from engine.flamme_rouge.events import event
 from engine.flamme_rouge.grid import place, square_of
 from engine.flamme_rouge.models import Options, Setup, Stage
-from engine.flamme_rouge.orders import racing_letters, validate
+from engine.flamme_rouge.orders import validate
 from engine.flamme_rouge.ranking import result
 from engine.flamme_rouge.round import play_round
 from engine.flamme_rouge.start import (
@@ -138,7 +138,7 @@ class FlammeRouge(Ruleset[RaceState]):
             new.hands = {}
             new.cache.clear()
             # R-FR-6: only bot teams racing (every player has crossed): their rounds need nobody.
-            while new.phase != DONE and not any(racing_letters(new, e["id"]) for e in new.entrants):
+            while new.phase != DONE and not any(r.crossed == 0 and not r.bot for r in new.riders):
                 _advance(new)
                 events.extend(play_round(new, {}))
                 new.hands = {}

@@ -100,11 +100,14 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     pool = values
     if rider.kind == "s" and to_line > SPRINT_WINDOW and any(v != 9 for v in values):
         pool = [v for v in values if v != 9]  # keep the 9s for the sprint
-    expected = {
-        r.square + (EXPECTED_MOVE if r.crossed == 0 else 0)
-        for r in state.riders
-        if r.square > 0 and not r.off and r.owner != rider.owner
-    }
+    key = ("expected", rider.owner)
+    expected: set[int] | None = state.cache.get(key)
+    if expected is None:
+        expected = state.cache[key] = {
+            r.square + (EXPECTED_MOVE if r.crossed == 0 else 0)
+            for r in state.riders
+            if r.square > 0 and not r.off and r.owner != rider.owner
+        }
     no_slip = track.no_slip
 
     def score(v: int) -> float:

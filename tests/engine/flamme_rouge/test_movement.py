@@ -249,3 +249,18 @@ def test_clipped_at_the_last_square_b_takes_the_left_lane_and_a_wins() -> None:
     assert at(s, "black-r") == (78, 1)
     assert at(s, "blue-s") == (78, 2)
     assert [st.entrant for st in race.result().standings] == ["anna", "ben"]
+
+
+@pytest.mark.rules("D3", "6.2")
+def test_a_summit_finish_caps_the_crossing_move_but_its_finish_squares_are_not_ascents() -> None:
+    """La Haute Montagne ends u12 F4: from ascent square 72 a 9 becomes 5 (-> 77, 3 past the line)."""
+    race = one_round(
+        {"black-s": 72, "black-r": 40, "blue-r": 3, "blue-s": 2},
+        {"anna": "r3 s9", "ben": "r3 s2"},
+        stage="La Haute Montagne",
+        hands={"black-s": [9, 2, 3, 4]},
+        options={"finish": "first"},
+    )
+    s = race.state
+    assert s.track.finish == 75 and not any(s.track.ascent[75:80])
+    assert at(s, "black-s")[0] == 77 and s.rider("black-s").past == 3
