@@ -47,6 +47,11 @@ def shuffle(cards: list[int], rng: Rng) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+VALUES: tuple[int, ...] = tuple(_VALUES.get(c, c) for c in range(MUSCLE + 1))
+"""``VALUES[card]``: :func:`value` as a table, for the movement loop."""
+LABELS: tuple[str, ...] = tuple(_LABELS.get(c, str(c)) for c in range(MUSCLE + 1))
+
+
 def value(card: int) -> int:
     """The movement value of an energy, exhaustion or Muscle card (not Attack!, which depends on the rider)."""
     return _VALUES.get(card, card)

@@ -100,15 +100,16 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
     occ = occupancy(state)
     finish = track.finish
     crossed: list[int] = []
+    values, labels = C.VALUES, C.LABELS
     for i in order:
         r = riders[i]
-        if i in played:
-            card = played[i]
-            base = C.value(card)
-            card_label = C.label(card)
+        card = played.get(i)
+        if card is not None:
+            base = values[card]
+            card_label = labels[card]
         else:
             base = bot_values[i]
-            card_label = str(base)
+            card_label = labels[base]
         start = r.square
         target = target_square(track, start, base, clip)
         sq, lane = move(occ, track, riders, i, target)

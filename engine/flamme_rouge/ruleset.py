@@ -168,6 +168,7 @@ class FlammeRouge(Ruleset[RaceState]):
         entrant = state.turn_order[state.cursor]
         rid = orders[entrant]["rider"]
         state.rider(rid).owner = entrant
+        state.teams = {}
         events = [
             event(
                 "fr.rider_chosen",

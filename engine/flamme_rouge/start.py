@@ -232,6 +232,7 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
         for rid, owner in su.owners.items():
             known[rid].owner = owner
         state.riders = [r for r in state.riders if r.owner]
+        state.teams = {}
         known = {r.id: r for r in state.riders}
     for rid, rs in su.riders.items():
         if rid not in known:
@@ -265,6 +266,7 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
 def after_choice(state: RaceState) -> list[Event]:
     """Once riders are chosen: the bot teams' grid, then Breakaway bidding or the players' grid (§4.4)."""
     state.riders = [r for r in state.riders if r.owner]
+    state.teams = {}
     events = [_placed(r.id, r.square, r.lane) for r in place_bot_teams(state)]
     players_placed = any(r.square for r in state.riders if not r.bot)
     if state.options["breakaway"] == "on" and not players_placed and bidders(state):

@@ -101,6 +101,9 @@ class RaceState:
     """Breakaway: entrant -> [rider id, round-1 card, round-2 card] (cards known once revealed)."""
     hands: dict[tuple[int, int], tuple[list[int], list[int], list[int]]] = field(default_factory=dict)
     """A cache of drawn hands, (rider index, size) -> (hand, deck, recycled); derived, never dumped or copied."""
+    teams: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Each entrant's riders by type letter -> index; derived, shared by the copies of a state (riders and
+    owners do not change once the riders are chosen; the code that changes them resets it)."""
     cache: dict[Any, Any] = field(default_factory=dict)
     """Other derived data of this exact state (the awaited decisions, each team's riders); never dumped or
     copied. Code that changes a state in place (only ``resolve``, on its own copy) clears it."""
@@ -124,6 +127,7 @@ class RaceState:
             self.cursor,
             {k: v[:] for k, v in self.bids.items()},
             self.hands,  # same decks until the copy changes; resolve gives it a fresh cache then
+            self.teams,
         )
 
     # --- lookups ---------------------------------------------------------------------------------
@@ -137,11 +141,10 @@ class RaceState:
 
     def team(self, entrant: str) -> dict[str, int]:
         """The entrant's own (non-bot) riders: type letter -> rider index (cached)."""
-        key = ("team", entrant)
-        got: dict[str, int] | None = self.cache.get(key)
+        got = self.teams.get(entrant)
         if got is None:
             got = {r.kind: i for i, r in enumerate(self.riders) if r.owner == entrant and not r.bot}
-            self.cache[key] = got
+            self.teams[entrant] = got
         return got
 
     def riders_of(self, entrant: str) -> list[Rider]:
