@@ -18,13 +18,12 @@ PELOTON_FRONT_ATTACK, PELOTON_REAR_ATTACK = 2, 9
 """§7.2: Attack! moves the front Peloton rider 2 and the rear one 9."""
 
 
-def energy_cards(state: RaceState, orders: dict[str, Order]) -> tuple[dict[int, int], list[Event]]:
+def energy_cards(state: RaceState, orders: dict[str, Order]) -> dict[int, int]:
     """The energy phase: each rider's chosen card is taken from its drawn hand, the rest recycled.
 
-    Returns rider index -> the card played (code), and the reveal events.
+    Returns rider index -> the card played (code); the moves reveal them.
     """
     played: dict[int, int] = {}
-    events: list[Event] = []
     for entrant, order in orders.items():
         chosen = order.get("cards", {})
         riders = state.riders
@@ -42,7 +41,7 @@ def energy_cards(state: RaceState, orders: dict[str, Order]) -> tuple[dict[int, 
             rider.deck = deck
             rider.recycled = recycled + rest  # 5.1: the unchosen cards go onto the recycled pile
             played[i] = card
-    return played, events
+    return played
 
 
 def flip_bots(state: RaceState, order: list[int]) -> dict[int, int]:
@@ -79,7 +78,8 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
     riders = state.riders
     rnd = state.round
     clip = state.options["finish_overflow"] == "clip"
-    played, events = energy_cards(state, orders)
+    played = energy_cards(state, orders)
+    events: list[Event] = []
     order = movement_order(riders)
     has_bots = len(played) < len(order)
     peloton_racing = has_bots and any(riders[i].bot == PELOTON for i in order)

@@ -8,7 +8,6 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import resolve_bids
 from engine.flamme_rouge.decisions import awaited
 from engine.flamme_rouge.events import event
@@ -33,7 +32,6 @@ from engine.flamme_rouge.state import (
     DONE,
     ENERGY,
     PLACE,
-    TYPE_NAMES,
     RaceState,
     dump_rider,
     load_rider,
@@ -269,4 +267,4 @@ def _bot_team(entrant: str) -> Exception:
     )
 
 
-__all__ = ["TYPE_NAMES", "C", "FlammeRouge"]
+__all__ = ["FlammeRouge"]
