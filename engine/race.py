@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from engine.messages import OrderError
 from engine.record import RaceRecord, RecordError, describe_validation_error
@@ -65,9 +65,9 @@ class Race:
         try:
             state = ruleset.new_race(record.stage, record.options, list(record.entrants), record.seed, record.setup)
         except ValidationError as exc:
-            raise RecordError(describe_validation_error(exc)) from exc
+            raise RecordError(_name_the_part(ruleset, record) or describe_validation_error(exc)) from exc
         except (ValueError, OrderError) as exc:
-            raise RecordError(str(exc)) from exc
+            raise RecordError(_name_the_part(ruleset, record) or str(exc)) from exc
         empty = record.model_copy(update={"steps": []})
         return cls(ruleset=ruleset, record=empty, state=state)
 
@@ -181,6 +181,25 @@ def replay(record: RaceRecord) -> Race:
         except ValidationError as exc:
             raise RecordError(f"step {n}: {describe_validation_error(exc)}", step=n) from exc
     return race
+
+
+def _name_the_part(ruleset: Ruleset[Any], record: RaceRecord) -> str | None:
+    """Which part of a refused record is malformed, its fields named from the record's top
+    (``options.table: Extra inputs are not permitted``), so every rule system reports alike.
+
+    Only called once ``new_race`` has refused the record, so a good record pays nothing for it."""
+    parts: list[tuple[str, type[BaseModel], Any]] = [
+        ("options", ruleset.options_model, record.options),
+        ("setup", ruleset.setup_model, record.setup or {}),
+    ]
+    if isinstance(record.stage, dict):
+        parts.insert(0, ("stage", ruleset.stage_model, record.stage))
+    for name, model, data in parts:
+        try:
+            model.model_validate(data)
+        except ValidationError as exc:
+            return describe_validation_error(exc, name)
+    return None
 
 
 def _guess_entrant(exc: OrderError, step: Mapping[str, Any]) -> str:
