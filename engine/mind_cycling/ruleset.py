@@ -433,10 +433,15 @@ class MindCycling(Ruleset[MindState]):
                 raise OrderError.of("mc.not_entrant", "{who} is not riding in this race.", who=entrant)
             waiting = ", ".join(state.names.get(e, e) for e in sorted(awaited)) or "nobody"
             raise OrderError.of("mc.not_your_turn", "It's not your turn: waiting for {waiting}.", waiting=waiting)
+        if not isinstance(order, (str, dict)):
+            raise OrderError.of(
+                "mc.bad_order",
+                "An order is an object or a line of text, like '#3 move 5' (got {got}).",
+                got=repr(order),
+            )
         text = orders.text_of(order)
         body: dict[str, Any] = {}
-        if text is None:
-            assert isinstance(order, dict)
+        if isinstance(order, dict) and text is None:
             body = {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
         previous = {k: v for k, v in (previous or {}).items() if k not in ORDER_META_KEYS}
         if state.phase == "place":
