@@ -135,3 +135,30 @@ def test_two_players_level_on_medals_without_best_team_are_ranked_by_team_points
         ("b", 2, 1, 24),
         ("c", 3, 1, 19),
     ]
+
+
+ROCKY = {"course": ["plains"] * 3, "strip_length": 10, "rocks": [[7, 3], [9, 2]], "supply_spaces": []}
+"""Rocks on (7, 3) and (9, 2) of an open 30-row plains course."""
+
+
+@pytest.mark.rules("D23", "9.2", "3.1")
+def test_lane_seeking_goes_around_rocks_and_a_path_into_a_rock_hands_over_to_lane_seeking() -> None:
+    """From (5, 3), 5 steps in lane 3: F (6, 3), rock -> FL (7, 2), FR (8, 3), F (9, 3), F (10, 3)."""
+    r = race([("a", 3, 5, 3)], stage=ROCKY)
+    play(r, {"a": "#3 move 5 lane=3"})
+    assert spot(r, "a#3") == (10, 3)
+    r = race([("a", 3, 5, 3)], stage=ROCKY)
+    # Path F, F, FL, F, F would end in lane 2; step 2 runs into the rock: seek lane 2 for the 4 steps left:
+    # FL (7, 2), F (8, 2), rock on (9, 2) -> FL (9, 1), FR (10, 2).
+    events = play(r, {"a": "#3 move path=F,F,FL,F,F"})
+    assert of_kind(events, "mc.path_blocked")[0].data["n"] == 2
+    assert spot(r, "a#3") == (10, 2)
+
+
+@pytest.mark.rules("D4", "D23")
+def test_a_rider_facing_a_rock_and_two_riders_stops_where_it_is() -> None:
+    """Rock ahead on (7, 3), riders on (7, 2) and (7, 4): from (6, 3) no step is possible; the move ends at once."""
+    r = race([("a", 3, 6, 3), ("b", 1, 7, 2), ("b", 2, 7, 4)], stage=ROCKY)
+    events = play(r, {"a": "#3 move", "b": "#1 move 0\n#2 move 0"})
+    assert spot(r, "a#3") == (6, 3)
+    assert next(e for e in of_kind(events, "mc.move") if e.data["cyclist"] == "a#3").data["taken"] == 0
