@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from pydantic import ValidationError
@@ -71,8 +72,9 @@ class Race:
         return cls(ruleset=ruleset, record=empty, state=state)
 
     # --- queries ---------------------------------------------------------------------------------
-    @property
+    @cached_property
     def entrants(self) -> dict[str, Entrant]:
+        """Seats by id (fixed for the whole race)."""
         return {e.id: e for e in self.record.entrants}
 
     def awaited(self, partial: Mapping[str, Order] | None = None) -> list[Decision]:
@@ -101,13 +103,15 @@ class Race:
         order = self.ruleset.auto_order(self.state, entrant, partial, None)
         return {**order, "auto": True}
 
-    def play_step(self, orders: Mapping[str, Order | str]) -> list[Event]:
+    def play_step(self, orders: Mapping[str, Order | str], awaited: list[Decision] | None = None) -> list[Event]:
         """Resolve one step. ``orders`` hold the humans' orders; bot seats are filled in here.
 
         Every order is validated (bots' too, through the same path); the orders as sent, with their
         bookkeeping keys, are appended to the record so a replay reproduces the step exactly.
+        ``awaited`` may pass the decisions the caller has just asked for, to save asking twice.
         """
-        awaited = self.awaited()
+        if awaited is None:
+            awaited = self.awaited()
         if not awaited:
             raise RecordError("the race is finished: no order is awaited")
         entrants = self.entrants
@@ -150,23 +154,24 @@ class Race:
         entrants = self.entrants
         while True:
             awaited = self.awaited()
-            if not awaited or any(not entrants[d.entrant].is_bot for d in awaited):
+            if not awaited or any(entrants[d.entrant].bot is None for d in awaited):
                 return
-            self.play_step({})
+            self.play_step({}, awaited)
 
 
 def replay(record: RaceRecord) -> Race:
     """Play every step of ``record``; an illegal order raises :class:`RecordError` naming step and entrant."""
     race = Race.from_record_start(record)
     for n, step in enumerate(record.steps, start=1):
-        awaited = {d.entrant for d in race.awaited()}
+        decisions = race.awaited()
+        awaited = {d.entrant for d in decisions}
         if not awaited:
             raise RecordError(f"step {n}: the race is already finished, but the record goes on", step=n)
         missing = sorted(awaited - set(step))
         # An entrant who sent nothing where the rules say they do not start (Tabella plan mode) is
         # simply absent from the step; the rule system decides whether that is allowed.
         try:
-            race.play_step(step)
+            race.play_step(step, decisions)
         except OrderError as exc:
             who = _guess_entrant(exc, step)
             raise RecordError(f"step {n}, {who}: {exc.message.text}", step=n, entrant=who) from exc
