@@ -185,3 +185,16 @@ def test_riders_never_share_a_space_stand_on_a_rock_leave_the_road_or_go_backwar
     assert not r.awaited()
     places = [c.place for c in r.state.cyclists.values() if c.place is not None]
     assert sorted(places) == list(range(1, len(places) + 1))
+
+
+def test_validate_asks_exactly_the_entrants_that_awaited_lists() -> None:
+    """Through placement, passes, rounds and prompts of bot races, the refusal 'not your turn' matches awaited()."""
+    for mode, players in (("orders", 3), ("live", 2)):
+        r = _bots(players, mode, seed=3)
+        for _ in range(400):
+            decisions = r.awaited()
+            if not decisions:
+                break
+            assert RULESET._awaited_entrants(r.state) == {d.entrant for d in decisions}  # type: ignore[attr-defined]
+            r.play_step({})
+        assert not r.awaited()
