@@ -162,3 +162,15 @@ def test_a_rider_facing_a_rock_and_two_riders_stops_where_it_is() -> None:
     events = play(r, {"a": "#3 move", "b": "#1 move 0\n#2 move 0"})
     assert spot(r, "a#3") == (6, 3)
     assert next(e for e in of_kind(events, "mc.move") if e.data["cyclist"] == "a#3").data["taken"] == 0
+
+
+@pytest.mark.rules("D22")
+def test_without_max_rounds_a_two_row_course_stops_after_round_two() -> None:
+    """The default limit is the number of rows: riders holding still on a 2-row course are stopped after round 2."""
+    stage = {"course": ["plains", "plains"], "strip_length": 1, "rocks": [], "supply_spaces": []}
+    r = race([("a", 1, 0, 1), ("b", 1, -1, 1)], stage=stage, team_size=3)
+    play(r, {"a": "#1 move 0\n#2 move 0\n#3 move 0", "b": "#1 move 0\n#2 move 0\n#3 move 0"})
+    assert r.awaited() and not r.state.round_limit_reached
+    play(r, {"a": "#1 move 0\n#2 move 0\n#3 move 0", "b": "#1 move 0\n#2 move 0\n#3 move 0"})
+    assert not r.awaited() and r.state.round_limit_reached
+    assert r.state.finish_order[:2] == ["a#1", "b#1"]  # row 0 before row -1; the parked riders further back
