@@ -15,23 +15,28 @@ from engine.race import Race
 from engine.registry import get_ruleset
 from engine.ruleset import Entrant
 
-# (ruleset, number of player seats, strategies cycled over the seats, options): the variants of each system.
-VARIANTS: list[tuple[str, int, list[str], dict[str, Any]]] = [
-    ("flamme_rouge", 2, ["heuristic", "simple"], {}),
-    ("flamme_rouge", 1, ["heuristic"], {}),
-    ("flamme_rouge", 4, ["heuristic", "simple", "first"], {"grid": "random", "finish": "first"}),
-    ("flamme_rouge", 6, ["heuristic", "simple"], {"breakaway": "on", "finish_overflow": "clip"}),
-    ("flamme_rouge", 12, ["heuristic", "simple"], {"riders_per_player": 1, "breakaway": "on"}),
-    ("flamme_rouge", 3, ["heuristic"], {"meteo": "random", "show_deck_contents": True}),
-    ("flamme_rouge", 2, ["simple"], {"bots": ["peloton", "muscle", "muscle"]}),
-    ("tabella", 4, ["cautious", "aggressive"], {"mode": "plan"}),
-    ("tabella", 4, ["cautious", "aggressive"], {"mode": "live", "gazzetta_delay": "immediate"}),
-    ("tabella", 3, ["aggressive"], {"table": "random", "scia_reading": "flat_terrain"}),
-    ("wyscig", 3, ["steady", "attacker"], {}),
-    ("wyscig", 5, ["steady", "attacker"], {}),
-    ("mind_cycling", 2, ["steady", "opportunist"], {"mode": "orders"}),
-    ("mind_cycling", 3, ["steady", "opportunist"], {"mode": "live"}),
-    ("mind_cycling", 1, ["steady"], {"mode": "orders", "solo": True}),
+# (ruleset, player seats, strategies cycled over the seats, options, stage): the variants of each system.
+VARIANTS: list[tuple[str, int, list[str], dict[str, Any], Any]] = [
+    ("flamme_rouge", 2, ["heuristic", "simple"], {}, None),
+    ("flamme_rouge", 1, ["heuristic"], {}, None),
+    ("flamme_rouge", 4, ["heuristic", "simple", "first"], {"grid": "random", "finish": "first"}, None),
+    ("flamme_rouge", 6, ["heuristic", "simple"], {"breakaway": "on", "finish_overflow": "clip"}, None),
+    ("flamme_rouge", 12, ["heuristic", "simple"], {"riders_per_player": 1, "breakaway": "on"}, None),
+    ("flamme_rouge", 3, ["heuristic"], {"meteo": "random", "show_deck_contents": True}, None),
+    ("flamme_rouge", 2, ["simple"], {"meteo": ["crosswind", "tailwind", "headwind", "wet"]}, None),
+    ("flamme_rouge", 2, ["simple"], {"bots": ["peloton", "muscle", "muscle"]}, "Stage 9"),
+    ("tabella", 4, ["cautious", "aggressive"], {"mode": "plan"}, None),
+    ("tabella", 4, ["cautious", "aggressive"], {"mode": "live", "gazzetta_delay": "immediate"}, None),
+    ("tabella", 20, ["aggressive"], {"scia_reading": "flat_terrain"}, {"table": "random", "rows": "random"}),
+    ("wyscig", 3, ["steady", "attacker"], {}, {"stages": 2}),
+    ("wyscig", 8, ["steady", "attacker"], {"max_players": 8}, {"deck": "itemised_108", "stages": 1}),
+    ("wyscig", 4, ["attacker"], {}, {"deck": "classic_96", "stages": 1}),
+    ("wyscig", 4, ["attacker"], {}, {"deck": "total_102", "stages": 1}),
+    ("mind_cycling", 2, ["steady", "opportunist"], {"mode": "orders"}, None),
+    ("mind_cycling", 3, ["steady", "opportunist"], {"mode": "live"}, None),
+    ("mind_cycling", 1, ["steady"], {"mode": "orders"}, None),
+    ("mind_cycling", 1, ["opportunist"], {"mode": "live"}, None),
+    ("mind_cycling", 4, ["opportunist"], {"team_size": 3, "lanes": 3, "medal_section": "first"}, None),
 ]
 
 
@@ -59,9 +64,9 @@ def main() -> int:
         for preset in ruleset.presets():
             rate = run(ruleset_id, variants[0][1], variants[0][2], {}, preset.name, args.races)
             print(f"{ruleset_id:<13} stage {preset.name:<40} {rate:8.1f} races/s")
-        for _, players, strategies, options in variants:
-            rate = run(ruleset_id, players, strategies, options, None, args.races)
-            print(f"{ruleset_id:<13} {players:>2} players {options!s:<60} {rate:8.1f} races/s")
+        for _, players, strategies, options, stage in variants:
+            rate = run(ruleset_id, players, strategies, options, stage, args.races)
+            print(f"{ruleset_id:<13} {players:>2} players {options!s:<60} {stage!s:<30} {rate:8.1f} races/s")
     return 0
 
 

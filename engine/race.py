@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from engine.messages import OrderError
 from engine.record import RaceRecord, RecordError, describe_validation_error
@@ -64,15 +65,16 @@ class Race:
         try:
             state = ruleset.new_race(record.stage, record.options, list(record.entrants), record.seed, record.setup)
         except ValidationError as exc:
-            raise RecordError(describe_validation_error(exc)) from exc
+            raise RecordError(_name_the_part(ruleset, record) or describe_validation_error(exc)) from exc
         except (ValueError, OrderError) as exc:
-            raise RecordError(str(exc)) from exc
+            raise RecordError(_name_the_part(ruleset, record) or str(exc)) from exc
         empty = record.model_copy(update={"steps": []})
         return cls(ruleset=ruleset, record=empty, state=state)
 
     # --- queries ---------------------------------------------------------------------------------
-    @property
+    @cached_property
     def entrants(self) -> dict[str, Entrant]:
+        """Seats by id (fixed for the whole race)."""
         return {e.id: e for e in self.record.entrants}
 
     def awaited(self, partial: Mapping[str, Order] | None = None) -> list[Decision]:
@@ -101,13 +103,15 @@ class Race:
         order = self.ruleset.auto_order(self.state, entrant, partial, None)
         return {**order, "auto": True}
 
-    def play_step(self, orders: Mapping[str, Order | str]) -> list[Event]:
+    def play_step(self, orders: Mapping[str, Order | str], awaited: list[Decision] | None = None) -> list[Event]:
         """Resolve one step. ``orders`` hold the humans' orders; bot seats are filled in here.
 
         Every order is validated (bots' too, through the same path); the orders as sent, with their
         bookkeeping keys, are appended to the record so a replay reproduces the step exactly.
+        ``awaited`` may pass the decisions the caller has just asked for, to save asking twice.
         """
-        awaited = self.awaited()
+        if awaited is None:
+            awaited = self.awaited()
         if not awaited:
             raise RecordError("the race is finished: no order is awaited")
         entrants = self.entrants
@@ -150,23 +154,24 @@ class Race:
         entrants = self.entrants
         while True:
             awaited = self.awaited()
-            if not awaited or any(not entrants[d.entrant].is_bot for d in awaited):
+            if not awaited or any(entrants[d.entrant].bot is None for d in awaited):
                 return
-            self.play_step({})
+            self.play_step({}, awaited)
 
 
 def replay(record: RaceRecord) -> Race:
     """Play every step of ``record``; an illegal order raises :class:`RecordError` naming step and entrant."""
     race = Race.from_record_start(record)
     for n, step in enumerate(record.steps, start=1):
-        awaited = {d.entrant for d in race.awaited()}
+        decisions = race.awaited()
+        awaited = {d.entrant for d in decisions}
         if not awaited:
             raise RecordError(f"step {n}: the race is already finished, but the record goes on", step=n)
         missing = sorted(awaited - set(step))
         # An entrant who sent nothing where the rules say they do not start (Tabella plan mode) is
         # simply absent from the step; the rule system decides whether that is allowed.
         try:
-            race.play_step(step)
+            race.play_step(step, decisions)
         except OrderError as exc:
             who = _guess_entrant(exc, step)
             raise RecordError(f"step {n}, {who}: {exc.message.text}", step=n, entrant=who) from exc
@@ -176,6 +181,25 @@ def replay(record: RaceRecord) -> Race:
         except ValidationError as exc:
             raise RecordError(f"step {n}: {describe_validation_error(exc)}", step=n) from exc
     return race
+
+
+def _name_the_part(ruleset: Ruleset[Any], record: RaceRecord) -> str | None:
+    """Which part of a refused record is malformed, its fields named from the record's top
+    (``options.table: Extra inputs are not permitted``), so every rule system reports alike.
+
+    Only called once ``new_race`` has refused the record, so a good record pays nothing for it."""
+    parts: list[tuple[str, type[BaseModel], Any]] = [
+        ("options", ruleset.options_model, record.options),
+        ("setup", ruleset.setup_model, record.setup or {}),
+    ]
+    if isinstance(record.stage, dict):
+        parts.insert(0, ("stage", ruleset.stage_model, record.stage))
+    for name, model, data in parts:
+        try:
+            model.model_validate(data)
+        except ValidationError as exc:
+            return describe_validation_error(exc, name)
+    return None
 
 
 def _guess_entrant(exc: OrderError, step: Mapping[str, Any]) -> str:

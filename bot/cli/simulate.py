@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from bot.cli import parse_options, parse_stage
+from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
 from engine.race import Race
 from engine.registry import get_ruleset
@@ -79,6 +80,9 @@ def simulate(args: argparse.Namespace) -> int:
         seat_races = seats_by_strategy[strategy]
         low, high = wilson_interval(count, seat_races)
         print(f"  {strategy:<10} {count:>6}  per seat {count / seat_races:6.1%}  [{low:.1%}, {high:.1%}]")
+    if last is not None:
+        print("standings of the last race (the system's own classification):")
+        print(render_standings(last))
     if args.record and last is not None:
         Path(args.record).write_text(last.record.to_json(), encoding="utf-8")
         print(f"last race's record saved to {args.record}")

@@ -1,10 +1,15 @@
 """Bot team strategies and the absent player's automatic action (D24).
 
-- ``steady``: keeps its riders together: wheels whenever it can, attacks only with its sprinter in the
-  sprint and its climber in the mountains, and domestiques feed their leaders' empty bottles.
+- ``steady``: plans the round front to back, estimating where every rider ends: a rider relays when the
+  space in front of its train's (estimated) new front beats its own move, wheels when the rider in front
+  goes further than it could alone, and otherwise rides its maximum. Bottles are kept for the medals:
+  the sprinter attacks in the sprint, the climber in the mountains, anyone on the run-in to the line,
+  never when it would stop a team-mate behind from riding on; domestiques feed their leaders' bottles.
 - ``opportunist``: attacks with anyone who can, relays to the front of trains, passes every bottle.
+- ``naive``: the absent player's automatic action (D24): every rider rides its maximum in its lane.
+  A baseline for measuring the others.
 
-Both are deterministic functions of the state (no randomness needed).
+All are deterministic functions of the state (no randomness needed).
 """
 
 from __future__ import annotations
@@ -12,13 +17,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.mind_cycling.course import OWN_SECTION
-from engine.mind_cycling.movement import ATTACK_BONUS, may_attack, planned_maximum
+from engine.mind_cycling.movement import ATTACK_BONUS, may_attack
 from engine.mind_cycling.orders import projected_bottles
 from engine.mind_cycling.resolution import placer
 from engine.mind_cycling.rounds import maximum, next_actor, possible_passes, relay_target, wheel_target
 from engine.mind_cycling.state import Cyclist, MindState
+from engine.mind_cycling.tactics import RIDE_PREFERENCE, may_ride, plan_team, wants_attack
 
-STRATEGIES = ("steady", "opportunist")
+STRATEGIES = ("steady", "opportunist", "naive")
 
 
 def placement(state: MindState, entrant: str, strategy: str | None) -> dict[str, Any]:
@@ -43,47 +49,36 @@ def _passes(state: MindState, entrant: str, strategy: str | None) -> dict[str, i
 
 
 def intents(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
-    """Orders mode: one intent per cyclist on the road, keeping what ``partial`` already chose.
-
-    Cyclists are decided front to back, so a steady rider knows how far the team-mate it would wheel
-    behind means to go, and wheels only when that beats its own move.
-    """
+    """Orders mode: one intent per cyclist on the road, keeping what ``partial`` already chose."""
     chosen = {k: dict(v) for k, v in partial.get("intents", {}).items()}
     passes = _passes(state, entrant, strategy)
     riders = sorted((c for c in state.team(entrant) if c.on_road), key=lambda c: (-c.row, c.lane))
-    advance: dict[int, int] = {}
     for c in riders:
         intent = chosen.setdefault(str(c.number), {})
         if strategy is not None and str(c.number) in passes and "pass_to" not in intent:
             intent["pass_to"] = passes[str(c.number)]
-        bottle = projected_bottles(state, entrant, chosen)[c.number]
-        top = planned_maximum(state, c, bottle)
+    bottles = projected_bottles(state, entrant, chosen)
+    plans: dict[int, dict[str, Any]] = {}
+    if strategy == "steady":
+        fixed = {c.number: chosen[str(c.number)]["action"] for c in riders if "action" in chosen[str(c.number)]}
+        plans = plan_team(state, entrant, bottles, fixed)
+    for c in riders:
+        intent = chosen[str(c.number)]
         if "action" not in intent:
-            intent["action"] = "move" if strategy is None else _choose(state, c, strategy, top, bottle, advance)
-        action = intent["action"]
-        advance[c.number] = top + 3 if action == "attack" else top if action in ("move", "relay") else 0
-        if action == "wheel":
-            leader = state.at(c.row + 1, c.lane)
-            advance[c.number] = advance.get(leader.number, 0) if leader and leader.entrant == entrant else 0
+            if strategy is None:
+                intent["action"] = "move"
+            elif strategy == "steady":
+                intent.update(plans[c.number])
+            else:
+                intent["action"] = _opportunist(state, c, bottles[c.number])
     return {"intents": chosen}
 
 
-def _choose(state: MindState, c: Cyclist, strategy: str, top: int, bottle: bool, advance: dict[int, int]) -> str:
-    """A bot's action for one cyclist, given how far its team-mates in front mean to go."""
-    leader = state.at(c.row + 1, c.lane)
-    can_ride = leader is not None and not (c.role == "domestique" and not bottle)
-    can_ride = can_ride and not (c.role == "sprinter" and state.course.section_kind(c.row) == "mountain")
-    can_attack = bottle and state.course.section_kind(c.row) == OWN_SECTION[c.role]
-    if strategy == "opportunist":
-        if can_attack:
-            return "attack"
-        return "relay" if can_ride else "move"
-    # steady: attack only with the specialists; wheel behind a team-mate going at least as far.
-    if can_attack and c.role != "domestique":
+def _opportunist(state: MindState, c: Cyclist, bottle: bool) -> str:
+    """Attack whenever allowed; otherwise relay whenever the rider is behind someone and may ride."""
+    if bottle and state.course.section_kind(c.row) == OWN_SECTION[c.role]:
         return "attack"
-    if can_ride and leader is not None and leader.entrant == c.entrant and advance.get(leader.number, 0) >= top:
-        return "wheel"
-    return "move"
+    return "relay" if state.at(c.row + 1, c.lane) is not None and may_ride(state, c, bottle) else "move"
 
 
 def live_passes(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
@@ -102,7 +97,7 @@ def live_turn(state: MindState, entrant: str, partial: dict[str, Any], strategy:
     c = state.cyclists[key]
     if "action" in partial:
         return dict(partial)
-    attack = may_attack(state, c) and (strategy == "opportunist" or (strategy == "steady" and c.role != "domestique"))
+    attack = may_attack(state, c) and (strategy == "opportunist" or (strategy == "steady" and _steady_attack(state, c)))
     order: dict[str, Any] = {"action": "attack" if attack else "move"}
     # Keep what the player already chose (steps, lane), within the move's maximum.
     top = maximum(state, ctx, key) + (ATTACK_BONUS if attack else 0)
@@ -113,16 +108,36 @@ def live_turn(state: MindState, entrant: str, partial: dict[str, Any], strategy:
     return order
 
 
+def _steady_attack(state: MindState, c: Cyclist) -> bool:
+    """Live mode: attack for a medal (see :func:`wants_attack`), unless a team-mate behind could ride on."""
+    ctx = state.ctx
+    assert ctx is not None
+    if not wants_attack(state, c, maximum(state, ctx, c.key)):
+        return False
+    behind = ctx.behind(c.key)
+    if behind is None or state.cyclists[behind].entrant != c.entrant:
+        return True
+    mate = state.cyclists[behind]
+    return mate.key in ctx.acted or not may_ride(state, mate, mate.bottle)
+
+
 def live_prompt(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
-    """An absent player declines (D24); steady prefers the wheel, opportunist the relay."""
+    """An absent player declines (D24); steady takes the ride that ends furthest if it beats its own
+    maximum; opportunist prefers the relay."""
     ctx = state.ctx
     assert ctx is not None and ctx.prompt is not None
     if "action" in partial:
         return dict(partial)
     if strategy is None:
         return {"action": "later"}
-    wheel = wheel_target(state, ctx, ctx.prompt)[0] is not None
-    relay = relay_target(state, ctx, ctx.prompt)[0] is not None
+    wheel_dest = wheel_target(state, ctx, ctx.prompt)[0]
+    relay_dest = relay_target(state, ctx, ctx.prompt)[0]
+    wheel, relay = wheel_dest is not None, relay_dest is not None
+    if strategy == "steady":
+        own = state.cyclists[ctx.prompt].row + maximum(state, ctx, ctx.prompt)
+        rides = [(d[0], RIDE_PREFERENCE[a], a) for a, d in (("wheel", wheel_dest), ("relay", relay_dest)) if d]
+        best = max(rides)
+        return {"action": best[2] if best[0] >= own else "later"}
     prefs = [("wheel", wheel), ("relay", relay)]
     if strategy == "opportunist":
         prefs.reverse()
@@ -134,6 +149,8 @@ def live_prompt(state: MindState, entrant: str, partial: dict[str, Any], strateg
 
 def auto(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
     """A complete order for the current step."""
+    if strategy == "naive":
+        strategy = None  # the baseline plays the absent player's automatic action (D24)
     if state.phase == "place":
         found = placer(state)
         assert found is not None and found[0] == entrant

@@ -426,17 +426,38 @@ class MindCycling(Ruleset[MindState]):
         )
 
     # --- orders ----------------------------------------------------------------------------------
+    def _awaited_entrants(self, state: MindState) -> set[str]:
+        """Who :meth:`awaited` asks now, without building the decisions (``validate`` runs on every order)."""
+        if state.phase == "done":
+            return set()
+        if state.phase == "place":
+            found = resolution.placer(state)
+            return {found[0]} if found else set()
+        if state.phase == "passes":
+            return {state.cyclists[k].entrant for k in possible_passes(state)}
+        if state.options["mode"] == "orders":
+            return {c.entrant for c in state.cyclists.values() if c.on_road}
+        ctx = state.ctx
+        assert ctx is not None
+        key = ctx.prompt or next_actor(state, ctx)
+        return {state.cyclists[key].entrant} if key else set()
+
     def validate(self, state: MindState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
-        awaited = {d.entrant for d in self.awaited(state)}
+        awaited = self._awaited_entrants(state)
         if entrant not in awaited:
             if entrant not in state.entrants:
                 raise OrderError.of("mc.not_entrant", "{who} is not riding in this race.", who=entrant)
             waiting = ", ".join(state.names.get(e, e) for e in sorted(awaited)) or "nobody"
             raise OrderError.of("mc.not_your_turn", "It's not your turn: waiting for {waiting}.", waiting=waiting)
+        if not isinstance(order, (str, dict)):
+            raise OrderError.of(
+                "mc.bad_order",
+                "An order is an object or a line of text, like '#3 move 5' (got {got}).",
+                got=repr(order),
+            )
         text = orders.text_of(order)
         body: dict[str, Any] = {}
-        if text is None:
-            assert isinstance(order, dict)
+        if isinstance(order, dict) and text is None:
             body = {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
         previous = {k: v for k, v in (previous or {}).items() if k not in ORDER_META_KEYS}
         if state.phase == "place":

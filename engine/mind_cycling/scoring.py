@@ -91,7 +91,9 @@ def race_result(state: MindState) -> Result:
 
 def solo_line(rounds: int, remaining: int) -> str:
     """The seed's solo result line: rounds (bases) and the fifth cyclist's distance to the line."""
-    return f"{rounds} rounds and {remaining} spaces left for the fifth cyclist to cross the finish line"
+    round_word = "round" if rounds == 1 else "rounds"
+    space_word = "space" if remaining == 1 else "spaces"
+    return f"{rounds} {round_word} and {remaining} {space_word} left for the fifth cyclist to cross the finish line"
 
 
 def solo_key(rounds: int, remaining: int) -> tuple[int, int]:

@@ -15,8 +15,8 @@ from engine.wyscig.state import Player, State
 
 STRATEGIES: tuple[str, ...] = ("steady", "attacker")
 DEFAULT_STRATEGY = "steady"
-CLOSING_LAPS = 2
-"""The attacker attacks once the pile holds no more than this many cards per rider."""
+FINAL_CARDS = 3
+"""The attacker attacks once the pile is out and he holds no more than this many speed cards."""
 
 Option = tuple[int, int, Verdict]
 """A playable (card, descents) and its verdict against L now."""
@@ -75,14 +75,16 @@ def steady(state: State, player: Player, partial: Order) -> Order:
 
 
 def attacker(state: State, player: Player, partial: Order) -> Order:
-    """Attack for the yellow token when it counts: in the closing laps of the stage.
+    """Attack for the yellow token when it counts: with the last cards of the stage.
 
-    Only the holder of the yellow token at the end wins the stage (57 instead of 60), so attacking
-    early just spends high cards. Until the pile is down to :data:`CLOSING_LAPS` cards per rider the
-    attacker rides like ``steady``; then, as leader, he defends with his highest card, and free of
-    minutes he takes the lead as cheaply as he can (with descents if needed).
+    Only the holder of the yellow token at the end wins the stage (57 instead of 60), so a lead taken
+    earlier is worth nothing and spends high cards. Until the pile is out and he is down to his last
+    :data:`FINAL_CARDS` speed cards the attacker rides like ``steady`` (which keeps his high cards in
+    hand); then, as leader, he defends with his highest card, and free of minutes he takes the lead as
+    cheaply as he can (with descents if needed). (Attacking from two laps before the pile ran out, as
+    a first version did, burned the high cards early and lost to ``steady``.)
     """
-    if len(state.pile) > CLOSING_LAPS * len(state.seats):
+    if state.pile or len(player.speeds) > FINAL_CARDS:
         return steady(state, player, partial)
     if player.id == state.leader and "card" not in partial:
         return {"card": player.speeds[-1], "descents": int(partial.get("descents", 0))}

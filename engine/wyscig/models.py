@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.wyscig.deck import CardName, DeckName
 
@@ -58,3 +58,11 @@ class OrderModel(BaseModel):
 
     card: int | None = None
     descents: int | None = None
+
+    @field_validator("card", "descents", mode="before")
+    @classmethod
+    def _not_a_boolean(cls, value: object) -> object:
+        """``true`` is not a card or a count (pydantic would otherwise read it as 1)."""
+        if isinstance(value, bool):
+            raise ValueError("a number is needed, not true or false")
+        return value

@@ -17,8 +17,11 @@ from engine.wyscig.deck import MAX_SPEED, MIN_SPEED, describe_hand
 from engine.wyscig.models import OrderModel
 from engine.wyscig.state import State
 
-_PLAY = re.compile(r"^\s*(?:play\s+)?(\d+)\s*(?:\+\s*(\d+))?\s*$", re.IGNORECASE)
+_PLAY = re.compile(r"^\s*(?:play\s*)?(\d+)\s*(?:\+\s*(\d+))?\s*$", re.IGNORECASE)
 _HAND = re.compile(r"^\s*hand\s*$", re.IGNORECASE)
+_NO_CARD = re.compile(r"^\s*play\s*(?:\+\s*\d*)?\s*$", re.IGNORECASE)
+_NO_COUNT = re.compile(r"^\s*(?:play\s+)?\d+\s*\+\s*$", re.IGNORECASE)
+_TWO_CARDS = re.compile(r"^\s*(?:play\s+)?\d+(?:\s*,?\s+\d+)+\s*(?:\+\s*\d+)?\s*$", re.IGNORECASE)
 
 
 def parse_text(state: State, entrant: str, text: str) -> Order:
@@ -35,24 +38,62 @@ def parse_text(state: State, entrant: str, text: str) -> Order:
         raise OrderError.of("wk.empty", "Choose a card to play: write play 47, or play 50 +2 to add two descent cards.")
     match = _PLAY.match(text)
     if not match:
-        raise OrderError.of(
-            "wk.syntax",
-            "I can't read \u201c{order}\u201d: write play 47, or play 50 +2 to add two descent cards.",
-            order=text.strip(),
-        )
+        raise _syntax_error(state, entrant, text.strip())
     return {"card": int(match.group(1)), "descents": int(match.group(2) or 0)}
+
+
+def _syntax_error(state: State, entrant: str, text: str) -> OrderError:
+    """The most specific advice for unreadable text: what is missing, or what is one too many."""
+    if _NO_CARD.match(text):
+        player = state.players.get(entrant)
+        hand = describe_hand(player.speeds, player.descents) if player else "not dealt"
+        return OrderError.of(
+            "wk.syntax_no_card",
+            "Which speed card? Your hand is {hand}: write play 47, or play 50 +2 to add two descent cards.",
+            hand=hand,
+            order=text,
+        )
+    if _NO_COUNT.match(text):
+        return OrderError.of(
+            "wk.syntax_no_count",
+            "Say how many descent cards after the +: play 50 +1 adds one descent card (+2 km/h).",
+            order=text,
+        )
+    if _TWO_CARDS.match(text):
+        return OrderError.of(
+            "wk.syntax_two_cards",
+            "You play one speed card per turn: write play 47 (descents go after a +, like play 50 +2).",
+            order=text,
+        )
+    return OrderError.of(
+        "wk.syntax",
+        "I can't read \u201c{order}\u201d: write play 47, or play 50 +2 to add two descent cards.",
+        order=text,
+    )
 
 
 def as_order(state: State, entrant: str, order: Order | str) -> Order:
     """The order as a JSON object: text syntax parsed, bookkeeping keys dropped."""
     if isinstance(order, str):
         return parse_text(state, entrant, order)
+    if not isinstance(order, Mapping):
+        raise _not_an_order(order)
     if "text" in order:
         text = order["text"]
         if not isinstance(text, str):
             raise OrderError.of("wk.syntax_type", "A text order must be a string, like play 47.")
         return parse_text(state, entrant, text)
     return {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
+
+
+def _not_an_order(order: object) -> OrderError:
+    """A bare number, list or null where an order belongs (a front end or record written by hand)."""
+    return OrderError.of(
+        "wk.not_an_order",
+        "{order} is not an order: send the text play 47 (or play 50 +2), or an object like "
+        '{{"card": 47, "descents": 0}}.',
+        order=repr(order),
+    )
 
 
 def check_turn(state: State, entrant: str) -> None:
@@ -72,6 +113,8 @@ def check_turn(state: State, entrant: str) -> None:
 
 def check_order(state: State, entrant: str, order: Order | str, previous: Order | None = None) -> tuple[Order, bool]:
     """The merged, normalised order and whether it is complete; raises ``OrderError``."""
+    if not isinstance(order, (str, Mapping)):
+        raise _not_an_order(order)
     text = order if isinstance(order, str) else order.get("text")
     if isinstance(text, str) and _HAND.match(text) and entrant in state.players:
         parse_text(state, entrant, text)  # `hand` answers at any time, not only on your turn (§8.1)

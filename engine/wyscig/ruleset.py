@@ -30,7 +30,7 @@ from engine.ruleset import (
 )
 from engine.wyscig import bots
 from engine.wyscig.classification import WINNER_TIME, general_classification, stage_wins
-from engine.wyscig.deck import Card, deck_presets, describe_hand
+from engine.wyscig.deck import Card, deck_presets, describe_hand, is_speed
 from engine.wyscig.models import OptionsModel, SetupModel, StageModel
 from engine.wyscig.orders import check_order, check_turn, partial_of
 from engine.wyscig.pace import Verdict, hint, judge
@@ -131,6 +131,7 @@ class WyscigRuleset(Ruleset[State]):
             if minutes and e == leader:
                 raise ValueError("setup.minutes: the leader never holds penalty minutes (D11)")
             players[e].minutes = minutes
+        _check_first_card(state)
         advance(state, leader, events)
         return state
 
@@ -391,6 +392,19 @@ def _first_deal(
     pile = list(rest.elements())
     rng.shuffle(pile)
     return pile, hands
+
+
+def _check_first_card(state: State) -> None:
+    """§4 and D11: the stage starts with the leader's card, so a setup must let him play one.
+
+    Were he skipped, the first card would meet no L and make its rider leader, minutes and all.
+    """
+    leader = state.player(state.leader)
+    if not leader.speeds and not any(is_speed(card) for card in state.pile):
+        raise ValueError(
+            f"setup: the leader {state.leader!r} must play the stage's first card, but neither his hand "
+            "nor the pile holds a speed card"
+        )
 
 
 def _verdict(state: State, player: Player, card: int, descents: int) -> Verdict:

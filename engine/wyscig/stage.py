@@ -111,17 +111,30 @@ def end_stage(state: State, events: list[Event]) -> None:
     if state.stage_number >= state.stages:
         state.finished = True
         state.turn = None
-        winner = gc[0]
-        events.append(
-            event(
-                "wk.race_end",
-                "The race is over: {name} wins in {total} minutes.",
-                winner=winner.entrant,
-                name=state.player(winner.entrant).name,
-                total=winner.total,
-            )
-        )
+        events.append(race_end_event(state, [g.entrant for g in gc if g.place == 1], gc[0].total))
         return
     state.stage_number += 1
     # §6: the next stage starts with the stage winner leading (he keeps the yellow token).
     start_stage(state, events)
+
+
+def race_end_event(state: State, winners: list[str], total: int) -> Event:
+    """The race winner, or (D19 (3)) the riders equal on every tie-break, who share first place."""
+    names = [state.player(e).name for e in winners]
+    if len(names) == 1:
+        return event(
+            "wk.race_end",
+            "The race is over: {name} wins in {total} minutes.",
+            winner=winners[0],
+            winners=winners,
+            name=names[0],
+            total=total,
+        )
+    return event(
+        "wk.race_end",
+        "The race is over: {name} share first place in {total} minutes.",
+        winner=winners[0],
+        winners=winners,
+        name=", ".join(names[:-1]) + " and " + names[-1],
+        total=total,
+    )

@@ -158,3 +158,31 @@ def test_random_legal_orders_replay_identically_from_the_record(ruleset_id: str,
         [e.model_dump() for e in step] for step in race.events
     ]
     assert again.result() == race.result()
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize(
+    ("part", "value", "named"),
+    [
+        ("options", {"no_such_option": 1}, "options.no_such_option:"),
+        ("stage", {"no_such_field": 1}, "stage.no_such_field:"),
+        ("setup", {"no_such_field": 1}, "setup.no_such_field:"),
+    ],
+)
+def test_a_malformed_stage_options_or_setup_is_named_from_the_top_of_the_record(
+    ruleset_id: str, part: str, value: dict[str, Any], named: str
+) -> None:
+    """A misspelt option, stage or setup field is refused with its path in the record."""
+    from engine.record import RecordError
+
+    ruleset = get_ruleset(ruleset_id)
+    record = {
+        "format": "gregario.race/1",
+        "ruleset": ruleset_id,
+        "seed": 1,
+        "entrants": [e.model_dump(exclude_none=True) for e in ruleset.default_entrants(humans(ruleset), {})],
+        part: value,
+    }
+    with pytest.raises(RecordError) as info:
+        replay(parse_record(record))
+    assert named in str(info.value)

@@ -243,3 +243,16 @@ def test_every_offered_choice_is_legal_when_merged_into_the_partial() -> None:
 def test_an_open_course_stage_is_used_by_these_scenarios() -> None:
     """Sanity: scenario races run on the open course."""
     assert OPEN_COURSE["rocks"] == []
+
+
+@pytest.mark.parametrize("junk", [99, 2.5, True, None, [], [["F"]], [{"intents": {}}]])
+def test_an_order_that_is_neither_an_object_nor_text_is_refused_with_a_message(junk: Any) -> None:
+    """A number, a list or null as the whole order: a friendly refusal in every phase, not a crash."""
+    placing = RULESET.new_race(None, {}, [Entrant(id="a", name="A"), Entrant(id="b", name="B")], seed=1)
+    first = placing.placement_order[0]
+    for state, who in ((placing, first), (race([("a", 1, 5, 1)]).state, "a")):
+        with pytest.raises(OrderError, match="An order is an object or a line of text"):
+            RULESET.validate(state, who, junk)
+    live = race([("a", 1, 5, 1)], options={"mode": "live"})
+    with pytest.raises(OrderError, match="An order is an object or a line of text"):
+        live.ruleset.validate(live.state, "a", junk)

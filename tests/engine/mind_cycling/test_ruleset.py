@@ -70,8 +70,9 @@ def test_bots_are_deterministic_and_the_two_strategies_differ() -> None:
     r = race([("a", 1, 22, 1), ("a", 2, 21, 1), ("a", 3, 20, 1)])
     steady = RULESET.auto_order(r.state, "a", None, "steady")
     opportunist = RULESET.auto_order(r.state, "a", None, "opportunist")
-    assert steady["intents"]["2"]["action"] == "wheel" and opportunist["intents"]["2"]["action"] == "relay"
-    assert steady["intents"]["1"]["action"] == "attack"
+    # Both sprinters attack (6 + 3 = 9, out of the sprint); steady knows the climber behind may not ride.
+    assert steady["intents"]["1"]["action"] == opportunist["intents"]["1"]["action"] == "attack"
+    assert steady["intents"]["2"]["action"] == "move" and opportunist["intents"]["2"]["action"] == "relay"
 
 
 def test_the_public_view_shows_positions_and_bases_and_the_private_view_adds_the_teams_maxima() -> None:
@@ -184,3 +185,16 @@ def test_riders_never_share_a_space_stand_on_a_rock_leave_the_road_or_go_backwar
     assert not r.awaited()
     places = [c.place for c in r.state.cyclists.values() if c.place is not None]
     assert sorted(places) == list(range(1, len(places) + 1))
+
+
+def test_validate_asks_exactly_the_entrants_that_awaited_lists() -> None:
+    """Through placement, passes, rounds and prompts of bot races, the refusal 'not your turn' matches awaited()."""
+    for mode, players in (("orders", 3), ("live", 2)):
+        r = _bots(players, mode, seed=3)
+        for _ in range(400):
+            decisions = r.awaited()
+            if not decisions:
+                break
+            assert RULESET._awaited_entrants(r.state) == {d.entrant for d in decisions}  # type: ignore[attr-defined]
+            r.play_step({})
+        assert not r.awaited()

@@ -96,3 +96,10 @@ def test_a_solo_race_stopped_by_the_round_limit_has_no_score() -> None:
     result = RULESET.result(race.state)
     assert result.finished and result.standings[0].figures["scored"] is False
     assert "no score" in result.notes[0].text
+
+
+@pytest.mark.rules("8")
+def test_the_solo_line_says_one_space_and_one_round_in_the_singular() -> None:
+    """'1 space left', not '1 spaces left'."""
+    assert solo_line(7, 1) == "7 rounds and 1 space left for the fifth cyclist to cross the finish line"
+    assert solo_line(1, 0) == "1 round and 0 spaces left for the fifth cyclist to cross the finish line"

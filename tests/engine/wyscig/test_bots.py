@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.race import Race
-from engine.wyscig import RULESET
+from engine.ruleset import Entrant
+from engine.wyscig import RULESET, bots
+from engine.wyscig.pace import judge
 from tests.engine.wyscig.helpers import minutes, record, run, state
 
 
@@ -71,26 +75,30 @@ def test_steady_uses_descents_to_give_back_minutes() -> None:
     assert RULESET.auto_order(state(race), "p2", None, "steady") == {"card": 48, "descents": 2}
 
 
-def test_attacker_rides_steady_until_the_closing_laps_then_takes_the_yellow_token() -> None:
-    """Against 47 with 10 cards left he rides in on 45; with 4 left (2 per rider) he leads with 48."""
-    hands = {"p1": "47 41 41 41 41 41", "p2": "50 48 45 44 d 39"}
-    early = at(hands, [("p1", "play 47")], pile="39 " * 12)
-    assert RULESET.auto_order(state(early), "p2", None, "attacker") == {"card": 45, "descents": 0}
-    late = at(hands, [("p1", "play 47")], pile="39 " * 6)
-    assert len(state(late).pile) == 4
-    assert RULESET.auto_order(state(late), "p2", None, "attacker") == {"card": 48, "descents": 0}
+def test_attacker_rides_steady_until_his_last_three_cards_then_takes_the_yellow_token() -> None:
+    """Against 47: with cards in the pile, or four speed cards in hand, he rides in on 45; pile out and
+    three speed cards left, he leads with 48 (the cheapest card above 47)."""
+    pile_left = at({"p1": "47 41", "p2": "50 48 45 d"}, [("p1", "play 47")], pile="39 39")
+    assert RULESET.auto_order(state(pile_left), "p2", None, "attacker") == {"card": 45, "descents": 0}
+    four_cards = at({"p1": "47 41", "p2": "50 48 45 44 d"}, [("p1", "play 47")], pile="")
+    assert RULESET.auto_order(state(four_cards), "p2", None, "attacker") == {"card": 45, "descents": 0}
+    last_three = at({"p1": "47 41", "p2": "50 48 45 d"}, [("p1", "play 47")], pile="")
+    assert RULESET.auto_order(state(last_three), "p2", None, "attacker") == {"card": 48, "descents": 0}
 
 
 def test_attacker_adds_descents_to_take_the_lead() -> None:
     """Against 49 with at most a 48: 48 + 1 descent = 50 takes the yellow token."""
-    race = at({"p1": "49 41 41 41 41 41", "p2": "48 45 d 41 41 41"}, [("p1", "play 49")], pile="39 39")
+    race = at({"p1": "49 41 41", "p2": "48 45 d 41"}, [("p1", "play 49")], pile="")
     assert RULESET.auto_order(state(race), "p2", None, "attacker") == {"card": 48, "descents": 1}
 
 
 def test_attacker_as_leader_defends_with_his_highest_card() -> None:
-    """In the closing laps the attacking leader plays his top card so that the others must beat it."""
-    race = at({"p1": "47 45 50 41 41 41", "p2": "44 44 44 44 44 44"}, [], pile="39 39")
+    """With his last three cards the attacking leader plays the top one, so that the others must beat it;
+    with more in hand he plays his lowest like steady."""
+    race = at({"p1": "47 45 50", "p2": "44 44 44"}, [], pile="")
     assert RULESET.auto_order(state(race), "p1", None, "attacker") == {"card": 50, "descents": 0}
+    early = at({"p1": "47 45 50 41", "p2": "44 44 44"}, [], pile="")
+    assert RULESET.auto_order(state(early), "p1", None, "attacker") == {"card": 41, "descents": 0}
 
 
 def test_an_unknown_strategy_is_refused() -> None:
@@ -117,3 +125,44 @@ def test_a_stale_part_order_is_ignored_by_the_automatic_card() -> None:
     """A part-order naming a card no longer held does not block the automatic card."""
     race = at({"p1": "47 41 41 41 41 41", "p2": "50 48 45 44 d 39"}, [("p1", "play 47")])
     assert race.absent_order("p2", {"card": 42}) == {"card": 45, "descents": 0, "auto": True}
+
+
+def _bot_turns(strategy: str, seed: int) -> list[tuple[Any, str, dict[str, int]]]:
+    """Every (state before, entrant, order) of a one-stage race between four bots of ``strategy``."""
+    entrants = [Entrant(id=f"e{i}", name=f"E{i}", bot=strategy) for i in range(4)]
+    s = RULESET.new_race({"stages": 1}, {}, entrants, seed)
+    turns = []
+    while awaited := RULESET.awaited(s):
+        who = awaited[0].entrant
+        order = RULESET.auto_order(s, who, None, strategy)
+        turns.append((s, who, order))
+        s, _ = RULESET.resolve(s, {who: order})
+    return turns
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_steady_never_takes_a_minute_it_could_have_avoided(seed: int) -> None:
+    """Over a whole stage, each steady card costs the fewest minutes any card (with descents) could."""
+    for s, who, order in _bot_turns("steady", seed):
+        player = s.player(who)
+        best = min(v.minutes for _, _, v in bots.options(s, player))
+        speed = order["card"] + 2 * order["descents"]
+        chosen = judge(speed, s.reference, player.minutes, who == s.leader, s.on_climb).minutes
+        assert chosen == best, (who, order, s.reference)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_attacker_takes_the_yellow_token_whenever_it_can_with_his_last_cards(seed: int) -> None:
+    """Pile out and 3 speed cards or fewer: a chip-free attacker who can lead does; a leader plays his top card."""
+    closing = 0
+    for s, who, order in _bot_turns("attacker", seed):
+        player = s.player(who)
+        if s.pile or len(player.speeds) > bots.FINAL_CARDS:
+            continue
+        closing += 1
+        if who == s.leader:
+            assert order["card"] == max(player.speeds)
+        elif any(v.outcome == "lead" for _, _, v in bots.options(s, player)):
+            speed = order["card"] + 2 * order["descents"]
+            assert judge(speed, s.reference, player.minutes, False, s.on_climb).outcome == "lead"
+    assert closing > 8

@@ -1,0 +1,63 @@
+"""The Discord client: loads every feature extension, installs the error handler, syncs commands."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+from bot.exts import EXTENSIONS
+from bot.settings import Settings
+from bot.translator import CatalogTranslator
+
+_log = logging.getLogger(__name__)
+
+
+class GregarioTree(app_commands.CommandTree["Gregario"]):
+    """The command tree; its one error handler answers players kindly and logs the rest."""
+
+    async def on_error(self, interaction: discord.Interaction[Gregario], error: app_commands.AppCommandError) -> None:
+        await errors.report(interaction, error)
+
+
+class Gregario(commands.Bot):
+    """Gregario's bot. Features live in ``bot/exts/<feature>/`` and are loaded at start-up."""
+
+    def __init__(self, settings: Settings, **client_kwargs: Any) -> None:
+        client_kwargs.setdefault("command_prefix", commands.when_mentioned)
+        client_kwargs.setdefault("intents", discord.Intents.default())
+        client_kwargs.setdefault("help_command", None)
+        client_kwargs.setdefault("tree_cls", GregarioTree)
+        client_kwargs.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False))
+        super().__init__(**client_kwargs)
+        self.settings = settings
+        self.synced: list[app_commands.AppCommand] = []
+        """What the last sync registered (empty when sync is off)."""
+
+    async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogTranslator())
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.settings.sync_commands:
+            await self.sync_commands()
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        """Register the slash commands: on the test server when one is set (instant), else globally."""
+        guild_id = self.settings.test_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            self.synced = await self.tree.sync(guild=guild)
+        else:
+            self.synced = await self.tree.sync()
+        _log.info("synced %d commands%s", len(self.synced), f" to server {guild_id}" if guild_id else " globally")
+        return self.synced
+
+
+def create_bot(settings: Settings | None = None, **client_kwargs: Any) -> Gregario:
+    """An unstarted bot; see :func:`bot.create_bot`."""
+    return Gregario(settings if settings is not None else Settings(), **client_kwargs)

@@ -1,0 +1,131 @@
+"""What the bot shows about the rule systems: guides, presets, stage boards. No Discord types here.
+
+The engine registry is the source of truth; this module only looks things up and cuts text to the
+sizes Discord accepts.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from importlib import resources
+from typing import Any
+
+from engine.registry import available_rulesets
+from engine.ruleset import Preset, Ruleset
+
+MESSAGE_LIMIT = 2000
+"""Discord's limit on a message's content, in characters."""
+
+CHOICE_LIMIT = 25
+"""Discord's limit on choices in an autocomplete answer (and fields in an embed)."""
+
+
+def rulesets() -> list[Ruleset[Any]]:
+    """Every rule system installed, in menu order."""
+    return available_rulesets()
+
+
+def guide(ruleset: Ruleset[Any]) -> str | None:
+    """The player's guide shipped with the rule system (``engine/<id>/guide.md``), if it has one."""
+    try:
+        source = resources.files(f"engine.{ruleset.id}").joinpath("guide.md")
+    except ModuleNotFoundError:
+        return None
+    return source.read_text(encoding="utf-8") if source.is_file() else None
+
+
+FENCE = "```"
+
+
+def chunks(text: str, limit: int = MESSAGE_LIMIT) -> list[str]:
+    """``text`` cut into messages of at most ``limit`` characters, between paragraphs when possible.
+
+    A code block cut in two is closed at the end of one message and reopened in the next, so each
+    message renders on its own.
+    """
+    room = limit - 2 * (len(FENCE) + 1)
+    pieces: list[str] = []
+    current = ""
+    for paragraph in _paragraphs(text.strip(), room):
+        candidate = f"{current}\n\n{paragraph}" if current else paragraph
+        if len(candidate) <= room:
+            current = candidate
+        else:
+            pieces.append(current)
+            current = paragraph
+    if current:
+        pieces.append(current)
+    return _balance_fences(pieces)
+
+
+def _balance_fences(pieces: list[str]) -> list[str]:
+    balanced: list[str] = []
+    reopen = False
+    for piece in pieces:
+        if reopen:
+            piece = f"{FENCE}\n{piece}"
+        reopen = piece.count(FENCE) % 2 == 1
+        balanced.append(f"{piece}\n{FENCE}" if reopen else piece)
+    return balanced
+
+
+def _paragraphs(text: str, limit: int) -> list[str]:
+    """Paragraphs no longer than ``limit`` (long ones cut between lines, then hard)."""
+    found: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        if len(paragraph) <= limit:
+            found.append(paragraph)
+            continue
+        line_block = ""
+        for line in paragraph.split("\n"):
+            while len(line) > limit:
+                if line_block:
+                    found.append(line_block)
+                    line_block = ""
+                cut = _hard_cut(line, limit)
+                found.append(line[:cut])
+                line = line[cut:]
+            candidate = f"{line_block}\n{line}" if line_block else line
+            if len(candidate) <= limit:
+                line_block = candidate
+            else:
+                found.append(line_block)
+                line_block = line
+        if line_block:
+            found.append(line_block)
+    return [p for p in found if p.strip()]
+
+
+def _hard_cut(line: str, limit: int) -> int:
+    """Where to cut a line too long for one message: at the last space, never inside a ``` fence."""
+    space = line.rfind(" ", 0, limit)
+    cut = space + 1 if space > limit // 2 else limit
+    while 0 < cut < len(line) and line[cut - 1] == "`" == line[cut]:
+        cut -= 1
+    return cut if cut > 0 else limit
+
+
+def find_preset(ruleset: Ruleset[Any], name: str) -> Preset | None:
+    """The preset called ``name`` (ignoring case and surrounding spaces), if any."""
+    wanted = _fold(name)
+    return next((p for p in ruleset.presets() if _fold(p.name) == wanted), None)
+
+
+def matching_presets(ruleset: Ruleset[Any], typed: str) -> list[Preset]:
+    """Presets whose name contains what the player typed so far, those starting with it first."""
+    wanted = _fold(typed)
+    presets = [p for p in ruleset.presets() if wanted in _fold(p.name)]
+    presets.sort(key=lambda p: not _fold(p.name).startswith(wanted))
+    return presets[:CHOICE_LIMIT]
+
+
+def board_filename(ruleset: Ruleset[Any], stage: str) -> str:
+    """A safe attachment name for a stage board: ``flamme_rouge-la-classicissima.txt``."""
+    ascii_name = unicodedata.normalize("NFKD", stage).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "stage"
+    return f"{ruleset.id}-{slug}.txt"
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())

@@ -1,0 +1,104 @@
+"""The /stages command: the cog renders; presets and boards come from the engine via ``bot.catalogue``."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import catalogue
+from bot.errors import UserError
+from bot.i18n import t
+from bot.options import RulesetParam
+from bot.translator import text
+from engine.registry import get_ruleset
+from engine.ruleset import Preset
+
+FIELD_VALUE_LIMIT = 1024
+BOARD_PREVIEW_LIMIT = FIELD_VALUE_LIMIT - len("```\n\n```")
+"""A board that fits in an embed field is also shown there; the attachment always has it whole."""
+
+
+NAMES_LIMIT = 1500
+"""Room for the list of stage names in a refusal (a message holds 2,000 characters)."""
+
+EMBED_BUDGET = 6000 - 400
+"""Discord's 6,000 characters per embed, less room for the title and footer."""
+
+
+def _add_preset_fields(embed: discord.Embed, presets: list[Preset]) -> int:
+    """One field per preset while Discord's limits allow (25 fields, 6,000 characters); how many fit."""
+    budget = EMBED_BUDGET
+    for count, preset in enumerate(presets[: catalogue.CHOICE_LIMIT]):
+        name = (f"{preset.name} · {preset.label}" if preset.label else preset.name)[:256]
+        value = preset.summary[:FIELD_VALUE_LIMIT] or "—"
+        if len(name) + len(value) > budget:
+            return count
+        budget -= len(name) + len(value)
+        embed.add_field(name=name, value=value, inline=False)
+    return min(len(presets), catalogue.CHOICE_LIMIT)
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class StagesCog(commands.Cog):
+    """Lists the stages a rule system ships with and draws one of them."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="stages", description=text("command.stages"))
+    @app_commands.describe(ruleset=text("command.stages.ruleset"), stage=text("command.stages.stage"))
+    async def stages(
+        self, interaction: discord.Interaction[Any], ruleset: RulesetParam, stage: str | None = None
+    ) -> None:
+        locale = str(interaction.locale)
+        presets = ruleset.presets()
+        if stage is None:
+            embed = discord.Embed(
+                title=t("stages.list_title", locale, ruleset=ruleset.name),
+                description=None if presets else t("stages.none", locale, ruleset=ruleset.name),
+            )
+            shown = _add_preset_fields(embed, presets)
+            if shown < len(presets):
+                embed.set_footer(text=t("stages.more", locale, count=len(presets) - shown))
+            elif presets:
+                embed.set_footer(text=t("stages.list_footer", locale))
+            await interaction.response.send_message(embed=embed)
+            return
+
+        chosen = catalogue.find_preset(ruleset, stage)
+        if chosen is None:
+            names = _shorten(", ".join(p.name for p in presets) or "—", NAMES_LIMIT)
+            raise UserError("stages.unknown_stage", stage=stage, ruleset=ruleset.name, names=names)
+        board = ruleset.stage_board(chosen.name, {})
+        embed = discord.Embed(title=chosen.name[:256], description=_shorten(chosen.summary, 4096))
+        if chosen.label:
+            embed.add_field(name=t("stages.label", locale), value=chosen.label)
+        if len(board) <= BOARD_PREVIEW_LIMIT:
+            embed.add_field(name=t("stages.board", locale), value=f"```\n{board}\n```", inline=False)
+        embed.set_footer(text=t("stages.board_footer", locale, ruleset=ruleset.name))
+        attachment = discord.File(
+            io.BytesIO(board.encode("utf-8")), filename=catalogue.board_filename(ruleset, chosen.name)
+        )
+        await interaction.response.send_message(embed=embed, file=attachment)
+
+    @stages.autocomplete("stage")
+    async def stage_names(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        """The presets of the rule system chosen in the same command, filtered by what is typed."""
+        ruleset_id = getattr(interaction.namespace, "ruleset", None)
+        if not ruleset_id:
+            return []
+        try:
+            ruleset = get_ruleset(str(ruleset_id))
+        except (KeyError, ImportError, AttributeError):
+            return []
+        return [
+            app_commands.Choice(name=p.name[:100], value=p.name[:100])
+            for p in catalogue.matching_presets(ruleset, current)
+        ]

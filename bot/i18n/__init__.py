@@ -1,0 +1,97 @@
+"""Every sentence a player reads goes through :func:`t`, so the bot can speak other languages.
+
+Catalogs are flat JSON files (``en.json``, later ``fr.json``...) shipped in this package: a dotted key
+to a ``str.format`` template. English is the reference catalog; a key missing in another language
+falls back to English. Engine :class:`~engine.messages.Message` objects render the same way: their key
+is looked up in the catalogs and, when no catalog knows it, the engine's own English ``text`` is used.
+The style of every message is set in ``docs/message-style.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from engine.messages import Message
+
+DEFAULT_LOCALE = "en"
+
+_log = logging.getLogger(__name__)
+
+
+@cache
+def catalog(locale: str) -> dict[str, str]:
+    """The catalog of ``locale`` (a bare language like ``en``); empty when there is none."""
+    name = f"{locale}.json"
+    source = resources.files(__name__).joinpath(name)
+    if not source.is_file():
+        return {}
+    data = json.loads(source.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise ValueError(f"bot/i18n/{name} must map keys to strings")
+    return data
+
+
+def _candidates(locale: str | None) -> list[str]:
+    """Where to look for a key: ``pt-BR`` -> ``pt-BR``, ``pt``, then English."""
+    found: list[str] = []
+    if locale:
+        text = str(locale).replace("_", "-")
+        found.append(text)
+        found.append(text.split("-")[0].lower())
+    found.append(DEFAULT_LOCALE)
+    return list(dict.fromkeys(found))
+
+
+def translation(key: str, locale: str) -> str | None:
+    """``key``'s template in ``locale`` itself (or its bare language), without falling back to English.
+
+    Discord shows the English default when a translation is missing, so this is what command names
+    and descriptions need.
+    """
+    for candidate in _candidates(locale)[:-1]:
+        if candidate == DEFAULT_LOCALE:
+            return None
+        template = catalog(candidate).get(key)
+        if template is not None:
+            return template
+    return None
+
+
+def _template(key: str, locale: str | None) -> str | None:
+    for candidate in _candidates(locale):
+        template = catalog(candidate).get(key)
+        if template is not None:
+            return template
+    return None
+
+
+def t(key: str | Message, locale: str | None = DEFAULT_LOCALE, **params: Any) -> str:
+    """The player-facing text of ``key`` in ``locale`` (a Discord locale such as ``en-US`` works).
+
+    ``key`` is a catalog key (a missing English key is a programming error: ``KeyError``) or an engine
+    ``Message``, whose own params are used (``params`` add to them) and whose English text is the
+    fallback when no catalog knows its key.
+    """
+    if isinstance(key, Message):
+        template = _template(key.key, locale)
+        if template is None:
+            return key.text
+        return _format(template, {**key.params, **params}, fallback=key.text)
+    template = _template(key, locale)
+    if template is None:
+        raise KeyError(f"no message {key!r} in the English catalog (bot/i18n/en.json)")
+    return _format(template, params, fallback=None)
+
+
+def _format(template: str, params: dict[str, Any], fallback: str | None) -> str:
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        if fallback is not None:
+            _log.warning("message template %r does not fit its params %s; using the fallback", template, params)
+            return fallback
+        raise

@@ -1,0 +1,7 @@
+"""Flamme Rouge (base game, Peloton, Meteo): the rules of ``../shared/rules/flamme-rouge.md``."""
+
+from engine.flamme_rouge.ruleset import FlammeRouge
+
+RULESET = FlammeRouge()
+
+__all__ = ["RULESET", "FlammeRouge"]

@@ -1,0 +1,216 @@
+"""What is awaited (contract 3, 4): one Decision per entrant that must decide now, showing the next part.
+
+Energy phase (§9.1): which rider draws first (two buttons), then that rider's hand, then the other's; the
+second hand exists only once the first card is chosen (D27). Sequential phases (rider choice, grid
+placement) await one entrant; Breakaway bids are simultaneous. Built with ``model_construct``: the values
+are plain data made here, and this runs every round of every race.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.flamme_rouge import cards as C
+from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
+from engine.flamme_rouge.deck import HAND_SIZE, hand_of
+from engine.flamme_rouge.events import build, message
+from engine.flamme_rouge.grid import free_start_positions
+from engine.flamme_rouge.orders import free_riders, racing_letters
+from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
+from engine.flamme_rouge.track import TERRAIN_NAMES
+from engine.messages import Message
+from engine.ruleset import Choice, Decision, InputField, Order
+
+
+def _choice(value: Any, label: str) -> Choice:
+    return build(Choice, {"value": value, "label": label, "hint": None})
+
+
+def _field(path: list[str], label: Message, choices: list[Choice]) -> InputField:
+    return build(
+        InputField,
+        {
+            "path": path,
+            "label": label,
+            "kind": "choice",
+            "choices": choices,
+            "minimum": None,
+            "maximum": None,
+            "required": True,
+        },
+    )
+
+
+def _decision(
+    entrant: str,
+    kind: str,
+    prompt: Message,
+    fields: list[InputField],
+    partial: Order,
+    complete: bool,
+    example: str,
+    info: list[Message],
+) -> Decision:
+    return build(
+        Decision,
+        {
+            "entrant": entrant,
+            "kind": kind,
+            "prompt": prompt,
+            "fields": fields,
+            "partial": partial,
+            "complete": complete,
+            "required": True,
+            "example": example,
+            "info": info,
+        },
+    )
+
+
+def card_choices(hand: list[int]) -> list[Choice]:
+    """One button per distinct value; a 2 is the exhaustion card if the hand holds one (D26)."""
+    seen: dict[int, str] = {}
+    for c in sorted(hand, key=C.value):
+        v = C.value(c)
+        if v not in seen or c == C.EXHAUSTION:
+            seen[v] = "2 (exhaustion)" if c == C.EXHAUSTION else str(v)
+    return [_choice(v, lab) for v, lab in seen.items()]
+
+
+def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision]:
+    partial = partial or {}
+    if state.phase == ENERGY:
+        out = []
+        for e in state.entrants:
+            eid = e["id"]
+            letters = racing_letters(state, eid)
+            if letters:
+                out.append(energy_decision(state, eid, letters, partial.get(eid) or {}))
+        return out
+    if state.phase == PLACE:
+        eid = state.turn_order[state.cursor]
+        return [place_decision(state, eid, partial.get(eid) or {})]
+    if state.phase == BID:
+        return [bid_decision(state, eid, partial.get(eid) or {}) for eid in bidders(state)]
+    if state.phase == CHOOSE:
+        eid = state.turn_order[state.cursor]
+        choices = [_choice(rid, f"{rid.split('-')[0]} {TYPE_NAMES[rid.split('-')[1]]}") for rid in free_riders(state)]
+        prompt = message("fr.prompt.choose_rider", "Choose your rider")
+        fields = [_field(["rider"], message("fr.field.rider", "Rider"), choices)]
+        return [_decision(eid, "choose_rider", prompt, fields, partial.get(eid) or {}, False, "rider blue s", [])]
+    return []
+
+
+def _team_info(state: RaceState, indexes: list[int]) -> Message:
+    """One context line: each rider's square and terrain, deck and recycled counts."""
+    parts = []
+    riders: list[dict[str, Any]] = []
+    terrain = state.track.terrain
+    for i in indexes:
+        r = state.riders[i]
+        where = TERRAIN_NAMES[terrain[r.square]]
+        parts.append(f"{r.type_name}: square {r.square} ({where}), deck {len(r.deck)}, recycled {len(r.recycled)}")
+        riders.append(
+            {
+                "rider": r.type_name,
+                "square": r.square,
+                "terrain": where,
+                "deck": len(r.deck),
+                "recycled": len(r.recycled),
+            }
+        )
+    return build(Message, {"key": "fr.info.riders", "params": {"riders": riders}, "text": " · ".join(parts)})
+
+
+def energy_decision(state: RaceState, entrant: str, letters: list[str], partial: Order) -> Decision:
+    cards: dict[str, Any] = partial.get("cards") or {}
+    first = partial.get("first") or (next(iter(cards)) if cards else None)
+    if len(letters) == 1:
+        first = letters[0]
+    index = state.team(entrant)
+    example = "r5 s9" if len(letters) == 2 else f"{letters[0]}5"
+    if first is None:
+        # the same prompt and buttons for every team this round (built once per state)
+        shared = state.cache.get("draw_first")
+        if shared is None:
+            prompt = message("fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round)
+            choices = [_choice(x, TYPE_NAMES[x]) for x in ("r", "s")]
+            shared = state.cache["draw_first"] = (
+                prompt,
+                [_field(["first"], message("fr.field.first", "Draw first"), choices)],
+            )
+        return _decision(entrant, "energy", shared[0], shared[1], partial, False, example, [])
+    info = [_team_info(state, [index[x] for x in letters])]
+    todo = [x for x in sorted(letters, key=lambda x: x != first) if x not in cards]
+    if not todo:
+        prompt = message("fr.prompt.energy_done", "Round {round}: your cards are chosen", round=state.round)
+        return _decision(entrant, "energy", prompt, [], partial, True, example, info)
+    letter = todo[0]
+    hand = hand_of(state, index[letter])[0]
+    rejected = partial.get("rejected")
+    if isinstance(rejected, dict) and rejected.get("rider") == letter:
+        info.append(
+            message(
+                "fr.info.rejected",
+                "You can't play {card} for your {rider}; choose again.",
+                card=rejected.get("card"),
+                rider=TYPE_NAMES[letter],
+            )
+        )
+    prompt = message("fr.prompt.card", "Choose the {rider}'s card", rider=TYPE_NAMES[letter])
+    fields = [
+        _field(["cards", letter], message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand))
+    ]
+    return _decision(entrant, "energy", prompt, fields, partial, False, example, info)
+
+
+def place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
+    chosen = partial.get("place") or {}
+    unplaced = sorted(r.kind for r in state.riders_of(entrant) if r.square == 0)
+    rider = chosen.get("rider") or (unplaced[0] if len(unplaced) == 1 else None)
+    fields = []
+    if rider is None:
+        fields.append(
+            _field(
+                ["place", "rider"], message("fr.field.rider", "Rider"), [_choice(x, TYPE_NAMES[x]) for x in unplaced]
+            )
+        )
+        prompt = message("fr.prompt.place_rider", "Choose the rider to place on the grid")
+    else:
+        positions = free_start_positions(state)
+        fields.append(
+            _field(
+                ["place", "square"],
+                message("fr.field.square", "Start square"),
+                [_choice(p, f"P{p}") for p in positions],
+            )
+        )
+        prompt = message("fr.prompt.place_square", "Choose the {rider}'s start square", rider=TYPE_NAMES[rider])
+    complete = rider is not None and "square" in chosen
+    return _decision(entrant, "place", prompt, [] if complete else fields, partial, complete, "place s 3", [])
+
+
+def bid_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
+    chosen = partial.get("bid") or {}
+    letter = bid_rider(state, entrant, partial)
+    if letter is None:
+        letters = sorted(r.kind for r in state.riders_of(entrant) if not r.bot)
+        prompt = message("fr.prompt.bid_rider", "Breakaway: choose the rider that bids")
+        fields = [
+            _field(["bid", "rider"], message("fr.field.rider", "Rider"), [_choice(x, TYPE_NAMES[x]) for x in letters])
+        ]
+        return _decision(entrant, "bid", prompt, fields, partial, False, "bid r6", [])
+    if "card" in chosen:
+        prompt = message("fr.prompt.bid_done", "Breakaway: your bid is chosen")
+        return _decision(entrant, "bid", prompt, [], partial, True, "bid r6", [])
+    hand = hand_of(state, rider_index(state, entrant, letter), HAND_SIZE)[0]
+    prompt = message(
+        "fr.prompt.bid_card",
+        "Breakaway round {n}: choose the {rider}'s bid",
+        n=state.bid_round,
+        rider=TYPE_NAMES[letter],
+    )
+    fields = [
+        _field(["bid", "card"], message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand))
+    ]
+    return _decision(entrant, "bid", prompt, fields, partial, False, "bid r6", [])

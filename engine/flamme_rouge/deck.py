@@ -1,0 +1,78 @@
+"""Drawing a hand (§5.1): draw, reshuffle the recycled pile only when the deck runs out, exhaustion if empty.
+
+A hand is a pure function of the rider's deck, its recycled pile and a generator seeded from the state,
+so ``awaited``, ``validate``, the bots and ``resolve`` all see the same hand without storing it: the
+second rider's hand exists only once the order reaches it (D27), yet nothing is drawn twice.
+"""
+
+from __future__ import annotations
+
+from engine.flamme_rouge.cards import EXHAUSTION, shuffle
+from engine.flamme_rouge.state import RaceState, Rider
+from engine.rng import Rng
+
+HAND_SIZE = 4
+METEO_HAND = {"tailwind": 5, "headwind": 3}
+"""D10: a rider on a tailwind tile draws 5, on a headwind tile 3."""
+
+
+def draw(deck: list[int], recycled: list[int], size: int, rng: Rng) -> tuple[list[int], list[int], list[int]]:
+    """``(hand, deck after, recycled after)``; the inputs are not changed.
+
+    5.1: a deck that still holds the whole hand is drawn as it is; otherwise draw what is left, shuffle
+    the recycled pile into a new deck and go on; if no card is left at all, the hand is one exhaustion
+    card from the supply (D19: unlimited).
+    """
+    if len(deck) >= size:
+        return deck[:size], deck[size:], recycled
+    hand = deck[:]
+    fresh = recycled[:]
+    shuffle(fresh, rng)
+    need = size - len(hand)
+    hand += fresh[:need]
+    rest = fresh[need:]
+    if not hand:
+        return [EXHAUSTION], [], []
+    return hand, rest, []
+
+
+def hand_rng(state: RaceState, index: int) -> Rng:
+    """The generator of rider ``index``'s reshuffle this step (derived from the state, never advanced)."""
+    return Rng.from_seed(state.rng, index + 1)
+
+
+def hand_size(state: RaceState, rider: Rider) -> int:
+    """D10: 4, or the Meteo size of the tile the rider stands on at the start of the energy phase."""
+    if rider.square <= 0:
+        return HAND_SIZE
+    wind = state.track.wind[rider.square]
+    return METEO_HAND.get(wind, HAND_SIZE) if wind else HAND_SIZE
+
+
+def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list[int], list[int], list[int]]:
+    """The hand rider ``index`` draws now: ``(hand, deck after, recycled after)``."""
+    rider = state.riders[index]
+    n = hand_size(state, rider) if size is None else size
+    deck = rider.deck
+    if len(deck) >= n:  # the common case, without building a generator
+        return deck[:n], deck[n:], rider.recycled
+    key = (index, n)
+    cached = state.hands.get(key)
+    if cached is None:
+        cached = state.hands[key] = draw(deck, rider.recycled, n, hand_rng(state, index))
+    hand, rest, recycled = cached
+    return hand[:], rest[:], recycled[:]
+
+
+def pick(hand: list[int], wanted: int) -> int | None:
+    """The card of ``hand`` a chosen value plays: D26, a 2 is an exhaustion card whenever the hand holds one."""
+    if wanted == 2 and EXHAUSTION in hand:
+        return EXHAUSTION
+    if wanted in hand:
+        return wanted
+    return None
+
+
+def hand_values(hand: list[int]) -> list[int]:
+    """The values a player may name, ascending, one per distinct value."""
+    return sorted({2 if c == EXHAUSTION else c for c in hand})

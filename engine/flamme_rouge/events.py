@@ -1,0 +1,52 @@
+"""Fast construction of the interface's pydantic objects for the hot path.
+
+Events, messages and decisions are built here from plain JSON values made by this package, so having
+pydantic validate them again (or even run ``model_construct``'s field loop) on every move of every round
+would only cost time: the benchmark runs thousands of races. :func:`build` fills an instance's fields
+directly; every field must be given.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from engine.messages import Message
+from engine.ruleset import Event
+
+M = TypeVar("M", bound=BaseModel)
+_set = object.__setattr__
+_new = object.__new__
+_slots = BaseModel.__dict__
+_set_fields = _slots["__pydantic_fields_set__"].__set__
+_set_extra = _slots["__pydantic_extra__"].__set__
+_set_private = _slots["__pydantic_private__"].__set__
+
+
+def build(cls: type[M], values: dict[str, Any]) -> M:
+    """An instance of ``cls`` holding ``values`` (all of its fields), without validation."""
+    obj: M = _new(cls)
+    _set(obj, "__dict__", values)
+    _set_fields(obj, set(values))
+    _set_extra(obj, None)
+    _set_private(obj, None)
+    return obj
+
+
+def message(key: str, text: str, **params: Any) -> Message:
+    """A :class:`Message` (``text`` is a ``str.format`` template filled with ``params``)."""
+    return build(Message, {"key": key, "params": params, "text": text.format(**params)})
+
+
+def event(kind: str, data: dict[str, Any], text: str, **params: Any) -> Event:
+    """An :class:`Event` of ``kind`` whose message has the same key."""
+    return build(Event, {"kind": kind, "data": data, "message": message(kind, text, **params)})
+
+
+def fast_event(kind: str, data: dict[str, Any], text: str) -> Event:
+    """An :class:`Event` whose message parameters are its data and whose English ``text`` is already
+    written (the hot path: moves, slipstreams, exhaustion). The message key is ``kind``."""
+    return build(
+        Event, {"kind": kind, "data": data, "message": build(Message, {"key": kind, "params": data, "text": text})}
+    )

@@ -1,0 +1,394 @@
+"""Orders: the text syntax of §9.4, and the checks of §9.3 with friendly refusals.
+
+Normalised orders per phase (the record's JSON):
+
+- rider choice: ``{"rider": "blue-s"}``
+- Breakaway bid: ``{"bid": {"rider": "r", "card": 6}}`` (``{"bid": {"rider": "r"}}`` is a partial order)
+- grid placement: ``{"place": {"rider": "s", "square": 3}}`` (``square`` = P3)
+- energy: ``{"first": "r", "cards": {"r": 5, "s": 9}}``; ``first`` is the rider whose hand was drawn first
+  (D27). A combined order whose second card is refused keeps the first card and notes the refusal in
+  ``"rejected": {"rider": "s", "card": 9}`` (the next decision shows it).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.flamme_rouge import cards as C
+from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
+from engine.flamme_rouge.cards import EXHAUSTION
+from engine.flamme_rouge.deck import HAND_SIZE, hand_of, hand_values
+from engine.flamme_rouge.events import build
+from engine.flamme_rouge.grid import free_lane, square_of
+from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, TYPE_NAMES, RaceState
+from engine.messages import OrderError, join_values
+from engine.ruleset import ORDER_META_KEYS, Order, Validated
+
+LETTERS = {"r": "r", "rouleur": "r", "s": "s", "sprinteur": "s", "sprinter": "s"}
+_CARD = re.compile(r"^([rs])(\d+)$")
+
+
+def hand_text(hand: list[int]) -> str:
+    return join_values(sorted(C.value(c) for c in hand))
+
+
+def _validated(order: dict[str, Any], complete: bool) -> Validated:
+    return build(Validated, {"order": order, "complete": complete})
+
+
+def _err(key: str, text: str, **params: Any) -> OrderError:
+    return OrderError.of(f"fr.{key}", text, **params)
+
+
+# --- text syntax ---------------------------------------------------------------------------------
+def parse_text(text: str) -> Order:
+    """§9.4 text to a JSON order (not yet checked against the state)."""
+    words = text.strip().lower().replace(",", " ").split()
+    if not words:
+        raise _err("empty_order", "The order is empty. Example: r5 s9")
+    head = words[0]
+    if head == "rider":
+        if len(words) != 3 or words[1] not in COLOURS or words[2] not in LETTERS:
+            raise _err("bad_rider_text", "Write the rider as 'rider <colour> <r|s>', for example: rider blue s")
+        return {"rider": f"{words[1]}-{LETTERS[words[2]]}"}
+    if head == "place":
+        rest = words[1:]
+        out: dict[str, Any] = {}
+        if rest and rest[0] in LETTERS:
+            out["rider"] = LETTERS[rest.pop(0)]
+        if len(rest) == 1 and re.fullmatch(r"p?\d+", rest[0]):
+            out["square"] = int(rest[0].lstrip("p"))
+        elif rest or "rider" not in out:
+            raise _err("bad_place_text", "Write a placement as 'place <r|s> <square>', for example: place s 3")
+        return {"place": out}
+    if head == "bid":
+        rest = words[1:]
+        bid: dict[str, Any] = {}
+        if len(rest) == 2 and rest[0] in LETTERS and rest[1].isdigit():
+            rest = [rest[0] + rest[1]]
+        if len(rest) == 1:
+            m = _CARD.match(rest[0])
+            if m:
+                bid = {"rider": m.group(1), "card": int(m.group(2))}
+            elif rest[0] in LETTERS:
+                bid = {"rider": LETTERS[rest[0]]}
+            elif rest[0].isdigit():
+                bid = {"card": int(rest[0])}
+        if not bid:
+            raise _err("bad_bid_text", "Write a bid as 'bid r' then 'bid r6' (rider letter, then card)")
+        return {"bid": bid}
+    order: dict[str, Any] = {}
+    cards: dict[str, int] = {}
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "draw":
+            if i + 1 >= len(words) or words[i + 1] not in LETTERS:
+                raise _err("bad_draw_text", "Write 'draw r' or 'draw s' to see that rider's hand first")
+            order["first"] = LETTERS[words[i + 1]]
+            i += 2
+            continue
+        m = _CARD.match(w)
+        if m is None and w in LETTERS and i + 1 < len(words) and words[i + 1].isdigit():
+            m = _CARD.match(LETTERS[w] + words[i + 1])
+            i += 1
+        if m is None:
+            raise _err(
+                "bad_text",
+                "I can't read {word!r}. Write the cards like 'r5 s9' (r = Rouleur, s = Sprinteur), or 'draw s'.",
+                word=w,
+            )
+        letter = m.group(1)
+        if letter in cards:
+            raise _err("two_cards", "You gave two cards for your {rider}.", rider=TYPE_NAMES[letter])
+        cards[letter] = int(m.group(2))
+        i += 1
+    if cards:
+        order["cards"] = cards
+    return order
+
+
+def as_order(order: Order | str) -> Order:
+    """A JSON order from any accepted form (text, ``{"text": ...}`` or JSON), without bookkeeping keys."""
+    if isinstance(order, str):
+        return parse_text(order)
+    if not isinstance(order, dict):
+        raise _err("bad_order", "An order is a JSON object or a line of text like 'r5 s9'.")
+    body = {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
+    if "text" in body:
+        text = body.pop("text")
+        if not isinstance(text, str):
+            raise _err("bad_order", "An order's text must be a string like 'r5 s9'.")
+        if body:
+            raise _err("bad_order", "Send either a text order or a JSON order, not both.")
+        return parse_text(text)
+    return body
+
+
+# --- per phase -----------------------------------------------------------------------------------
+_PHASE_KEYS = {CHOOSE: {"rider"}, BID: {"bid"}, PLACE: {"place"}, ENERGY: {"first", "cards", "rejected"}}
+_PHASE_HELP = {
+    CHOOSE: "It's time to choose your rider, for example: rider blue s",
+    BID: "It's the Breakaway bidding, for example: bid r6",
+    PLACE: "It's your turn on the starting grid, for example: place s 3",
+    ENERGY: "It's the energy phase: choose your riders' cards, for example: r5 s9",
+}
+
+
+def validate(state: RaceState, entrant: str, order: Order | str, previous: Order | None) -> Validated:
+    """Check an order for ``entrant`` in the current phase; merge it with ``previous`` (§9.3)."""
+    if state.phase == DONE:
+        raise _err("race_over", "The race is over: there is nothing left to order.")
+    try:
+        body = as_order(order)
+    except OrderError:
+        if state.phase == ENERGY:
+            raise
+        raise _err("wrong_phase", _PHASE_HELP[state.phase]) from None
+    prev = as_order(previous) if previous else {}
+    wrong = set(body) - _PHASE_KEYS[state.phase]
+    if wrong:
+        raise _err("wrong_phase", _PHASE_HELP[state.phase])
+    if state.phase == ENERGY:
+        return validate_energy(state, entrant, body, prev)
+    if state.phase == PLACE:
+        return validate_place(state, entrant, body, prev)
+    if state.phase == BID:
+        return validate_bid(state, entrant, body, prev)
+    return validate_choice(state, entrant, body)
+
+
+def racing_letters(state: RaceState, entrant: str) -> list[str]:
+    """The type letters of the entrant's racing riders, Rouleur first (cached per state)."""
+    key = ("racing", entrant)
+    got: list[str] | None = state.cache.get(key)
+    if got is None:
+        riders = state.riders
+        got = state.cache[key] = sorted(k for k, i in state.team(entrant).items() if riders[i].crossed == 0)
+    return got
+
+
+def _index(state: RaceState, entrant: str, letter: str) -> int:
+    return state.team(entrant)[letter]
+
+
+def _letter(state: RaceState, entrant: str, value: Any, what: str = "rider") -> str:
+    letters = racing_letters(state, entrant)
+    if value in letters:  # the normalised form: the common case
+        return str(value)
+    letter = LETTERS.get(value.lower()) if isinstance(value, str) else None
+    if letter is None:
+        raise _err(
+            "bad_rider", "Name the {what} with r (Rouleur) or s (Sprinteur), not {value!r}.", what=what, value=value
+        )
+    if letter not in letters:
+        owned = [r for r in state.riders if r.owner == entrant and r.kind == letter and not r.bot]
+        if owned:
+            raise _err("rider_crossed", "Your {rider} has already crossed the line.", rider=TYPE_NAMES[letter])
+        mine = join_values([TYPE_NAMES[x] for x in letters])
+        raise _err(
+            "not_your_rider", "You have no {rider} in this race (yours: {mine}).", rider=TYPE_NAMES[letter], mine=mine
+        )
+    return letter
+
+
+def check_card(state: RaceState, entrant: str, letter: str, value: Any) -> int:
+    """The value, if the rider's drawn hand holds it; else the friendly refusal of §9.3."""
+    hand = hand_of(state, _index(state, entrant, letter))[0]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _err(
+            "bad_card",
+            "A card is a number, like 5 (your {rider}'s hand is {hand}).",
+            rider=TYPE_NAMES[letter],
+            hand=hand_text(hand),
+        )
+    if value < 2 or (value not in hand and (value != 2 or EXHAUSTION not in hand)):
+        raise _err(
+            "card_not_in_hand",
+            "You can't play {card} for your {rider}: your hand is {hand}",
+            card=value,
+            rider=TYPE_NAMES[letter],
+            hand=hand_text(hand),
+        )
+    return value
+
+
+def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:
+    letters = racing_letters(state, entrant)
+    if not letters:
+        raise _err("nothing_to_play", "All your riders have crossed the line: you have nothing to play.")
+    prev_cards: dict[str, int] = dict(prev.get("cards") or {})
+    first: str | None = prev.get("first") or (next(iter(prev_cards)) if prev_cards else None)
+    if "first" in body:
+        f = _letter(state, entrant, body["first"])
+        if first is not None and f != first:
+            raise _err(
+                "first_locked",
+                "Your {rider}'s hand was drawn first; the order of the draws can't change now.",
+                rider=TYPE_NAMES[first],
+            )
+        first = f
+    raw = body.get("cards") or {}
+    if not isinstance(raw, dict):
+        raise _err("bad_cards", "Give the cards as rider -> card, for example r5 s9.")
+    new_cards: dict[str, Any] = {}
+    for key, value in raw.items():
+        new_cards[_letter(state, entrant, key)] = value
+    if len(letters) == 1:
+        first = letters[0]
+    elif first is None and new_cards:
+        first = "r" if "r" in new_cards else next(iter(new_cards))
+    second = next((x for x in letters if x != first), None)
+    # D27: a rider's card is locked once its team-mate's hand has been drawn.
+    if first in prev_cards and first in new_cards and new_cards[first] != prev_cards[first] and second:
+        raise _err(
+            "card_locked",
+            "Your {rider} already plays {card}: it is locked once your {other}'s hand has been shown.",
+            rider=TYPE_NAMES[first],
+            card=prev_cards[first],
+            other=TYPE_NAMES[second],
+        )
+    cards = dict(prev_cards)
+    combined = first in new_cards and first not in prev_cards
+    if first in new_cards:
+        cards[first] = check_card(state, entrant, first, new_cards[first])
+    rejected: dict[str, Any] | None = prev.get("rejected") if isinstance(prev.get("rejected"), dict) else None
+    if second is not None and second in new_cards:
+        if first not in cards:
+            raise _err(
+                "first_card_first",
+                "Choose your {rider}'s card first: its hand is drawn first.",
+                rider=TYPE_NAMES[first] if first else "first rider",
+            )
+        try:
+            cards[second] = check_card(state, entrant, second, new_cards[second])
+            rejected = None
+        except OrderError:
+            if not combined:
+                raise
+            # D27: in a combined order whose second card is invalid, the first card stands.
+            rejected = {"rider": second, "card": new_cards[second]}
+    out: dict[str, Any] = {}
+    if first is not None:
+        out["first"] = first
+    if cards:
+        out["cards"] = {k: cards[k] for k in letters if k in cards}
+    if rejected and second not in cards:
+        out["rejected"] = rejected
+    return _validated(out, all(x in cards for x in letters))
+
+
+def validate_place(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:
+    if state.turn_order[state.cursor] != entrant:
+        raise _err(
+            "not_your_turn",
+            "It's {who}'s turn to place a rider; wait for yours.",
+            who=state.turn_order[state.cursor],
+        )
+    unplaced = sorted(r.kind for r in state.riders_of(entrant) if r.square == 0)
+    merged = {**(prev.get("place") or {}), **(body.get("place") or {})}
+    if not isinstance(body.get("place", {}), dict):
+        raise _err("bad_place", "Give a placement as place <r|s> <square>.")
+    rider = merged.get("rider")
+    if rider is None and len(unplaced) == 1:
+        rider = unplaced[0]
+    if rider is not None:
+        letter = LETTERS.get(str(rider).lower())
+        if letter is None:
+            raise _err("bad_rider", "Name the rider with r (Rouleur) or s (Sprinteur), not {value!r}.", value=rider)
+        if letter not in unplaced:
+            owned = any(r.kind == letter for r in state.riders_of(entrant))
+            if owned:
+                raise _err("already_placed", "Your {rider} is already on the grid.", rider=TYPE_NAMES[letter])
+            raise _err("not_your_rider", "You have no {rider} in this race.", rider=TYPE_NAMES[letter], mine="")
+        rider = letter
+    out: dict[str, Any] = {}
+    if rider is not None:
+        out["rider"] = rider
+    square = merged.get("square")
+    if square is not None:
+        n = state.track.start_squares
+        if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= n:
+            raise _err(
+                "not_a_start_square",
+                "P{square} is not a start square: the start area is P1-P{n} (P1 is just behind the line).",
+                square=square,
+                n=n,
+            )
+        if not free_lane(state, square_of(state, square)):
+            raise _err("start_square_full", "Start square P{square} is full; choose another.", square=square)
+        out["square"] = square
+    return _validated({"place": out}, rider is not None and square is not None)
+
+
+def validate_bid(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:
+    if entrant not in bidders(state):
+        raise _err("not_bidding", "You have no rider in the Breakaway bidding.")
+    merged = {**(prev.get("bid") or {}), **(body.get("bid") or {})}
+    fixed = bid_rider(state, entrant, None)
+    rider = merged.get("rider")
+    if rider is not None:
+        letter = LETTERS.get(str(rider).lower())
+        if letter is None or not any(r.kind == letter and not r.bot for r in state.riders_of(entrant)):
+            raise _err(
+                "bad_rider", "Name the bidding rider with r (Rouleur) or s (Sprinteur), not {value!r}.", value=rider
+            )
+        if fixed is not None and letter != fixed:
+            raise _err(
+                "bid_rider_fixed",
+                "Your {rider} is your bidding rider: both bids come from the same rider.",
+                rider=TYPE_NAMES[fixed],
+            )
+        rider = letter
+    rider = rider or fixed
+    out: dict[str, Any] = {}
+    if rider is not None:
+        out["rider"] = rider
+    card = merged.get("card")
+    if card is not None:
+        if rider is None:
+            raise _err("bid_rider_first", "Choose your bidding rider first: bid r or bid s.")
+        hand = hand_of(state, rider_index(state, entrant, rider), HAND_SIZE)[0]
+        if isinstance(card, bool) or not isinstance(card, int) or card not in hand_values(hand):
+            raise _err(
+                "card_not_in_hand",
+                "You can't play {card} for your {rider}: your hand is {hand}",
+                card=card,
+                rider=TYPE_NAMES[rider],
+                hand=hand_text(hand),
+            )
+        out["card"] = card
+    return _validated({"bid": out}, rider is not None and card is not None)
+
+
+def free_riders(state: RaceState) -> list[str]:
+    """One-rider mode: the riders nobody has taken yet, in the order black ... white, Rouleur first."""
+    return [r.id for r in state.riders if not r.owner and not r.bot]
+
+
+def validate_choice(state: RaceState, entrant: str, body: Order) -> Validated:
+    if state.turn_order[state.cursor] != entrant:
+        raise _err(
+            "not_your_turn",
+            "It's {who}'s turn to choose a rider; wait for yours.",
+            who=state.turn_order[state.cursor],
+        )
+    rid = body.get("rider")
+    if not isinstance(rid, str):
+        raise _err("bad_rider_text", "Write the rider as 'rider <colour> <r|s>', for example: rider blue s")
+    rid = rid.strip().lower().replace(" ", "-")
+    free = free_riders(state)
+    if rid not in free:
+        taken = any(r.id == rid for r in state.riders)
+        if taken:
+            raise _err(
+                "rider_taken", "The {rider} is already taken. Free riders: {free}", rider=rid, free=join_values(free)
+            )
+        raise _err(
+            "no_such_rider",
+            "There is no rider {rider} to choose. Free riders: {free}",
+            rider=rid,
+            free=join_values(free),
+        )
+    return _validated({"rider": rid}, True)

@@ -1,0 +1,270 @@
+"""Flamme Rouge behind the common engine interface (``engine.ruleset.Ruleset``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from engine.flamme_rouge.breakaway import resolve_bids
+from engine.flamme_rouge.decisions import awaited
+from engine.flamme_rouge.events import event
+from engine.flamme_rouge.grid import place, square_of
+from engine.flamme_rouge.models import Options, Setup, Stage
+from engine.flamme_rouge.orders import validate
+from engine.flamme_rouge.ranking import result
+from engine.flamme_rouge.round import play_round
+from engine.flamme_rouge.start import (
+    after_choice,
+    new_race,
+    next_placer,
+    normalise_stage,
+    placed_event,
+    race_track,
+    start_grid,
+)
+from engine.flamme_rouge.state import (
+    BID,
+    BOT_TEAMS,
+    CHOOSE,
+    DONE,
+    ENERGY,
+    PLACE,
+    RaceState,
+    dump_rider,
+    load_rider,
+)
+from engine.flamme_rouge.strategies import auto_order
+from engine.flamme_rouge.track import TERRAIN_NAMES, catalogue
+from engine.flamme_rouge.views import board_text, private_view, public_view, stage_board
+from engine.rng import Rng
+from engine.ruleset import Decision, Entrant, Event, Order, Preset, Result, Ruleset, Validated
+
+STATE_FORMAT = "flamme_rouge.state/1"
+
+
+class FlammeRouge(Ruleset[RaceState]):
+    """Flamme Rouge with Peloton and Meteo (rules: ``../shared/rules/flamme-rouge.md``)."""
+
+    id: ClassVar[str] = "flamme_rouge"
+    name: ClassVar[str] = "Flamme Rouge"
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 12
+    options_model: ClassVar[type[BaseModel]] = Options
+    stage_model: ClassVar[type[BaseModel]] = Stage
+    setup_model: ClassVar[type[BaseModel]] = Setup
+    strategies: ClassVar[tuple[str, ...]] = ("heuristic", "simple", "first", "peloton", "muscle")
+    default_strategy: ClassVar[str] = "heuristic"
+
+    # --- catalogue -------------------------------------------------------------------------------
+    def presets(self) -> list[Preset]:
+        out = []
+        for s in catalogue().stages:
+            track = race_track({"preset": s.name}, False, [])
+            terrain = sorted({TERRAIN_NAMES[t] for t in track.terrain[1 : track.last + 1]} - {"start", "finish"})
+            summary = f"{track.last} squares; {', '.join(terrain)}; {s.origin}"
+            out.append(Preset(name=s.name, summary=summary, label=s.label))
+        return out
+
+    def summary(self) -> str:
+        text = resources.files("engine.flamme_rouge").joinpath("guide.md").read_text(encoding="utf-8")
+        marker = "## In short"
+        if marker in text:
+            part = text.split(marker, 1)[1].split("\n## ", 1)[0]
+            return part.strip()
+        return text.strip().split("\n\n")[1]
+
+    def default_entrants(self, humans: list[Entrant], options: Mapping[str, Any]) -> list[Entrant]:
+        """D22: solo -> Peloton + 2 Muscle teams; 2 players -> Peloton; 3 or more -> none (or ``bots``)."""
+        opts = Options.model_validate(dict(options))
+        defaults: dict[int, list[str]] = {1: ["peloton", "muscle", "muscle"], 2: ["peloton"]}
+        bots: list[str] = list(opts.bots) if opts.bots is not None else defaults.get(len(humans), [])
+        out = list(humans)
+        taken = {e.id for e in humans}
+        n = {"peloton": 0, "muscle": 0}
+        for kind in bots:
+            n[kind] += 1
+            bid = f"{kind}{n[kind]}" if kind == "muscle" else kind
+            while bid in taken:
+                bid += "_"
+            taken.add(bid)
+            out.append(
+                Entrant(id=bid, name=f"{kind.capitalize()}" + (f" {n[kind]}" if kind == "muscle" else ""), bot=kind)
+            )
+        return out
+
+    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
+        return stage_board(normalise_stage(stage))
+
+    # --- a race ----------------------------------------------------------------------------------
+    def new_race(
+        self,
+        stage: Mapping[str, Any] | str | None,
+        options: Mapping[str, Any],
+        entrants: list[Entrant],
+        seed: int,
+        setup: Mapping[str, Any] | None = None,
+    ) -> RaceState:
+        state, _ = new_race(stage, options, entrants, seed, setup, self.strategies)
+        return state
+
+    def awaited(self, state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
+        if partial:
+            return awaited(state, dict(partial))
+        got: list[Decision] | None = state.cache.get("awaited")
+        if got is None:  # asked twice per step by the race driver
+            got = state.cache["awaited"] = awaited(state, None)
+        return list(got)
+
+    def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
+        kinds = state.cache.get("kinds")
+        if kinds is None:
+            kinds = state.cache["kinds"] = {e["id"]: state.bot_kind(e["id"]) for e in state.entrants}
+        if entrant not in kinds:
+            raise _not_entrant(entrant)
+        if kinds[entrant]:
+            raise _bot_team(entrant)
+        return validate(state, entrant, order, previous)
+
+    def resolve(self, state: RaceState, orders: Mapping[str, Order]) -> tuple[RaceState, list[Event]]:
+        new = state.clone()
+        events: list[Event] = []
+        if state.phase == ENERGY:
+            events = play_round(new, dict(orders))
+            new.hands = {}
+            new.cache.clear()
+            # R-FR-6: only bot teams racing (every player has crossed): their rounds need nobody.
+            while new.phase != DONE and not any(r.crossed == 0 and not r.bot for r in new.riders):
+                _advance(new)
+                events.extend(play_round(new, {}))
+                new.hands = {}
+                new.cache.clear()
+        elif state.phase == PLACE:
+            events = self._place(new, orders)
+        elif state.phase == BID:
+            rng = Rng(new.rng)
+            events = resolve_bids(new, dict(orders), rng)
+            new.rng = rng.state
+            new.hands = {}
+            if new.bid_round == 2 and len(new.bids) and all(len(v) == 3 for v in new.bids.values()):
+                events.extend(start_grid(new))
+        elif state.phase == CHOOSE:
+            events = self._choose(new, orders)
+        _advance(new)
+        return new, events
+
+    def _place(self, state: RaceState, orders: Mapping[str, Order]) -> list[Event]:
+        entrant = state.turn_order[state.cursor]
+        order = orders[entrant]["place"]
+        rider = next(r for r in state.riders_of(entrant) if r.kind == order["rider"] and r.square == 0)
+        place(state, rider, square_of(state, int(order["square"])))
+        return [placed_event(rider.id, rider.square, rider.lane), *next_placer(state)]
+
+    def _choose(self, state: RaceState, orders: Mapping[str, Order]) -> list[Event]:
+        entrant = state.turn_order[state.cursor]
+        rid = orders[entrant]["rider"]
+        state.rider(rid).owner = entrant
+        state.teams = {}
+        events = [
+            event(
+                "fr.rider_chosen",
+                {"entrant": entrant, "rider": rid},
+                "{entrant} takes the {rider}.",
+                entrant=entrant,
+                rider=rid,
+            )
+        ]
+        state.cursor += 1
+        if state.cursor >= len(state.turn_order):
+            events.extend(after_choice(state))
+        return events
+
+    def auto_order(
+        self, state: RaceState, entrant: str, partial: Order | None = None, strategy: str | None = None
+    ) -> Order:
+        if strategy in BOT_TEAMS:
+            return {}
+        kept = validate(state, entrant, partial, None).order if partial else None
+        return auto_order(state, entrant, kept, strategy)
+
+    def public_view(self, state: RaceState) -> dict[str, Any]:
+        return public_view(state)
+
+    def private_view(self, state: RaceState, entrant: str) -> dict[str, Any]:
+        return private_view(state, entrant)
+
+    def result(self, state: RaceState) -> Result:
+        return result(state)
+
+    def board_text(self, state: RaceState) -> str:
+        return board_text(state)
+
+    # --- persistence -----------------------------------------------------------------------------
+    def dump(self, state: RaceState) -> dict[str, Any]:
+        return {
+            "format": STATE_FORMAT,
+            "stage": dict(state.stage),
+            "options": dict(state.options),
+            "entrants": [dict(e) for e in state.entrants],
+            "seed": state.seed,
+            "rng": state.rng,
+            "large": state.large,
+            "weather": list(state.weather),
+            "phase": state.phase,
+            "round": state.round,
+            "turn_order": list(state.turn_order),
+            "riders": [dump_rider(r) for r in state.riders],
+            "bid_round": state.bid_round,
+            "cursor": state.cursor,
+            "bids": {k: list(v) for k, v in state.bids.items()},
+        }
+
+    def load(self, data: Mapping[str, Any]) -> RaceState:
+        if data.get("format") != STATE_FORMAT:
+            raise ValueError(f"not a Flamme Rouge state (format {data.get('format')!r})")
+        stage = dict(data["stage"])
+        return RaceState(
+            stage=stage,
+            options=dict(data["options"]),
+            entrants=[dict(e) for e in data["entrants"]],
+            seed=int(data["seed"]),
+            rng=int(data["rng"]),
+            track=race_track(stage, bool(data["large"]), list(data["weather"])),
+            large=bool(data["large"]),
+            weather=list(data["weather"]),
+            phase=str(data["phase"]),
+            round=int(data["round"]),
+            turn_order=list(data["turn_order"]),
+            riders=[load_rider(r) for r in data["riders"]],
+            bid_round=int(data["bid_round"]),
+            cursor=int(data["cursor"]),
+            bids={k: list(v) for k, v in data["bids"].items()},
+        )
+
+
+def _advance(state: RaceState) -> None:
+    """A new stream of chance for the next step (the hands of a step derive from the state's generator)."""
+    rng = Rng(state.rng)
+    rng.next64()
+    state.rng = rng.state
+    state.hands = {}  # a new dict: the state this one was copied from keeps its (still valid) cache
+    state.cache.clear()
+
+
+def _not_entrant(entrant: str) -> Exception:
+    from engine.messages import OrderError
+
+    return OrderError.of("fr.not_entrant", "{entrant} is not in this race.", entrant=entrant)
+
+
+def _bot_team(entrant: str) -> Exception:
+    from engine.messages import OrderError
+
+    return OrderError.of(
+        "fr.bot_team", "{entrant} is a bot team: its cards are turned up from its deck.", entrant=entrant
+    )
+
+
+__all__ = ["FlammeRouge"]

@@ -1,0 +1,315 @@
+"""A new race (§4): the stage, the teams and their shuffled decks, the turn order, the bots' grid.
+
+Also the phase changes of the race's set-up part: rider choice -> Breakaway -> grid -> racing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.flamme_rouge import cards as C
+from engine.flamme_rouge.breakaway import bidders
+from engine.flamme_rouge.events import event
+from engine.flamme_rouge.grid import free_lane, place_bot_teams, place_randomly
+from engine.flamme_rouge.meteo import draw_tokens, weathered
+from engine.flamme_rouge.models import Options, Setup, Stage
+from engine.flamme_rouge.state import (
+    BID,
+    BOT_TEAMS,
+    CHOOSE,
+    COLOURS,
+    ENERGY,
+    MUSCLE,
+    PELOTON,
+    PLACE,
+    RaceState,
+    Rider,
+)
+from engine.flamme_rouge.track import (
+    Track,
+    catalogue,
+    find_preset,
+    from_profile,
+    from_tiles,
+    large_base_tiles,
+    parse_profile,
+    riders_make_it_large,
+    split_tiles,
+)
+from engine.rng import Rng
+from engine.ruleset import Entrant, Event
+
+PLAYER_STRATEGIES = ("heuristic", "simple", "first")
+MAX_TEAMS = 6
+MAX_RIDERS = 12
+
+
+def normalise_stage(stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
+    """The stage as ``{"preset": ...}`` / ``{"tiles": ...}`` / ``{"profile": ...}`` (D12)."""
+    if stage is None:
+        return {"preset": catalogue().default}
+    if isinstance(stage, str):
+        text = stage.strip()
+        entry = find_preset(text)
+        if entry is not None:
+            return {"preset": entry.name}
+        if " " in text:
+            try:
+                parse_profile(text)
+            except ValueError as exc:
+                raise ValueError(
+                    f"unknown stage {stage!r}: not a catalogue name, and as a terrain profile: {exc}"
+                ) from None
+            return {"profile": text}
+        try:
+            split_tiles(text)
+        except ValueError:
+            raise ValueError(
+                f"unknown stage {stage!r}: not a catalogue name, a tile string or a terrain profile"
+            ) from None
+        return {"tiles": text}
+    model = Stage.model_validate(dict(stage))
+    if model.preset is not None:
+        entry = find_preset(model.preset)
+        if entry is None:
+            names = ", ".join(s.name for s in catalogue().stages)
+            raise ValueError(f"unknown stage preset {model.preset!r}; the catalogue has: {names}")
+        return {"preset": entry.name}
+    return model.model_dump(exclude_none=True)
+
+
+def build_track(stage: dict[str, Any], large: bool) -> Track:
+    """The printed track for a normalised stage; D13 when ``large``."""
+    if "preset" in stage:
+        entry = find_preset(stage["preset"])
+        assert entry is not None
+        if large and entry.large is not None:
+            return from_tiles(entry.large.tiles, f"{entry.name} (5-6 players)")
+        tiles = large_base_tiles(entry.tiles) if large else entry.tiles
+        return from_tiles(tiles, entry.name)
+    name = stage.get("name", "")
+    if "tiles" in stage:
+        return from_tiles(large_base_tiles(stage["tiles"]) if large else stage["tiles"], name)
+    return from_profile(stage["profile"], name)
+
+
+_TRACKS: dict[tuple[str, bool, tuple[str, ...]], Track] = {}
+
+
+def race_track(stage: dict[str, Any], large: bool, weather: list[str]) -> Track:
+    """The track with its weather, cached (tracks are immutable and shared by every state)."""
+    key = (repr(sorted(stage.items())), large, tuple(weather))
+    track = _TRACKS.get(key)
+    if track is None:
+        track = weathered(build_track(stage, large), weather)
+        if len(_TRACKS) > 256:
+            _TRACKS.clear()
+        _TRACKS[key] = track
+    return track
+
+
+def new_race(
+    stage: Mapping[str, Any] | str | None,
+    options: Mapping[str, Any],
+    entrants: list[Entrant],
+    seed: int,
+    setup: Mapping[str, Any] | None,
+    strategies: tuple[str, ...],
+) -> tuple[RaceState, list[Event]]:
+    """A race ready for its first step (and the events of what happened by itself: the bots' grid...)."""
+    opts = Options.model_validate(dict(options))
+    stage_spec = normalise_stage(stage)
+    su = Setup.model_validate(dict(setup or {}))
+    ids = [e.id for e in entrants]
+    if len(set(ids)) != len(ids):
+        raise ValueError("entrant ids must be unique")
+    for e in entrants:
+        if e.bot is not None and e.bot not in strategies:
+            raise ValueError(f"entrant {e.id}: unknown bot {e.bot!r}; choose one of: {', '.join(strategies)}")
+    bot_teams = [e for e in entrants if e.bot in BOT_TEAMS]
+    players = [e for e in entrants if e.bot not in BOT_TEAMS]
+    if not players:
+        raise ValueError("a race needs at least one player (a person or a strategy bot), not only bot teams")
+    if sum(1 for e in bot_teams if e.bot == PELOTON) > 1:
+        raise ValueError("at most one Peloton bot team (D22)")
+    one = opts.riders_per_player == 1
+    n_riders = len(players) * (1 if one else 2) + 2 * len(bot_teams)
+    if not one and len(entrants) > MAX_TEAMS:
+        raise ValueError(f"at most {MAX_TEAMS} teams (players and bot teams) race; there are {len(entrants)}")
+    if n_riders > MAX_RIDERS:
+        raise ValueError(f"at most {MAX_RIDERS} riders race (D22, D23); these entrants need {n_riders}")
+    if one and len(bot_teams) >= MAX_TEAMS:
+        raise ValueError("one-rider mode needs a colour left for the players")
+
+    rng = Rng.from_seed(seed)
+    riders: list[Rider] = []
+
+    def deck(cards: tuple[int, ...]) -> list[int]:
+        d = list(cards)
+        C.shuffle(d, rng)
+        return d
+
+    if one:
+        # D23: bot teams take colours from the end; the players choose among the riders of the rest.
+        bot_colours = list(reversed(COLOURS))[: len(bot_teams)]
+        free_colours = [c for c in COLOURS if c not in bot_colours]
+        team_colour = {e.id: c for e, c in zip(bot_teams, bot_colours, strict=True)}
+        for colour in free_colours:
+            riders.append(Rider(f"{colour}-r", colour, "r", "", "", deck(C.ROULEUR_DECK)))
+            riders.append(Rider(f"{colour}-s", colour, "s", "", "", deck(C.SPRINTEUR_DECK)))
+    else:
+        team_colour = {e.id: c for e, c in zip(entrants, COLOURS, strict=False)}
+        for e in players:
+            colour = team_colour[e.id]
+            riders.append(Rider(f"{colour}-r", colour, "r", e.id, "", deck(C.ROULEUR_DECK)))
+            riders.append(Rider(f"{colour}-s", colour, "s", e.id, "", deck(C.SPRINTEUR_DECK)))
+    for e in bot_teams:
+        colour = team_colour[e.id]
+        if e.bot == PELOTON:
+            riders.append(Rider(f"{colour}-p1", colour, "p", e.id, PELOTON, deck(C.PELOTON_DECK)))
+            riders.append(Rider(f"{colour}-p2", colour, "p", e.id, PELOTON, []))
+        else:
+            riders.append(Rider(f"{colour}-s", colour, "s", e.id, MUSCLE, deck(C.MUSCLE_SPRINTEUR_DECK)))
+            riders.append(Rider(f"{colour}-r", colour, "r", e.id, MUSCLE, deck(C.ROULEUR_DECK)))
+    # D7: the players' turn order is drawn from the race seed.
+    turn_order = [e.id for e in players]
+    rng.shuffle(turn_order)
+    if su.turn_order is not None:
+        if sorted(su.turn_order) != sorted(e.id for e in players):
+            raise ValueError("setup.turn_order must list every player (not the bot teams) exactly once")
+        turn_order = list(su.turn_order)
+
+    large = riders_make_it_large(n_riders)
+    base = build_track(stage_spec, large)
+    weather = draw_tokens(base, opts.meteo if isinstance(opts.meteo, str) else list(opts.meteo), rng)
+    track = race_track(stage_spec, large, weather)
+    if capacity_of(track) < n_riders:
+        raise ValueError(f"the start area holds {capacity_of(track)} riders; this race has {n_riders}")
+
+    state = RaceState(
+        stage=stage_spec,
+        options=opts.model_dump(mode="json"),
+        entrants=[e.model_dump(mode="json") for e in entrants],
+        seed=seed,
+        rng=rng.state,
+        track=track,
+        large=large,
+        weather=weather,
+        phase=ENERGY,
+        round=su.round,
+        turn_order=turn_order,
+        riders=riders,
+    )
+    apply_setup(state, su, one)
+    events: list[Event] = []
+    if one and su.owners is None:  # D23: the players choose their riders first
+        state.phase = CHOOSE
+        state.cursor = 0
+        return state, events
+    events.extend(after_choice(state))
+    return state, events
+
+
+def capacity_of(track: Track) -> int:
+    return sum(track.lanes[n] for n in range(1, track.start_squares + 1))
+
+
+def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
+    """Explicit owners, positions, decks, hands, recycled piles and exhaustion from ``setup``."""
+    known = {r.id: r for r in state.riders}
+    players = {e["id"] for e in state.entrants if e.get("bot") not in BOT_TEAMS}
+    if su.owners is not None:
+        if not one:
+            raise ValueError("setup.owners is for one-rider mode (riders_per_player = 1)")
+        for rid, owner in su.owners.items():
+            if rid not in known or known[rid].bot:
+                raise ValueError(f"setup.owners: {rid!r} is not a rider the players can take")
+            if owner not in players:
+                raise ValueError(f"setup.owners: {owner!r} is not a player")
+        if sorted(su.owners.values()) != sorted(players):
+            raise ValueError("setup.owners must give every player exactly one rider")
+        for rid, owner in su.owners.items():
+            known[rid].owner = owner
+        state.riders = [r for r in state.riders if r.owner]
+        state.teams = {}
+        known = {r.id: r for r in state.riders}
+    for rid, rs in su.riders.items():
+        if rid not in known:
+            raise ValueError(f"setup.riders: no rider {rid!r} in this race; riders: {', '.join(known)}")
+        r = known[rid]
+        if rs.deck is not None:
+            r.deck = [C.parse_card(c) for c in rs.deck]
+        if rs.hand is not None:
+            r.deck = [C.parse_card(c) for c in rs.hand] + r.deck
+        if rs.recycled is not None:
+            r.recycled = [C.parse_card(c) for c in rs.recycled]
+        if rs.exhaustion:
+            r.recycled = r.recycled + [C.EXHAUSTION] * rs.exhaustion
+            r.exhaustion = rs.exhaustion
+        if rs.square is not None:
+            if rs.square > state.track.last and state.options["finish_overflow"] == "clip":
+                raise ValueError(f"setup.riders.{rid}.square: the track ends at square {state.track.last}")
+            if rs.square >= state.track.finish:
+                raise ValueError(f"setup.riders.{rid}.square: a racing rider stands before the finish line")
+            lane = rs.lane or free_lane(state, rs.square)
+            if not lane or lane > state.track.lanes[rs.square]:
+                raise ValueError(f"setup.riders.{rid}: square {rs.square} has no free lane {rs.lane or ''}".strip())
+            if any(o.square == rs.square and o.lane == lane for o in state.riders if o is not r):
+                raise ValueError(f"setup.riders.{rid}: lane {lane} of square {rs.square} is taken")
+            r.square = rs.square
+            r.lane = lane
+        elif rs.lane is not None:
+            raise ValueError(f"setup.riders.{rid}.lane needs a square")
+
+
+def after_choice(state: RaceState) -> list[Event]:
+    """Once riders are chosen: the bot teams' grid, then Breakaway bidding or the players' grid (§4.4)."""
+    state.riders = [r for r in state.riders if r.owner]
+    state.teams = {}
+    events = [_placed(r.id, r.square, r.lane) for r in place_bot_teams(state)]
+    players_placed = any(r.square for r in state.riders if not r.bot)
+    if state.options["breakaway"] == "on" and not players_placed and bidders(state):
+        state.phase = BID
+        state.bid_round = 1
+        return events
+    return events + start_grid(state)
+
+
+def start_grid(state: RaceState) -> list[Event]:
+    """The players' grid (D6): random placement at once, or one rider at a time in turn order."""
+    if state.options["grid"] == "random":
+        rng = Rng(state.rng)
+        placed = place_randomly(state, rng)
+        state.rng = rng.state
+        state.phase = ENERGY
+        return [_placed(r.id, r.square, r.lane) for r in placed]
+    state.cursor = -1
+    return next_placer(state)
+
+
+def next_placer(state: RaceState) -> list[Event]:
+    """Move the turn to the next player (in turn order, round and round) with a rider to place."""
+    n = len(state.turn_order)
+    for step in range(1, n + 1):
+        k = (state.cursor + step) % n
+        if any(r.square == 0 for r in state.riders_of(state.turn_order[k])):
+            state.cursor = k
+            state.phase = PLACE
+            return []
+    state.phase = ENERGY
+    return []
+
+
+def _placed(rider: str, square: int, lane: int) -> Event:
+    return event(
+        "fr.placed",
+        {"rider": rider, "square": square, "lane": lane},
+        "{rider} starts on square {square}, lane {lane}.",
+        rider=rider,
+        square=square,
+        lane=lane,
+    )
+
+
+placed_event = _placed

@@ -1,0 +1,148 @@
+"""Automatic orders: the absent-player rules (D9) and the bot strategies of an ordinary team.
+
+- ``None`` (absent player, D9): the lowest card of each drawn hand; rearmost start square; the Rouleur
+  bids its lowest cards; the first free rider.
+- ``first``: always the first card drawn.
+- ``simple``: always the highest card.
+- ``heuristic``: keeps the Sprinteur's 9s for the finish, plays cheap cards where terrain makes them
+  worth as much (descent and supply minimums, the ascent cap), keeps its exhaustion cards out of play
+  when it can (an unplayed exhaustion card costs nothing), and prefers a move that should end on another
+  team's wheel (slipstream, no exhaustion).
+
+Official bot teams (``peloton``, ``muscle``) submit nothing: they never appear in ``awaited``. Every choice
+is a deterministic function of the state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.flamme_rouge import cards as C
+from engine.flamme_rouge.breakaway import bid_rider, rider_index
+from engine.flamme_rouge.deck import HAND_SIZE, hand_of, hand_values
+from engine.flamme_rouge.grid import free_start_positions
+from engine.flamme_rouge.movement import target_square
+from engine.flamme_rouge.orders import free_riders, racing_letters
+from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, RaceState
+from engine.ruleset import Order
+
+SPRINT_WINDOW = 18
+"""Squares to the line within which the heuristic Sprinteur spends its 9s."""
+
+
+def auto_order(state: RaceState, entrant: str, partial: Order | None, strategy: str | None) -> Order:
+    """A complete order for ``entrant`` that keeps what ``partial`` already chose."""
+    partial = dict(partial or {})
+    if state.phase == ENERGY:
+        return energy_order(state, entrant, partial, strategy)
+    if state.phase == PLACE:
+        return place_order(state, entrant, partial, strategy)
+    if state.phase == BID:
+        return bid_order(state, entrant, partial)
+    if state.phase == CHOOSE:
+        return {"rider": free_riders(state)[0]}
+    return {}
+
+
+def _index(state: RaceState, entrant: str, letter: str) -> int:
+    return state.team(entrant)[letter]
+
+
+def energy_order(state: RaceState, entrant: str, partial: Order, strategy: str | None) -> Order:
+    letters = racing_letters(state, entrant)
+    cards: dict[str, int] = dict(partial.get("cards") or {})
+    first = partial.get("first") or (next(iter(cards)) if cards else letters[0])
+    for letter in sorted(letters, key=lambda x: x != first):
+        if letter in cards:
+            continue  # D9, D27: a card already chosen stands
+        i = _index(state, entrant, letter)
+        hand = hand_of(state, i)[0]
+        if strategy is None:
+            value = min(C.value(c) for c in hand)  # D9 (D26: a 2 plays the exhaustion card)
+        elif strategy == "first":
+            value = C.value(hand[0])
+        elif strategy == "simple":
+            value = max(C.value(c) for c in hand)
+        else:
+            value = heuristic_card(state, i, hand)
+        cards[letter] = value
+    return {"first": first, "cards": {k: cards[k] for k in letters}}
+
+
+WHEEL_BONUS = 3.5
+"""How many squares the heuristic gives up to end right behind a rider (slipstream, no exhaustion)."""
+GAP_BONUS = 1.5
+"""... or one empty square behind a rider (it will slipstream into the gap)."""
+EXPECTED_MOVE = 6
+"""Where the heuristic expects the other teams' riders to be: this many squares further on."""
+
+
+def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
+    """The heuristic's card for rider ``index`` from ``hand`` (a value the hand holds).
+
+    It crosses as far as it can when it can; far from the line the Sprinteur keeps its 9s; otherwise it
+    scores each card by the distance it really gives on this terrain (minimum speeds, the ascent cap), plus
+    a bonus when the move should end on another team's wheel (they are expected to ride
+    :data:`EXPECTED_MOVE` squares on), and on equal scores keeps the bigger card.
+    """
+    rider = state.riders[index]
+    track = state.track
+    clip = state.options["finish_overflow"] == "clip"
+    start = rider.square
+    to_line = track.finish - start
+    values = hand_values(hand)
+
+    reaches = {v: target_square(track, start, v, clip) - start for v in values}
+    reach = reaches.__getitem__
+    best_reach = max(reaches.values())
+    if best_reach >= to_line:  # it can cross now: as far as possible
+        return max(values, key=lambda v: (reach(v), -v))
+    pool = values
+    if rider.kind == "s" and to_line > SPRINT_WINDOW and any(v != 9 for v in values):
+        pool = [v for v in values if v != 9]  # keep the 9s for the sprint
+    key = ("expected", rider.owner)
+    expected: set[int] | None = state.cache.get(key)
+    if expected is None:
+        expected = state.cache[key] = {
+            r.square + (EXPECTED_MOVE if r.crossed == 0 else 0)
+            for r in state.riders
+            if r.square > 0 and not r.off and r.owner != rider.owner
+        }
+    no_slip = track.no_slip
+
+    def score(v: int) -> float:
+        land = start + reach(v)
+        s = float(land - start)
+        if (land + 1) in expected:
+            s += WHEEL_BONUS
+        elif (land + 2) in expected and not no_slip[land]:
+            s += GAP_BONUS
+        return s - 0.01 * v  # equal moves: keep the bigger card
+
+    return max(pool, key=score)
+
+
+def place_order(state: RaceState, entrant: str, partial: Order, strategy: str | None) -> Order:
+    """D9: the next unplaced rider (Rouleur first) on the rearmost start square with a free lane; the
+    strategies take the frontmost one instead (``first`` behaves like an absent player)."""
+    chosen = dict(partial.get("place") or {})
+    unplaced = sorted(r.kind for r in state.riders_of(entrant) if r.square == 0)
+    rider = chosen.get("rider") or unplaced[0]
+    positions = free_start_positions(state)
+    if "square" in chosen:
+        square = chosen["square"]
+    elif strategy in ("simple", "heuristic"):
+        square = positions[0]
+    else:
+        square = positions[-1]
+    return {"place": {"rider": rider, "square": square}}
+
+
+def bid_order(state: RaceState, entrant: str, partial: Order) -> Order:
+    """D9: the Rouleur (one-rider mode: the rider) bids the lowest card drawn each round."""
+    chosen: dict[str, Any] = dict(partial.get("bid") or {})
+    letter = bid_rider(state, entrant, partial) or chosen.get("rider") or "r"
+    if "card" in chosen:
+        return {"bid": {"rider": letter, "card": chosen["card"]}}
+    hand = hand_of(state, rider_index(state, entrant, letter), HAND_SIZE)[0]
+    return {"bid": {"rider": letter, "card": min(C.value(c) for c in hand)}}

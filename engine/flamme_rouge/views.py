@@ -1,0 +1,119 @@
+"""Views (contract 10, 11): the public board (no hands, no deck order) and a player's private additions.
+
+Hands are not part of any view: a hand exists only through the order being made (D27: the second hand is
+drawn once the first card is chosen), so the energy Decision carries it as its card choices.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.flamme_rouge import cards as C
+from engine.flamme_rouge.start import race_track
+from engine.flamme_rouge.state import RaceState, Rider
+from engine.flamme_rouge.track import TERRAIN_NAMES, Track
+
+
+def _counts(cards: list[int]) -> dict[str, int]:
+    """Card contents as label -> count (never the order)."""
+    return {C.label(c): n for c, n in sorted(Counter(cards).items(), key=lambda kv: C.value(kv[0]))}
+
+
+def _rider_view(state: RaceState, r: Rider, show_deck: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": r.id,
+        "team": r.team,
+        "type": r.type_name,
+        "owner": r.owner,
+        "bot": r.bot or None,
+        "square": r.square,
+        "lane": r.lane,
+        "terrain": TERRAIN_NAMES[state.track.terrain[r.square]] if r.square else None,
+        "deck_size": len(r.deck),
+        "recycled": [C.label(c) for c in r.recycled],  # 5.1: the recycled pile is public
+        "exhaustion": r.exhaustion,
+        "crossed_round": r.crossed or None,
+        "past_line": r.past if r.crossed else None,
+        "on_track": r.square > 0 and not r.off,
+        "breakaway": r.breakaway,
+    }
+    if show_deck:
+        out["deck_contents"] = _counts(r.deck)  # D24
+    return out
+
+
+def track_view(track: Track) -> dict[str, Any]:
+    return {
+        "name": track.name,
+        "squares": track.last,
+        "start_squares": track.start_squares,
+        "finish": track.finish,
+        "profile": track.profile(),
+        "tiles": "".join(track.tokens),
+        "weather": {str(n): track.wind[n] for n in range(1, track.last + 1) if track.wind[n]},
+    }
+
+
+def public_view(state: RaceState) -> dict[str, Any]:
+    show = bool(state.options.get("show_deck_contents"))
+    bids = {
+        e: {"rider": v[0], "cards": [C.value(c) for c in v[1:]]} for e, v in state.bids.items()
+    }  # revealed after each bidding round
+    return {
+        "ruleset": "flamme_rouge",
+        "phase": state.phase,
+        "round": state.round,
+        "turn_order": list(state.turn_order),
+        "turn": state.turn_order[state.cursor] if state.phase in ("place", "choose") else None,
+        "stage": dict(state.stage),
+        "track": track_view(state.track),
+        "options": dict(state.options),
+        "weather_tokens": list(state.weather),
+        "riders": [_rider_view(state, r, show) for r in state.riders],
+        "bids": bids,
+    }
+
+
+def private_view(state: RaceState, entrant: str) -> dict[str, Any]:
+    view = public_view(state)
+    mine = [r for r in state.riders if r.owner == entrant]
+    view["you"] = {
+        "entrant": entrant,
+        "riders": [r.id for r in mine],
+        "decks": {r.id: {"size": len(r.deck), "contents": _counts(r.deck)} for r in mine},
+    }
+    return view
+
+
+def board_text(state: RaceState) -> str:
+    """The race as text: one line per occupied square, front first, lanes right to left."""
+    track = state.track
+    lines = [f"{track.name} - round {state.round} ({state.phase})"]
+    by_square: dict[int, list[Rider]] = {}
+    for r in state.riders:
+        if r.square > 0 and not r.off:
+            by_square.setdefault(r.square, []).append(r)
+    for sq in sorted(by_square, reverse=True):
+        lanes = ["." * 9] * track.lanes[sq]
+        for r in by_square[sq]:
+            lanes[r.lane - 1] = f"{r.id:<9}"
+        mark = "F" if sq >= track.finish else track.terrain[sq]
+        lines.append(f"{sq:>3} {mark} | " + " | ".join(lanes))
+    crossed = [r for r in state.riders if r.off]
+    if crossed:
+        lines.append("crossed: " + ", ".join(f"{r.id} (round {r.crossed}, +{r.past})" for r in crossed))
+    return "\n".join(lines)
+
+
+def stage_board(stage: dict[str, Any]) -> str:
+    """The stage as text: its profile and a strip of terrain letters, 10 squares per group."""
+    track = race_track(stage, False, [])
+    strip = "".join(track.terrain[n] for n in range(1, track.last + 1))
+    groups = " ".join(strip[i : i + 10] for i in range(0, len(strip), 10))
+    lanes = "".join(str(track.lanes[n]) for n in range(1, track.last + 1))
+    lane_groups = " ".join(lanes[i : i + 10] for i in range(0, len(lanes), 10))
+    return (
+        f"{track.name}: {track.last} squares, {track.start_squares} start squares, finish line after square "
+        f"{track.finish - 1}\nprofile: {track.profile()}\nterrain: {groups}\nlanes:   {lane_groups}"
+    )

@@ -1,0 +1,103 @@
+"""The bot as a whole: extensions load, commands are unique, sync goes where settings say."""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot import create_bot
+from bot.app import Gregario
+from bot.exts import EXTENSIONS
+from bot.settings import Settings
+from engine.ruleset import Ruleset
+from tests.fakediscord import DiscordUser, FakeDiscord
+from tests.fakediscord.plugin import running_bot
+
+EXTS = Path(__file__).resolve().parents[2] / "bot" / "exts"
+
+
+def _offline_settings() -> Settings:
+    return Settings(_env_file=None, token=None, sync_commands=False)
+
+
+def test_every_feature_package_is_an_extension() -> None:
+    """Each package under bot/exts/ is found and loaded at start-up."""
+    packages = sorted(p.name for p in EXTS.iterdir() if (p / "__init__.py").exists() and not p.name.startswith("_"))
+    assert sorted(e.rsplit(".", 1)[1] for e in EXTENSIONS) == packages
+    assert {"bot.exts.rules", "bot.exts.stages"} <= set(EXTENSIONS)
+
+
+def test_an_extension_init_only_loads_its_cog() -> None:
+    """A feature's __init__ holds imports and ``setup`` only; the work lives in private modules."""
+    for name in EXTENSIONS:
+        tree = ast.parse((EXTS / name.rsplit(".", 1)[1] / "__init__.py").read_text())
+        defined = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)]
+        assert defined == ["setup"], f"{name} defines {defined}"
+
+
+async def test_every_extension_loads_and_no_two_commands_share_a_name() -> None:
+    """All extensions load into one bot and every command name (with its parents) is unique."""
+    bot = create_bot(_offline_settings())
+    try:
+        for name in EXTENSIONS:
+            await bot.load_extension(name)
+        assert set(bot.extensions) == set(EXTENSIONS)
+        names = Counter(c.qualified_name for c in bot.tree.walk_commands())
+        assert names and max(names.values()) == 1, names
+        assert {"rules", "stages"} <= set(names)
+    finally:
+        await bot.close()
+
+
+async def test_create_bot_passes_client_options_through() -> None:
+    """create_bot gives discord.py what tests pass (connector, guild_ready_timeout) and keeps settings."""
+    settings = _offline_settings()
+    bot = create_bot(settings, guild_ready_timeout=0.5, intents=discord.Intents.none())
+    try:
+        assert isinstance(bot, Gregario) and bot.settings is settings
+        assert bot._connection.guild_ready_timeout == 0.5
+        assert bot.intents.value == 0
+    finally:
+        await bot.close()
+
+
+async def test_without_a_test_guild_commands_sync_globally(
+    fake_discord: FakeDiscord, alice: DiscordUser, ruleset: Ruleset[Any]
+) -> None:
+    """With no test guild the commands are registered globally and work in any server."""
+    settings = Settings(_env_file=None, token=fake_discord.token, test_guild_id=None)
+    async with running_bot(fake_discord, settings) as bot:
+        assert {(c.name, c.guild_id) for c in fake_discord.commands} == {("rules", None), ("stages", None)}
+        assert {c.name for c in bot.synced} == {"rules", "stages"}
+        reply = await (await alice.slash("rules", ruleset=ruleset.name)).reply()
+        assert reply.embeds
+
+
+async def test_with_sync_off_nothing_is_registered(fake_discord: FakeDiscord) -> None:
+    """sync_commands=false starts the bot without touching the registered commands."""
+    settings = Settings(_env_file=None, token=fake_discord.token, sync_commands=False)
+    async with running_bot(fake_discord, settings):
+        assert not [r for r in fake_discord.requests if r.method == "PUT"]
+        assert fake_discord.commands == []
+
+
+async def test_a_wrong_token_fails_login(fake_discord: FakeDiscord) -> None:
+    """Discord refuses a bad token at login; discord.py raises LoginFailure."""
+    settings = Settings(_env_file=None, token="not-the-token")
+    with pytest.raises(discord.LoginFailure):
+        async with running_bot(fake_discord, settings):
+            pass
+
+
+async def test_commands_answer_in_dms(fake_discord: FakeDiscord, alice: DiscordUser, ruleset: Ruleset[Any]) -> None:
+    """Global commands also work in a DM with the bot."""
+    settings = Settings(_env_file=None, token=fake_discord.token)
+    async with running_bot(fake_discord, settings):
+        dm = fake_discord.dm_channel(alice.user)
+        reply = await (await alice.slash("stages", ruleset=ruleset.name, channel=dm)).reply()
+        assert reply.channel is dm and reply.embeds

@@ -1,0 +1,101 @@
+"""/stages end to end: a rule system's presets, autocomplete, and a stage's board as a file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import catalogue
+from engine.ruleset import Preset, Ruleset
+from tests.fakediscord import DiscordUser
+
+
+async def test_stages_lists_every_preset(gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]) -> None:
+    """Without a stage, /stages lists the presets with their summaries."""
+    reply = await (await alice.slash("stages", ruleset=ruleset.name)).reply()
+    fields = reply.embeds[0]["fields"]
+    presets = ruleset.presets()[:25]
+    assert [f["name"].split(" · ")[0] for f in fields] == [p.name for p in presets]
+    assert [f["value"] for f in fields] == [p.summary[:1024] or "—" for p in presets]
+
+
+async def test_stage_autocomplete_offers_the_chosen_systems_presets(
+    gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]
+) -> None:
+    """Typing in the stage option suggests that rule system's presets containing what was typed."""
+    everything = await alice.autocomplete("stages", "stage", "", ruleset=ruleset.name)
+    assert [name for name, _ in everything] == [p.name for p in ruleset.presets()][:25]
+    first = ruleset.presets()[0].name
+    typed = first[1:4]
+    narrowed = await alice.autocomplete("stages", "stage", typed.upper(), ruleset=ruleset.name)
+    assert (first, first) in narrowed
+    assert all(typed.casefold() in name.casefold() for name, _ in narrowed)
+
+
+async def test_stage_autocomplete_waits_for_the_rule_system(gregario: Any, alice: DiscordUser) -> None:
+    """Before a rule system is chosen there is nothing to suggest."""
+    assert await alice.autocomplete("stages", "stage", "a") == []
+
+
+async def test_a_stage_comes_with_its_board_attached(gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]) -> None:
+    """/stages with a stage shows its summary and attaches the board as a text file to download."""
+    preset = ruleset.presets()[0]
+    reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name.upper())).reply()
+    assert reply.embeds[0]["title"] == preset.name
+    assert [a.filename for a in reply.attachments] == [catalogue.board_filename(ruleset, preset.name)]
+    downloaded = await alice.download(reply.attachments[0].url)
+    assert downloaded.decode("utf-8") == ruleset.stage_board(preset.name, {})
+
+
+async def test_an_unknown_stage_is_refused_privately_with_the_names(
+    gregario: Any, alice: DiscordUser, bob: DiscordUser, ruleset: Ruleset[Any]
+) -> None:
+    """A stage that does not exist gets a private refusal listing the real ones."""
+    reply = await (await alice.slash("stages", ruleset=ruleset.name, stage="Atlantis")).reply()
+    assert reply.ephemeral_for == alice.id
+    assert "There is no stage called 'Atlantis'" in reply.content
+    assert all(p.name in reply.content for p in ruleset.presets())
+    assert reply not in bob.read()
+
+
+async def test_a_board_too_long_for_the_embed_is_only_attached(
+    gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any], monkeypatch: Any
+) -> None:
+    """A board over Discord's 1024-character field limit is not previewed, only attached whole."""
+    for size, previewed in ((1016, True), (1017, False), (5000, False)):
+        board = "\n".join(["=" * 99] * (size // 100)) + "#" * (size - 100 * (size // 100) + 1)
+        board = board[:size]
+        monkeypatch.setattr(type(ruleset), "stage_board", lambda self, stage, options, text=board: text)
+        preset = ruleset.presets()[0]
+        reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
+        assert any(f["name"] == "Board" for f in reply.embeds[0].get("fields", [])) is previewed, size
+        assert (await alice.download(reply.attachments[0].url)).decode() == board
+
+
+async def test_a_long_stage_list_stays_within_discords_embed_limits(
+    gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any], monkeypatch: Any
+) -> None:
+    """30 presets with long summaries: as many as fit are listed, and the footer says how many more."""
+    many = [Preset(name=f"Stage {n:02}", summary="Long summary. " * 70, label="official") for n in range(30)]
+    monkeypatch.setattr(type(ruleset), "presets", lambda self: many)
+    reply = await (await alice.slash("stages", ruleset=ruleset.name)).reply()
+    fields = reply.embeds[0]["fields"]
+    assert 0 < len(fields) < 25
+    assert [f["name"] for f in fields] == [f"Stage {n:02} · official" for n in range(len(fields))]
+    assert (
+        reply.embeds[0]["footer"]["text"]
+        == f"{30 - len(fields)} more not shown: type in the stage option to find them."
+    )
+
+
+async def test_every_preset_of_every_rule_system_can_be_shown(
+    gregario: Any, alice: DiscordUser, rulesets: list[Ruleset[Any]]
+) -> None:
+    """Each installed rule system lists its presets, and each preset's board arrives whole."""
+    for ruleset in rulesets:
+        listing = await (await alice.slash("stages", ruleset=ruleset.name)).reply()
+        assert listing.embeds[0]["title"] == f"{ruleset.name} stages"
+        for preset in ruleset.presets():
+            reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
+            assert reply.embeds[0]["title"] == preset.name, (ruleset.id, preset.name)
+            board = await alice.download(reply.attachments[0].url)
+            assert board.decode("utf-8") == ruleset.stage_board(preset.name, {}), (ruleset.id, preset.name)
