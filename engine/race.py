@@ -149,6 +149,16 @@ class Race:
         self.events.append(events)
         return events
 
+    def publish(self) -> list[Event]:
+        """Publish what the finished race held back (Tabella's Gazzetta), if anything.
+
+        The bot calls this when the announcement is due; the terminal calls it at once. The events are
+        returned, not added to the step events: a publication is not a step of the record."""
+        if self.ruleset.pending_announcement(self.state) is None:
+            return []
+        self.state, events = self.ruleset.publish(self.state)
+        return events
+
     def play_bots_until_human(self) -> None:
         """Resolve steps while every awaited entrant is a bot."""
         entrants = self.entrants

@@ -136,6 +136,17 @@ class Result(BaseModel):
     notes: list[Message] = Field(default_factory=list)
 
 
+class Announcement(BaseModel):
+    """News a finished race holds back for later (Tabella's Gazzetta): what it is and when it is due.
+
+    ``delay`` is ``"immediate"`` or ``"next_morning"`` (at ``hour`` o'clock, server time); the engine
+    reads no clock, so the bot schedules it and terminal front ends publish it at once."""
+
+    kind: str
+    delay: str
+    hour: int | None = None
+
+
 class Preset(BaseModel):
     """A named stage a lobby or the CLI can offer, with a one-line summary and its status label."""
 
@@ -226,6 +237,14 @@ class Ruleset(ABC, Generic[S]):
     @abstractmethod
     def load(self, data: Mapping[str, Any]) -> S:
         """The state back from :meth:`dump`."""
+
+    def pending_announcement(self, state: S) -> Announcement | None:
+        """What this race still has to publish, if anything; until then its result is provisional."""
+        return None
+
+    def publish(self, state: S) -> tuple[S, list[Event]]:
+        """Publish the pending announcement: a new state (result no longer provisional) and its events."""
+        raise ValueError("this race has nothing to publish")
 
     def board_text(self, state: S) -> str:
         """The race drawn as text for the terminal (public information only)."""

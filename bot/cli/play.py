@@ -173,6 +173,11 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
         term.say("\nRace abandoned.")
         save()
         return 0
+    published = race.publish()
+    if published:
+        term.say("\nThe next morning:")
+        for event in published:
+            term.say(f"• {event.message.text}")
     result = race.result()
     term.say("\nFinal standings" + (" (provisional)" if result.provisional else "") + ":")
     term.say(render_standings(race))

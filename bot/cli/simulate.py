@@ -55,6 +55,7 @@ def simulate(args: argparse.Namespace) -> int:
         race.play_bots_until_human()
         last = race
         steps += len(race.record.steps)
+        race.publish()  # news held back for later (Tabella's Gazzetta) counts in the final result
         result = race.result()
         if not result.finished:
             unfinished += 1

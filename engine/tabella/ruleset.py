@@ -3,7 +3,7 @@
 Plan mode (D1, the seed's way) is one step: every player sends the whole race plan and the engine
 plays the nine rounds at once, reporting them round by round. Live mode is nine steps, one per
 round, all riders deciding together. The Gazzetta's front page (D21) comes after the last round and
-may be published later: until :meth:`TabellaRuleset.publish_gazzetta` the result is provisional.
+may be published later: until :meth:`TabellaRuleset.publish` the result is provisional.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from engine.messages import Message, OrderError, msg
 from engine.rng import Rng
 from engine.ruleset import (
     ORDER_META_KEYS,
+    Announcement,
     Decision,
     Entrant,
     Event,
@@ -356,7 +357,7 @@ class TabellaRuleset(Ruleset[RaceState]):
         intents = {rid: _intent(order, number) for rid, order in ctx_orders.items()}
         events += resolve_round(state, number, intents).events
 
-    def publish_gazzetta(self, state: RaceState) -> tuple[RaceState, list[Event]]:
+    def publish(self, state: RaceState) -> tuple[RaceState, list[Event]]:
         """Publish the Gazzetta's front page (D21): the result stops being provisional."""
         if not state.over or state.void:
             raise ValueError("the Gazzetta is published only after a race that was run")
@@ -365,11 +366,11 @@ class TabellaRuleset(Ruleset[RaceState]):
         new = copy.deepcopy(state)
         return new, [publish(new)]
 
-    def pending_announcement(self, state: RaceState) -> dict[str, Any] | None:
+    def pending_announcement(self, state: RaceState) -> Announcement | None:
         """What the bot must publish later, and when (``next_morning`` = 09:00 the next day), or None."""
         if not state.over or state.void or state.gazzetta_published:
             return None
-        return {"kind": "tabella.gazzetta", "delay": state.options["gazzetta_delay"], "hour": 9}
+        return Announcement(kind="tabella.gazzetta", delay=state.options["gazzetta_delay"], hour=9)
 
     # --- views -----------------------------------------------------------------------------------
     def public_view(self, state: RaceState) -> dict[str, Any]:

@@ -186,3 +186,19 @@ def test_a_malformed_stage_options_or_setup_is_named_from_the_top_of_the_record(
     with pytest.raises(RecordError) as info:
         replay(parse_record(record))
     assert named in str(info.value)
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_a_held_back_announcement_is_what_keeps_a_result_provisional(ruleset_id: str) -> None:
+    """A finished race is provisional exactly while an announcement is pending; publishing settles it."""
+    ruleset = get_ruleset(ruleset_id)
+    entrants = ruleset.default_entrants(all_bots(ruleset), {})
+    race = Race.start(ruleset_id, entrants, 13)
+    race.play_bots_until_human()
+    pending = ruleset.pending_announcement(race.state)
+    assert race.result().provisional == (pending is not None)
+    events = race.publish()
+    assert (len(events) > 0) == (pending is not None)
+    assert not race.result().provisional
+    assert ruleset.pending_announcement(race.state) is None
+    assert race.publish() == []

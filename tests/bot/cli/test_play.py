@@ -64,3 +64,11 @@ def test_rules_and_stages_print_the_catalogue(capsys: pytest.CaptureFixture[str]
         out = capsys.readouterr().out
         for preset in ruleset.presets():
             assert preset.name in out
+
+
+def test_the_terminal_publishes_the_gazzetta_before_the_final_standings() -> None:
+    """Tabella's held-back Gazzetta is published at once in the terminal: the standings are final."""
+    text = run_play(["--ruleset", "tabella", "--seed", "4", "--opponents", "3"], "1\n" * 3000)
+    assert "The next morning:" in text
+    assert "Final standings:" in text
+    assert "(provisional)" not in text.split("Final standings")[1]
