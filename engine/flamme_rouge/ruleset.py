@@ -119,9 +119,7 @@ class FlammeRouge(Ruleset[RaceState]):
         return list(got)
 
     def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
-        kinds = state.cache.get("kinds")
-        if kinds is None:
-            kinds = state.cache["kinds"] = {e["id"]: state.bot_kind(e["id"]) for e in state.entrants}
+        kinds = state.bot_kinds()
         if entrant not in kinds:
             raise _not_entrant(entrant)
         if kinds[entrant]:
