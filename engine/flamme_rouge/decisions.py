@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
-from engine.flamme_rouge.deck import HAND_SIZE, hand_of
+from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of
 from engine.flamme_rouge.events import build, message
 from engine.flamme_rouge.grid import free_start_positions
 from engine.flamme_rouge.orders import free_riders, racing_letters
@@ -130,12 +130,12 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
     index = state.team(entrant)
     example = "r5 s9" if len(letters) == 2 else f"{letters[0]}5"
     if first is None:
-        # the same prompt and buttons for every team this round (built once per state)
-        shared = state.cache.get("draw_first")
+        # the same prompt and buttons for every team this round (built once per race and round)
+        shared = state.fixed.get(("draw_first", state.round))
         if shared is None:
             prompt = message("fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round)
             choices = [_choice(x, TYPE_NAMES[x]) for x in ("r", "s")]
-            shared = state.cache["draw_first"] = (
+            shared = state.fixed[("draw_first", state.round)] = (
                 prompt,
                 [_field(["first"], message("fr.field.first", "Draw first"), choices)],
             )
@@ -146,7 +146,7 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
         prompt = message("fr.prompt.energy_done", "Round {round}: your cards are chosen", round=state.round)
         return _decision(entrant, "energy", prompt, [], partial, True, example, info)
     letter = todo[0]
-    hand = hand_of(state, index[letter])[0]
+    hand = drawn(state, index[letter])
     rejected = partial.get("rejected")
     if isinstance(rejected, dict) and rejected.get("rider") == letter:
         info.append(

@@ -52,7 +52,13 @@ def hand_size(state: RaceState, rider: Rider) -> int:
 def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list[int], list[int], list[int]]:
     """The hand rider ``index`` draws now: ``(hand, deck after, recycled after)``."""
     rider = state.riders[index]
-    n = hand_size(state, rider) if size is None else size
+    if size is not None:
+        n = size
+    elif rider.square <= 0:
+        n = HAND_SIZE
+    else:  # hand_size, inlined: this runs for every rider of every round
+        wind = state.track.wind[rider.square]
+        n = METEO_HAND.get(wind, HAND_SIZE) if wind else HAND_SIZE
     deck = rider.deck
     if len(deck) >= n:  # the common case, without building a generator
         return deck[:n], deck[n:], rider.recycled
@@ -62,6 +68,16 @@ def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list
         cached = state.hands[key] = draw(deck, rider.recycled, n, hand_rng(state, index))
     hand, rest, recycled = cached
     return hand[:], rest[:], recycled[:]
+
+
+def drawn(state: RaceState, index: int) -> list[int]:
+    """Rider ``index``'s energy-phase hand now (``hand_of(state, index)[0]``), cached for this state: the
+    strategies, ``validate`` and ``awaited`` all read it. Shared: callers must not change it."""
+    key = ("hand", index)
+    got: list[int] | None = state.cache.get(key)
+    if got is None:
+        got = state.cache[key] = hand_of(state, index)[0]
+    return got
 
 
 def pick(hand: list[int], wanted: int) -> int | None:

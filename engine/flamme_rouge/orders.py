@@ -18,7 +18,7 @@ from typing import Any
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.cards import EXHAUSTION
-from engine.flamme_rouge.deck import HAND_SIZE, hand_of, hand_values
+from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of, hand_values
 from engine.flamme_rouge.events import build
 from engine.flamme_rouge.grid import free_lane, square_of
 from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, TYPE_NAMES, RaceState
@@ -163,14 +163,25 @@ def validate(state: RaceState, entrant: str, order: Order | str, previous: Order
     return validate_choice(state, entrant, body)
 
 
+_NONE: list[str] = []
+
+
 def racing_letters(state: RaceState, entrant: str) -> list[str]:
-    """The type letters of the entrant's racing riders, Rouleur first (cached per state)."""
-    key = ("racing", entrant)
-    got: list[str] | None = state.cache.get(key)
-    if got is None:
-        riders = state.riders
-        got = state.cache[key] = sorted(k for k, i in state.team(entrant).items() if riders[i].crossed == 0)
-    return got
+    """The type letters of the entrant's racing riders, Rouleur first (cached per state, for every entrant
+    at once: ``awaited`` asks for each of them). Shared: callers must not change it."""
+    racing: dict[str, list[str]] | None = state.cache.get("racing")
+    if racing is None:
+        racing = {}
+        for r in state.riders:  # the riders of state.team(entrant) that have not crossed
+            if r.crossed == 0 and r.owner and not r.bot:
+                got = racing.get(r.owner)
+                if got is None:
+                    racing[r.owner] = [r.kind]
+                else:
+                    got.append(r.kind)
+                    got.sort()
+        state.cache["racing"] = racing
+    return racing.get(entrant, _NONE)
 
 
 def _index(state: RaceState, entrant: str, letter: str) -> int:
@@ -199,7 +210,7 @@ def _letter(state: RaceState, entrant: str, value: Any, what: str = "rider") -> 
 
 def check_card(state: RaceState, entrant: str, letter: str, value: Any) -> int:
     """The value, if the rider's drawn hand holds it; else the friendly refusal of §9.3."""
-    hand = hand_of(state, _index(state, entrant, letter))[0]
+    hand = drawn(state, _index(state, entrant, letter))
     if isinstance(value, bool) or not isinstance(value, int):
         raise _err(
             "bad_card",
@@ -223,7 +234,7 @@ def legal_values(state: RaceState, index: int) -> frozenset[int]:
     key = ("legal", index)
     got: frozenset[int] | None = state.cache.get(key)
     if got is None:
-        hand = hand_of(state, index)[0]
+        hand = drawn(state, index)
         values = {c for c in hand if c >= 2}
         if EXHAUSTION in hand:
             values.add(2)

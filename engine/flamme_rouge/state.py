@@ -108,7 +108,7 @@ class RaceState:
     teams: dict[str, dict[str, int]] = field(default_factory=dict)
     """Each entrant's riders by type letter -> index; derived, shared by the copies of a state (riders and
     owners do not change once the riders are chosen; the code that changes them resets it)."""
-    fixed: dict[str, Any] = field(default_factory=dict)
+    fixed: dict[Any, Any] = field(default_factory=dict)
     """Derived data that holds for the whole race (each entrant's bot kind, the Peloton's deck holder):
     shared by the copies of a state like ``teams``; never dumped."""
     cache: dict[Any, Any] = field(default_factory=dict)
