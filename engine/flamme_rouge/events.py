@@ -20,7 +20,6 @@ from engine.messages import Message
 from engine.ruleset import Event
 
 M = TypeVar("M", bound=BaseModel)
-_set = object.__setattr__
 _new = object.__new__
 _slots = BaseModel.__dict__
 _set_fields = _slots["__pydantic_fields_set__"].__set__
@@ -37,7 +36,7 @@ def build(cls: type[M], values: dict[str, Any]) -> M:
     if fields is None:
         fields = _FIELDS[cls] = set(cls.model_fields)
     obj: M = _new(cls)
-    _set(obj, "__dict__", values)
+    obj.__dict__.update(values)  # a little cheaper than replacing __dict__
     _set_fields(obj, fields)
     _set_extra(obj, None)
     _set_private(obj, None)
@@ -58,12 +57,12 @@ def fast_event(kind: str, data: dict[str, Any], text: str) -> Event:
     """An :class:`Event` whose message parameters are its data and whose English ``text`` is already
     written (the hot path: moves, slipstreams, exhaustion). The message key is ``kind``."""
     msg: Message = _new(Message)
-    _set(msg, "__dict__", {"key": kind, "params": data, "text": text})
+    msg.__dict__.update(key=kind, params=data, text=text)
     _set_fields(msg, _MESSAGE_FIELDS)
     _set_extra(msg, None)
     _set_private(msg, None)
     ev: Event = _new(Event)
-    _set(ev, "__dict__", {"kind": kind, "data": data, "message": msg})
+    ev.__dict__.update(kind=kind, data=data, message=msg)
     _set_fields(ev, _EVENT_FIELDS)
     _set_extra(ev, None)
     _set_private(ev, None)

@@ -229,19 +229,6 @@ def check_card(state: RaceState, entrant: str, letter: str, value: Any) -> int:
     return value
 
 
-def legal_values(state: RaceState, index: int) -> frozenset[int]:
-    """The values rider ``index`` may name this step (what :func:`check_card` accepts), cached per state."""
-    key = ("legal", index)
-    got: frozenset[int] | None = state.cache.get(key)
-    if got is None:
-        hand = drawn(state, index)
-        values = {c for c in hand if c >= 2}
-        if EXHAUSTION in hand:
-            values.add(2)
-        got = state.cache[key] = frozenset(values)
-    return got
-
-
 def complete_energy(state: RaceState, entrant: str, order: Order) -> Validated | None:
     """The common case of an energy order, checked quickly: a complete order already in normalised form
     (``{"first": "r", "cards": {"r": 5, "s": 9}}``, as the bots and the buttons send it) whose every card is
@@ -257,7 +244,10 @@ def complete_energy(state: RaceState, entrant: str, order: Order) -> Validated |
     team = state.team(entrant)
     for letter in letters:
         value = cards.get(letter)
-        if type(value) is not int or value not in legal_values(state, team[letter]):
+        if type(value) is not int or value < 2:
+            return None
+        hand = drawn(state, team[letter])
+        if value not in hand and (value != 2 or EXHAUSTION not in hand):  # as check_card
             return None
     first = order.get("first")
     if first is None or len(letters) == 1:

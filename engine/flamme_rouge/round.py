@@ -36,10 +36,9 @@ def energy_cards(state: RaceState, orders: dict[str, Order]) -> dict[int, int]:
             card = pick(hand, wanted) if isinstance(wanted, int) else None
             if card is None:  # validated orders always name a card of the hand; keep resolve total anyway
                 card = min(hand, key=C.value)
-            rest = hand[:]
-            rest.remove(card)
+            hand.remove(card)  # hand_of gives a fresh list
             rider.deck = deck
-            rider.recycled = recycled + rest  # 5.1: the unchosen cards go onto the recycled pile
+            rider.recycled = recycled + hand  # 5.1: the unchosen cards go onto the recycled pile
             played[i] = card
     return played
 
