@@ -48,6 +48,22 @@ def message(key: str, text: str, **params: Any) -> Message:
     return build(Message, {"key": key, "params": params, "text": text.format(**params)})
 
 
+_SHARED: dict[tuple[Any, ...], Message] = {}
+
+
+def shared_message(key: str, text: str, **params: Any) -> Message:
+    """:func:`message`, built once and then shared: for prompts and labels, which every race repeats
+    (``params`` must be hashable: names, numbers). Building a pydantic object costs far more than a lookup,
+    and nobody changes a Message once made."""
+    k = (key, *params.items())
+    got = _SHARED.get(k)
+    if got is None:
+        if len(_SHARED) > 4096:
+            _SHARED.clear()
+        got = _SHARED[k] = message(key, text, **params)
+    return got
+
+
 def event(kind: str, data: dict[str, Any], text: str, **params: Any) -> Event:
     """An :class:`Event` of ``kind`` whose message has the same key."""
     return build(Event, {"kind": kind, "data": data, "message": message(kind, text, **params)})
