@@ -56,7 +56,10 @@ def shared_message(key: str, text: str, **params: Any) -> Message:
     (``params`` must be hashable: names, numbers). Building a pydantic object costs far more than a lookup,
     and nobody changes a Message once made."""
     k = (key, *params.items())
-    got = _SHARED.get(k)
+    try:
+        got = _SHARED.get(k)
+    except TypeError:  # an unhashable parameter: not shared
+        return message(key, text, **params)
     if got is None:
         if len(_SHARED) > 4096:
             _SHARED.clear()
@@ -65,8 +68,9 @@ def shared_message(key: str, text: str, **params: Any) -> Message:
 
 
 def event(kind: str, data: dict[str, Any], text: str, **params: Any) -> Event:
-    """An :class:`Event` of ``kind`` whose message has the same key."""
-    return build(Event, {"kind": kind, "data": data, "message": message(kind, text, **params)})
+    """An :class:`Event` of ``kind`` whose message has the same key (a shared :class:`Message`: the same
+    placements, bids and Peloton cards come back race after race)."""
+    return build(Event, {"kind": kind, "data": data, "message": shared_message(kind, text, **params)})
 
 
 def fast_event(kind: str, data: dict[str, Any], text: str) -> Event:
