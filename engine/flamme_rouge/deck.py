@@ -8,7 +8,7 @@ second rider's hand exists only once the order reaches it (D27), yet nothing is 
 from __future__ import annotations
 
 from engine.flamme_rouge.cards import EXHAUSTION, shuffle
-from engine.flamme_rouge.state import RaceState, Rider
+from engine.flamme_rouge.state import RaceState
 from engine.rng import Rng
 
 HAND_SIZE = 4
@@ -41,22 +41,17 @@ def hand_rng(state: RaceState, index: int) -> Rng:
     return Rng.from_seed(state.rng, index + 1)
 
 
-def hand_size(state: RaceState, rider: Rider) -> int:
-    """D10: 4, or the Meteo size of the tile the rider stands on at the start of the energy phase."""
-    if rider.square <= 0:
-        return HAND_SIZE
-    wind = state.track.wind[rider.square]
-    return METEO_HAND.get(wind, HAND_SIZE) if wind else HAND_SIZE
-
-
 def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list[int], list[int], list[int]]:
-    """The hand rider ``index`` draws now: ``(hand, deck after, recycled after)``."""
+    """The hand rider ``index`` draws now: ``(hand, deck after, recycled after)``.
+
+    ``size`` defaults to D10's: 4, or the Meteo size of the tile the rider stands on at the start of the
+    energy phase."""
     rider = state.riders[index]
     if size is not None:
         n = size
     elif rider.square <= 0:
         n = HAND_SIZE
-    else:  # hand_size, inlined: this runs for every rider of every round
+    else:
         wind = state.track.wind[rider.square]
         n = METEO_HAND.get(wind, HAND_SIZE) if wind else HAND_SIZE
     deck = rider.deck

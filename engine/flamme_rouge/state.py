@@ -112,7 +112,7 @@ class RaceState:
     """Derived data that holds for the whole race (each entrant's bot kind, the Peloton's deck holder):
     shared by the copies of a state like ``teams``; never dumped."""
     cache: dict[Any, Any] = field(default_factory=dict)
-    """Other derived data of this exact state (the awaited decisions, each team's riders); never dumped or
+    """Other derived data of this exact state (the awaited decisions, the racing riders, the drawn hands); never dumped or
     copied. Code that changes a state in place (only ``resolve``, on its own copy) clears it."""
 
     def clone(self) -> RaceState:

@@ -44,10 +44,6 @@ def auto_order(state: RaceState, entrant: str, partial: Order | None, strategy: 
     return {}
 
 
-def _index(state: RaceState, entrant: str, letter: str) -> int:
-    return state.team(entrant)[letter]
-
-
 def energy_order(state: RaceState, entrant: str, partial: Order, strategy: str | None) -> Order:
     letters = racing_letters(state, entrant)
     given = partial.get("cards")
