@@ -112,8 +112,8 @@ class RaceState:
     """Derived data that holds for the whole race (each entrant's bot kind, the Peloton's deck holder):
     shared by the copies of a state like ``teams``; never dumped."""
     cache: dict[Any, Any] = field(default_factory=dict)
-    """Other derived data of this exact state (the awaited decisions, the racing riders, the drawn hands); never dumped or
-    copied. Code that changes a state in place (only ``resolve``, on its own copy) clears it."""
+    """Other derived data of this exact state (the awaited decisions, the racing riders, the drawn hands); never
+    dumped or copied. Code that changes a state in place (only ``resolve``, on its own copy) clears it."""
 
     def clone(self) -> RaceState:
         """A copy safe to change: riders and mutable containers are copied, the track is shared."""
