@@ -40,9 +40,10 @@ def shuffle(cards: list[int], rng: Rng) -> None:
     reshuffle of every race).
     """
     x = 0
+    draw = rng.next64
     for i in range(len(cards) - 1, 0, -1):
         if x < _REFILL:
-            x = rng.next64()
+            x = draw()
         x, j = divmod(x, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
 

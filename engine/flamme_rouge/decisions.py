@@ -2,8 +2,9 @@
 
 Energy phase (§9.1): which rider draws first (two buttons), then that rider's hand, then the other's; the
 second hand exists only once the first card is chosen (D27). Sequential phases (rider choice, grid
-placement) await one entrant; Breakaway bids are simultaneous. Built with ``model_construct``: the values
-are plain data made here, and this runs every round of every race.
+placement) await one entrant; Breakaway bids are simultaneous. Built without validation (``events.build``):
+the values are plain data made here, and this runs every round of every race; prompts, labels and buttons
+are built once and shared.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from typing import Any
 
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
-from engine.flamme_rouge.deck import HAND_SIZE, hand_of
-from engine.flamme_rouge.events import build, message
+from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of
+from engine.flamme_rouge.events import build, message, shared_message
 from engine.flamme_rouge.grid import free_start_positions
 from engine.flamme_rouge.orders import free_riders, racing_letters
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
@@ -21,9 +22,18 @@ from engine.flamme_rouge.track import TERRAIN_NAMES
 from engine.messages import Message
 from engine.ruleset import Choice, Decision, InputField, Order
 
+_CHOICES: dict[tuple[Any, str], Choice] = {}
+
 
 def _choice(value: Any, label: str) -> Choice:
-    return build(Choice, {"value": value, "label": label, "hint": None})
+    """A button, built once per value and label and then shared (nobody changes one once made)."""
+    key = (value, label)
+    got = _CHOICES.get(key)
+    if got is None:
+        if len(_CHOICES) > 4096:
+            _CHOICES.clear()
+        got = _CHOICES[key] = build(Choice, {"value": value, "label": label, "hint": None})
+    return got
 
 
 def _field(path: list[str], label: Message, choices: list[Choice]) -> InputField:
@@ -67,6 +77,10 @@ def _decision(
     )
 
 
+_DRAW_FIRST: dict[int, tuple[Message, list[InputField]]] = {}
+"""Round number -> the "draw first" prompt and field (the same for every race; shared, never changed)."""
+
+
 def card_choices(hand: list[int]) -> list[Choice]:
     """One button per distinct value; a 2 is the exhaustion card if the hand holds one (D26)."""
     seen: dict[int, str] = {}
@@ -95,8 +109,8 @@ def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision
     if state.phase == CHOOSE:
         eid = state.turn_order[state.cursor]
         choices = [_choice(rid, f"{rid.split('-')[0]} {TYPE_NAMES[rid.split('-')[1]]}") for rid in free_riders(state)]
-        prompt = message("fr.prompt.choose_rider", "Choose your rider")
-        fields = [_field(["rider"], message("fr.field.rider", "Rider"), choices)]
+        prompt = shared_message("fr.prompt.choose_rider", "Choose your rider")
+        fields = [_field(["rider"], shared_message("fr.field.rider", "Rider"), choices)]
         return [_decision(eid, "choose_rider", prompt, fields, partial.get(eid) or {}, False, "rider blue s", [])]
     return []
 
@@ -130,36 +144,40 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
     index = state.team(entrant)
     example = "r5 s9" if len(letters) == 2 else f"{letters[0]}5"
     if first is None:
-        # the same prompt and buttons for every team this round (built once per state)
-        shared = state.cache.get("draw_first")
+        # the same prompt and buttons for every team and race in this round (built once per round number)
+        shared = _DRAW_FIRST.get(state.round)
         if shared is None:
-            prompt = message("fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round)
+            prompt = shared_message(
+                "fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round
+            )
             choices = [_choice(x, TYPE_NAMES[x]) for x in ("r", "s")]
-            shared = state.cache["draw_first"] = (
+            shared = _DRAW_FIRST[state.round] = (
                 prompt,
-                [_field(["first"], message("fr.field.first", "Draw first"), choices)],
+                [_field(["first"], shared_message("fr.field.first", "Draw first"), choices)],
             )
         return _decision(entrant, "energy", shared[0], shared[1], partial, False, example, [])
     info = [_team_info(state, [index[x] for x in letters])]
     todo = [x for x in sorted(letters, key=lambda x: x != first) if x not in cards]
     if not todo:
-        prompt = message("fr.prompt.energy_done", "Round {round}: your cards are chosen", round=state.round)
+        prompt = shared_message("fr.prompt.energy_done", "Round {round}: your cards are chosen", round=state.round)
         return _decision(entrant, "energy", prompt, [], partial, True, example, info)
     letter = todo[0]
-    hand = hand_of(state, index[letter])[0]
+    hand = drawn(state, index[letter])
     rejected = partial.get("rejected")
     if isinstance(rejected, dict) and rejected.get("rider") == letter:
         info.append(
-            message(
+            message(  # not shared: the refused card is whatever the player sent
                 "fr.info.rejected",
                 "You can't play {card} for your {rider}; choose again.",
                 card=rejected.get("card"),
                 rider=TYPE_NAMES[letter],
             )
         )
-    prompt = message("fr.prompt.card", "Choose the {rider}'s card", rider=TYPE_NAMES[letter])
+    prompt = shared_message("fr.prompt.card", "Choose the {rider}'s card", rider=TYPE_NAMES[letter])
     fields = [
-        _field(["cards", letter], message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand))
+        _field(
+            ["cards", letter], shared_message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand)
+        )
     ]
     return _decision(entrant, "energy", prompt, fields, partial, False, example, info)
 
@@ -172,20 +190,22 @@ def place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
     if rider is None:
         fields.append(
             _field(
-                ["place", "rider"], message("fr.field.rider", "Rider"), [_choice(x, TYPE_NAMES[x]) for x in unplaced]
+                ["place", "rider"],
+                shared_message("fr.field.rider", "Rider"),
+                [_choice(x, TYPE_NAMES[x]) for x in unplaced],
             )
         )
-        prompt = message("fr.prompt.place_rider", "Choose the rider to place on the grid")
+        prompt = shared_message("fr.prompt.place_rider", "Choose the rider to place on the grid")
     else:
         positions = free_start_positions(state)
         fields.append(
             _field(
                 ["place", "square"],
-                message("fr.field.square", "Start square"),
+                shared_message("fr.field.square", "Start square"),
                 [_choice(p, f"P{p}") for p in positions],
             )
         )
-        prompt = message("fr.prompt.place_square", "Choose the {rider}'s start square", rider=TYPE_NAMES[rider])
+        prompt = shared_message("fr.prompt.place_square", "Choose the {rider}'s start square", rider=TYPE_NAMES[rider])
     complete = rider is not None and "square" in chosen
     return _decision(entrant, "place", prompt, [] if complete else fields, partial, complete, "place s 3", [])
 
@@ -195,22 +215,28 @@ def bid_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
     letter = bid_rider(state, entrant, partial)
     if letter is None:
         letters = sorted(r.kind for r in state.riders_of(entrant) if not r.bot)
-        prompt = message("fr.prompt.bid_rider", "Breakaway: choose the rider that bids")
+        prompt = shared_message("fr.prompt.bid_rider", "Breakaway: choose the rider that bids")
         fields = [
-            _field(["bid", "rider"], message("fr.field.rider", "Rider"), [_choice(x, TYPE_NAMES[x]) for x in letters])
+            _field(
+                ["bid", "rider"],
+                shared_message("fr.field.rider", "Rider"),
+                [_choice(x, TYPE_NAMES[x]) for x in letters],
+            )
         ]
         return _decision(entrant, "bid", prompt, fields, partial, False, "bid r6", [])
     if "card" in chosen:
-        prompt = message("fr.prompt.bid_done", "Breakaway: your bid is chosen")
+        prompt = shared_message("fr.prompt.bid_done", "Breakaway: your bid is chosen")
         return _decision(entrant, "bid", prompt, [], partial, True, "bid r6", [])
     hand = hand_of(state, rider_index(state, entrant, letter), HAND_SIZE)[0]
-    prompt = message(
+    prompt = shared_message(
         "fr.prompt.bid_card",
         "Breakaway round {n}: choose the {rider}'s bid",
         n=state.bid_round,
         rider=TYPE_NAMES[letter],
     )
     fields = [
-        _field(["bid", "card"], message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand))
+        _field(
+            ["bid", "card"], shared_message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand)
+        )
     ]
     return _decision(entrant, "bid", prompt, fields, partial, False, "bid r6", [])

@@ -8,7 +8,7 @@ second rider's hand exists only once the order reaches it (D27), yet nothing is 
 from __future__ import annotations
 
 from engine.flamme_rouge.cards import EXHAUSTION, shuffle
-from engine.flamme_rouge.state import RaceState, Rider
+from engine.flamme_rouge.state import RaceState
 from engine.rng import Rng
 
 HAND_SIZE = 4
@@ -37,22 +37,26 @@ def draw(deck: list[int], recycled: list[int], size: int, rng: Rng) -> tuple[lis
 
 
 def hand_rng(state: RaceState, index: int) -> Rng:
-    """The generator of rider ``index``'s reshuffle this step (derived from the state, never advanced)."""
-    return Rng.from_seed(state.rng, index + 1)
-
-
-def hand_size(state: RaceState, rider: Rider) -> int:
-    """D10: 4, or the Meteo size of the tile the rider stands on at the start of the energy phase."""
-    if rider.square <= 0:
-        return HAND_SIZE
-    wind = state.track.wind[rider.square]
-    return METEO_HAND.get(wind, HAND_SIZE) if wind else HAND_SIZE
+    """The generator of rider ``index``'s reshuffle this step (derived from the state, never advanced):
+    ``Rng.from_seed(state.rng, index + 1)``, spelled out (it runs at every reshuffle)."""
+    rng = Rng(state.rng ^ ((index + 1) * 0x9E3779B97F4A7C15))
+    rng.next64()
+    return rng
 
 
 def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list[int], list[int], list[int]]:
-    """The hand rider ``index`` draws now: ``(hand, deck after, recycled after)``."""
+    """The hand rider ``index`` draws now: ``(hand, deck after, recycled after)``.
+
+    ``size`` defaults to D10's: 4, or the Meteo size of the tile the rider stands on at the start of the
+    energy phase."""
     rider = state.riders[index]
-    n = hand_size(state, rider) if size is None else size
+    if size is not None:
+        n = size
+    elif rider.square <= 0:
+        n = HAND_SIZE
+    else:
+        wind = state.track.wind[rider.square]
+        n = METEO_HAND.get(wind, HAND_SIZE) if wind else HAND_SIZE
     deck = rider.deck
     if len(deck) >= n:  # the common case, without building a generator
         return deck[:n], deck[n:], rider.recycled
@@ -62,6 +66,16 @@ def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list
         cached = state.hands[key] = draw(deck, rider.recycled, n, hand_rng(state, index))
     hand, rest, recycled = cached
     return hand[:], rest[:], recycled[:]
+
+
+def drawn(state: RaceState, index: int) -> list[int]:
+    """Rider ``index``'s energy-phase hand now (``hand_of(state, index)[0]``), cached for this state: the
+    strategies, ``validate`` and ``awaited`` all read it. Shared: callers must not change it."""
+    key = ("hand", index)
+    got: list[int] | None = state.cache.get(key)
+    if got is None:
+        got = state.cache[key] = hand_of(state, index)[0]
+    return got
 
 
 def pick(hand: list[int], wanted: int) -> int | None:

@@ -30,7 +30,19 @@ def free_lane(state: RaceState, square: int) -> int:
 
 def free_start_positions(state: RaceState) -> list[int]:
     """The P numbers of the start squares that still have a free lane, front first."""
-    return [p for p in range(1, state.track.start_squares + 1) if free_lane(state, square_of(state, p))]
+    n = state.track.start_squares
+    lanes = state.track.lanes
+    taken: dict[int, set[int]] = {}
+    for r in state.riders:  # one pass instead of free_lane per square
+        if 0 < r.square <= n and not r.off:
+            taken.setdefault(r.square, set()).add(r.lane)
+    out = []
+    for p in range(1, n + 1):
+        square = n - p + 1
+        lanes_taken = taken.get(square)
+        if lanes_taken is None or any(lane not in lanes_taken for lane in range(1, lanes[square] + 1)):
+            out.append(p)
+    return out
 
 
 def place(state: RaceState, rider: Rider, square: int) -> None:

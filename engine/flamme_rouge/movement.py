@@ -27,9 +27,9 @@ def occupancy(state: RaceState) -> Occupancy:
 
 def movement_order(riders: list[Rider]) -> list[int]:
     """5.2: indexes of the racing riders, front to back: higher square first, then the right-hand lane."""
-    idx = [i for i, r in enumerate(riders) if r.crossed == 0 and r.square > 0]
-    idx.sort(key=lambda i: (-riders[i].square, riders[i].lane))
-    return idx
+    keyed = [(-r.square, r.lane, i) for i, r in enumerate(riders) if r.crossed == 0 and r.square > 0]
+    keyed.sort()  # (square, lane) is unique per rider, so the index never decides
+    return [k[2] for k in keyed]
 
 
 def target_square(track: Track, start: int, card_value: int, clip: bool) -> int:

@@ -18,7 +18,7 @@ from typing import Any
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.cards import EXHAUSTION
-from engine.flamme_rouge.deck import HAND_SIZE, hand_of, hand_values
+from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of, hand_values
 from engine.flamme_rouge.events import build
 from engine.flamme_rouge.grid import free_lane, square_of
 from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, TYPE_NAMES, RaceState
@@ -138,6 +138,10 @@ _PHASE_HELP = {
 
 def validate(state: RaceState, entrant: str, order: Order | str, previous: Order | None) -> Validated:
     """Check an order for ``entrant`` in the current phase; merge it with ``previous`` (§9.3)."""
+    if not previous and type(order) is dict and state.phase == ENERGY:
+        done = complete_energy(state, entrant, order)
+        if done is not None:
+            return done
     if state.phase == DONE:
         raise _err("race_over", "The race is over: there is nothing left to order.")
     try:
@@ -159,14 +163,25 @@ def validate(state: RaceState, entrant: str, order: Order | str, previous: Order
     return validate_choice(state, entrant, body)
 
 
+_NONE: list[str] = []
+
+
 def racing_letters(state: RaceState, entrant: str) -> list[str]:
-    """The type letters of the entrant's racing riders, Rouleur first (cached per state)."""
-    key = ("racing", entrant)
-    got: list[str] | None = state.cache.get(key)
-    if got is None:
-        riders = state.riders
-        got = state.cache[key] = sorted(k for k, i in state.team(entrant).items() if riders[i].crossed == 0)
-    return got
+    """The type letters of the entrant's racing riders, Rouleur first (cached per state, for every entrant
+    at once: ``awaited`` asks for each of them). Shared: callers must not change it."""
+    racing: dict[str, list[str]] | None = state.cache.get("racing")
+    if racing is None:
+        racing = {}
+        for r in state.riders:  # the riders of state.team(entrant) that have not crossed
+            if r.crossed == 0 and r.owner and not r.bot:
+                got = racing.get(r.owner)
+                if got is None:
+                    racing[r.owner] = [r.kind]
+                else:
+                    got.append(r.kind)
+                    got.sort()
+        state.cache["racing"] = racing
+    return racing.get(entrant, _NONE)
 
 
 def _index(state: RaceState, entrant: str, letter: str) -> int:
@@ -195,7 +210,7 @@ def _letter(state: RaceState, entrant: str, value: Any, what: str = "rider") -> 
 
 def check_card(state: RaceState, entrant: str, letter: str, value: Any) -> int:
     """The value, if the rider's drawn hand holds it; else the friendly refusal of §9.3."""
-    hand = hand_of(state, _index(state, entrant, letter))[0]
+    hand = drawn(state, _index(state, entrant, letter))
     if isinstance(value, bool) or not isinstance(value, int):
         raise _err(
             "bad_card",
@@ -212,6 +227,36 @@ def check_card(state: RaceState, entrant: str, letter: str, value: Any) -> int:
             hand=hand_text(hand),
         )
     return value
+
+
+def complete_energy(state: RaceState, entrant: str, order: Order) -> Validated | None:
+    """The common case of an energy order, checked quickly: a complete order already in normalised form
+    (``{"first": "r", "cards": {"r": 5, "s": 9}}``, as the bots and the buttons send it) whose every card is
+    in its rider's hand. It gives exactly what :func:`validate_energy` gives for it; ``None`` for anything
+    else (bookkeeping keys, text, a partial, a wrong card...), which then takes the full path and its
+    friendly refusals."""
+    cards = order.get("cards")
+    if type(cards) is not dict or len(order) != (2 if "first" in order else 1):
+        return None
+    letters = racing_letters(state, entrant)
+    if len(cards) != len(letters) or not letters:
+        return None
+    team = state.team(entrant)
+    for letter in letters:
+        value = cards.get(letter)
+        if type(value) is not int or value < 2:
+            return None
+        hand = drawn(state, team[letter])
+        if value not in hand and (value != 2 or EXHAUSTION not in hand):  # as check_card
+            return None
+    first = order.get("first")
+    if first is None or len(letters) == 1:
+        if first is not None and first != letters[0]:
+            return None
+        first = "r" if len(letters) > 1 else letters[0]  # every card is given: the Rouleur's hand is first
+    elif first not in letters:
+        return None
+    return _validated({"first": first, "cards": {k: cards[k] for k in letters}}, True)
 
 
 def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:

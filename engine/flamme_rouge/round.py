@@ -36,40 +36,50 @@ def energy_cards(state: RaceState, orders: dict[str, Order]) -> dict[int, int]:
             card = pick(hand, wanted) if isinstance(wanted, int) else None
             if card is None:  # validated orders always name a card of the hand; keep resolve total anyway
                 card = min(hand, key=C.value)
-            rest = hand[:]
-            rest.remove(card)
+            hand.remove(card)  # hand_of gives a fresh list
             rider.deck = deck
-            rider.recycled = recycled + rest  # 5.1: the unchosen cards go onto the recycled pile
+            rider.recycled = recycled + hand  # 5.1: the unchosen cards go onto the recycled pile
             played[i] = card
     return played
 
 
-def flip_bots(state: RaceState, order: list[int]) -> dict[int, int]:
+def flip_bots(state: RaceState, order: list[int]) -> tuple[dict[int, int], int | None]:
     """§7.2, §7.3: the bot teams turn up their cards (flipped cards leave the game, D20, D21).
 
-    Returns rider index -> movement value (before terrain). Peloton: one card for both riders; Attack!
-    gives the front rider (the first to move, D20) 2 and the rear rider 9; a lone racing Peloton rider is
-    the rear rider. An empty deck moves 2.
+    Returns rider index -> movement value (before terrain), and the Peloton's card (-1: its deck was empty;
+    ``None``: no Peloton rider races). Peloton: one card for both riders; Attack! gives the front rider (the
+    first to move, D20) 2 and the rear rider 9; a lone racing Peloton rider is the rear rider. An empty deck
+    moves 2.
     """
     values: dict[int, int] = {}
     riders = state.riders
-    peloton = [i for i in order if riders[i].bot == PELOTON]
-    if peloton:
-        holder = next(r for r in riders if r.bot == PELOTON and r.kind == "p" and r.id.endswith("-p1"))
-        card = holder.deck.pop(0) if holder.deck else -1
-        for pos, i in enumerate(peloton):
-            if card == C.ATTACK:
-                front = pos == 0 and len(peloton) > 1
-                values[i] = PELOTON_FRONT_ATTACK if front else PELOTON_REAR_ATTACK
-            elif card < 0:
-                values[i] = C.EMPTY_BOT_DECK_VALUE
-            else:
-                values[i] = C.value(card)
+    peloton = []
     for i in order:
         r = riders[i]
-        if r.bot == MUSCLE:
-            values[i] = C.value(r.deck.pop(0)) if r.deck else C.EMPTY_BOT_DECK_VALUE
-    return values
+        bot = r.bot
+        if bot == MUSCLE:
+            deck = r.deck
+            if deck:
+                values[i] = C.VALUES[deck[0]]
+                r.deck = deck[1:]  # a new list: the decks are shared with the state this one was copied from
+            else:
+                values[i] = C.EMPTY_BOT_DECK_VALUE
+        elif bot == PELOTON:
+            peloton.append(i)
+    if not peloton:
+        return values, None
+    holder = next(r for r in riders if r.bot == PELOTON and r.kind == "p" and r.id.endswith("-p1"))
+    card = holder.deck[0] if holder.deck else -1
+    holder.deck = holder.deck[1:]
+    for pos, i in enumerate(peloton):
+        if card == C.ATTACK:
+            front = pos == 0 and len(peloton) > 1
+            values[i] = PELOTON_FRONT_ATTACK if front else PELOTON_REAR_ATTACK
+        elif card < 0:
+            values[i] = C.EMPTY_BOT_DECK_VALUE
+        else:
+            values[i] = C.value(card)
+    return values, card
 
 
 def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
@@ -81,35 +91,28 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
     played = energy_cards(state, orders)
     events: list[Event] = []
     order = movement_order(riders)
-    has_bots = len(played) < len(order)
-    peloton_racing = has_bots and any(riders[i].bot == PELOTON for i in order)
-    peloton_before = -1
-    if peloton_racing:
-        peloton_before = next((r.deck[0] for r in riders if r.bot == PELOTON and r.id.endswith("-p1") and r.deck), -1)
-    bot_values = flip_bots(state, order) if has_bots else {}
-    if peloton_racing:
-        events.append(
-            event(
-                "fr.peloton_card",
-                {"card": C.label(peloton_before) if peloton_before >= 0 else None},
-                "The Peloton turns up {card}.",
-                card=C.label(peloton_before) if peloton_before >= 0 else "nothing (empty deck: 2)",
+    values, labels = C.VALUES, C.LABELS
+    moves: dict[int, tuple[int, str]] = {i: (values[card], labels[card]) for i, card in played.items()}
+    if len(played) < len(order):
+        bot_values, peloton_card = flip_bots(state, order)
+        for i, v in bot_values.items():
+            moves[i] = (v, labels[v])
+        if peloton_card is not None:
+            events.append(
+                event(
+                    "fr.peloton_card",
+                    {"card": C.label(peloton_card) if peloton_card >= 0 else None},
+                    "The Peloton turns up {card}.",
+                    card=C.label(peloton_card) if peloton_card >= 0 else "nothing (empty deck: 2)",
+                )
             )
-        )
     # --- movement phase (5.2) --------------------------------------------------------------------
     occ = occupancy(state)
     finish = track.finish
     crossed: list[int] = []
-    values, labels = C.VALUES, C.LABELS
     for i in order:
         r = riders[i]
-        card = played.get(i)
-        if card is not None:
-            base = values[card]
-            card_label = labels[card]
-        else:
-            base = bot_values[i]
-            card_label = labels[base]
+        base, card_label = moves[i]
         start = r.square
         target = target_square(track, start, base, clip)
         sq, lane = move(occ, track, riders, i, target)
@@ -128,7 +131,9 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
                     "target": target,
                     "blocked": blocked,
                 },
-                f"{rid} plays {card_label} and moves from {start} to {sq}{' (blocked)' if blocked else ''}.",
+                f"{rid} plays {card_label} and moves from {start} to {sq} (blocked)."
+                if blocked
+                else f"{rid} plays {card_label} and moves from {start} to {sq}.",
             )
         )
         if sq >= finish:

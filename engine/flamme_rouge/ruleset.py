@@ -119,9 +119,7 @@ class FlammeRouge(Ruleset[RaceState]):
         return list(got)
 
     def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
-        kinds = state.cache.get("kinds")
-        if kinds is None:
-            kinds = state.cache["kinds"] = {e["id"]: state.bot_kind(e["id"]) for e in state.entrants}
+        kinds = state.bot_kinds()
         if entrant not in kinds:
             raise _not_entrant(entrant)
         if kinds[entrant]:
@@ -246,11 +244,19 @@ class FlammeRouge(Ruleset[RaceState]):
 
 def _advance(state: RaceState) -> None:
     """A new stream of chance for the next step (the hands of a step derive from the state's generator)."""
-    rng = Rng(state.rng)
-    rng.next64()
-    state.rng = rng.state
+    state.rng = _next_state(state.rng)
     state.hands = {}  # a new dict: the state this one was copied from keeps its (still valid) cache
     state.cache.clear()
+
+
+_GAMMA = Rng(0)
+_GAMMA.next64()
+
+
+def _next_state(rng: int) -> int:
+    """The generator state after one draw, without building a generator: SplitMix64 adds a constant (the
+    state one draw gives from 0) to its state on every draw."""
+    return (rng + _GAMMA.state) & 0xFFFFFFFFFFFFFFFF
 
 
 def _not_entrant(entrant: str) -> Exception:

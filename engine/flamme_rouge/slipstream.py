@@ -18,30 +18,39 @@ def slipstream(occ: Occupancy, track: Track, riders: list[Rider]) -> list[tuple[
     shifts: list[tuple[int, int, int]] = []
     no_slip = track.no_slip
     lanes = track.lanes
-    while True:
-        for s in sorted(occ):
-            if no_slip[s] or (s + 1) in occ or (s + 2) not in occ or no_slip[s + 2]:
+    squares = sorted(occ)
+    k = 0
+    # D2 says "start again from the rear" after each shift. A shift from s to s+1 only changes whether s
+    # and s+1 are empty, so every square behind s-1 that could not slipstream still cannot: the scan goes
+    # on from s-1 instead of the very rear, which finds the same rearmost square each time.
+    while k < len(squares):
+        s = squares[k]
+        if no_slip[s] or (s + 1) in occ or (s + 2) not in occ or no_slip[s + 2]:
+            k += 1
+            continue
+        row = occ[s]
+        ahead = [-1] * lanes[s + 1]
+        occ[s + 1] = ahead
+        for lane0, idx in enumerate(row):
+            if idx < 0:
                 continue
-            row = occ[s]
-            ahead = [-1] * lanes[s + 1]
-            occ[s + 1] = ahead
-            for lane0, idx in enumerate(row):
-                if idx < 0:
-                    continue
-                if lane0 < len(ahead) and ahead[lane0] < 0:  # D2: keep its lane if it can
-                    new = lane0
-                elif -1 in ahead:
-                    new = ahead.index(-1)
-                else:
-                    continue  # no free lane: it stays on s
-                ahead[new] = idx
-                row[lane0] = -1
-                rider = riders[idx]
-                rider.square = s + 1
-                rider.lane = new + 1
-                shifts.append((idx, s, s + 1))
-            if max(row) < 0:
-                del occ[s]
-            break  # D2: start again from the rear
+            if lane0 < len(ahead) and ahead[lane0] < 0:  # D2: keep its lane if it can
+                new = lane0
+            elif -1 in ahead:
+                new = ahead.index(-1)
+            else:
+                continue  # no free lane: it stays on s
+            ahead[new] = idx
+            row[lane0] = -1
+            rider = riders[idx]
+            rider.square = s + 1
+            rider.lane = new + 1
+            shifts.append((idx, s, s + 1))
+        if max(row) < 0:
+            del occ[s]
+            squares[k] = s + 1
         else:
-            return shifts
+            squares.insert(k + 1, s + 1)
+        if k and squares[k - 1] == s - 1:
+            k -= 1  # D2: start again from the rear (the first square that may slipstream now)
+    return shifts

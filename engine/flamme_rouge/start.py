@@ -118,9 +118,9 @@ def new_race(
     strategies: tuple[str, ...],
 ) -> tuple[RaceState, list[Event]]:
     """A race ready for its first step (and the events of what happened by itself: the bots' grid...)."""
-    opts = Options.model_validate(dict(options))
+    opts, opts_json = _options(options)
     stage_spec = normalise_stage(stage)
-    su = Setup.model_validate(dict(setup or {}))
+    su = Setup.model_validate(dict(setup)) if setup else _NO_SETUP
     ids = [e.id for e in entrants]
     if len(set(ids)) != len(ids):
         raise ValueError("entrant ids must be unique")
@@ -189,8 +189,8 @@ def new_race(
 
     state = RaceState(
         stage=stage_spec,
-        options=opts.model_dump(mode="json"),
-        entrants=[e.model_dump(mode="json") for e in entrants],
+        options=opts_json,
+        entrants=[{"id": e.id, "name": e.name, "bot": e.bot} for e in entrants],  # = model_dump(mode="json")
         seed=seed,
         rng=rng.state,
         track=track,
@@ -209,6 +209,23 @@ def new_race(
         return state, events
     events.extend(after_choice(state))
     return state, events
+
+
+_NO_SETUP = Setup()
+_OPTIONS: dict[str, tuple[Options, dict[str, Any]]] = {}
+
+
+def _options(options: Mapping[str, Any]) -> tuple[Options, dict[str, Any]]:
+    """The validated options and their JSON (a fresh copy), cached by their text: a lobby or a benchmark
+    starts many races with the same few option sets. Invalid options raise each time (nothing is cached)."""
+    key = repr(options)
+    got = _OPTIONS.get(key)
+    if got is None:
+        opts = Options.model_validate(dict(options))
+        if len(_OPTIONS) > 256:
+            _OPTIONS.clear()
+        got = _OPTIONS[key] = (opts, opts.model_dump(mode="json"))
+    return got[0], {k: list(v) if isinstance(v, list) else v for k, v in got[1].items()}
 
 
 def capacity_of(track: Track) -> int:

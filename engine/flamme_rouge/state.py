@@ -33,7 +33,10 @@ class Rider:
     bot: str
     """"" for a rider a player (or a strategy) plays, else ``peloton`` / ``muscle`` (they submit nothing)."""
     deck: list[int]
-    """The face-down deck, top first. The Peloton's shared deck lives on its ``p1`` rider."""
+    """The face-down deck, top first. The Peloton's shared deck lives on its ``p1`` rider.
+
+    ``deck`` and ``recycled`` are shared by the copies of a state (copy on write): code that changes them
+    assigns a new list (``rider.deck = rider.deck[1:]``), never changes one in place."""
     recycled: list[int] = field(default_factory=list)
     square: int = 0
     """0 = not placed yet."""
@@ -49,14 +52,15 @@ class Rider:
     breakaway: bool = False
 
     def clone(self) -> Rider:
+        """A copy whose deck and recycled pile are shared until one of them is replaced (copy on write)."""
         return Rider(
             self.id,
             self.team,
             self.kind,
             self.owner,
             self.bot,
-            self.deck[:],
-            self.recycled[:],
+            self.deck,
+            self.recycled,
             self.square,
             self.lane,
             self.exhaustion,
@@ -104,9 +108,12 @@ class RaceState:
     teams: dict[str, dict[str, int]] = field(default_factory=dict)
     """Each entrant's riders by type letter -> index; derived, shared by the copies of a state (riders and
     owners do not change once the riders are chosen; the code that changes them resets it)."""
+    fixed: dict[Any, Any] = field(default_factory=dict)
+    """Derived data that holds for the whole race (each entrant's bot kind, the Peloton's deck holder):
+    shared by the copies of a state like ``teams``; never dumped."""
     cache: dict[Any, Any] = field(default_factory=dict)
-    """Other derived data of this exact state (the awaited decisions, each team's riders); never dumped or
-    copied. Code that changes a state in place (only ``resolve``, on its own copy) clears it."""
+    """Other derived data of this exact state (the awaited decisions, the racing riders, the drawn hands); never
+    dumped or copied. Code that changes a state in place (only ``resolve``, on its own copy) clears it."""
 
     def clone(self) -> RaceState:
         """A copy safe to change: riders and mutable containers are copied, the track is shared."""
@@ -128,9 +135,17 @@ class RaceState:
             {k: v[:] for k, v in self.bids.items()},
             self.hands,  # same decks until the copy changes; resolve gives it a fresh cache then
             self.teams,
+            self.fixed,
         )
 
     # --- lookups ---------------------------------------------------------------------------------
+    def bot_kinds(self) -> dict[str, str]:
+        """Every entrant's :meth:`bot_kind` (cached for the race: the entrants never change)."""
+        got: dict[str, str] | None = self.fixed.get("kinds")
+        if got is None:
+            got = self.fixed["kinds"] = {e["id"]: self.bot_kind(e["id"]) for e in self.entrants}
+        return got
+
     def bot_kind(self, entrant: str) -> str:
         """``peloton`` / ``muscle`` for an official bot team's entrant, else ""."""
         for e in self.entrants:

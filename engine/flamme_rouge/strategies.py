@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, rider_index
-from engine.flamme_rouge.deck import HAND_SIZE, hand_of, hand_values
+from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of, hand_values
 from engine.flamme_rouge.grid import free_start_positions
 from engine.flamme_rouge.movement import target_square
 from engine.flamme_rouge.orders import free_riders, racing_letters
@@ -44,25 +44,25 @@ def auto_order(state: RaceState, entrant: str, partial: Order | None, strategy: 
     return {}
 
 
-def _index(state: RaceState, entrant: str, letter: str) -> int:
-    return state.team(entrant)[letter]
-
-
 def energy_order(state: RaceState, entrant: str, partial: Order, strategy: str | None) -> Order:
     letters = racing_letters(state, entrant)
-    cards: dict[str, int] = dict(partial.get("cards") or {})
+    given = partial.get("cards")
+    cards: dict[str, int] = dict(given) if given else {}
     first = partial.get("first") or (next(iter(cards)) if cards else letters[0])
-    for letter in sorted(letters, key=lambda x: x != first):
+    team = state.team(entrant)
+    value_of = C.VALUES.__getitem__
+    # the first-drawn rider first (D27), then the others in order
+    for letter in letters if first == letters[0] else sorted(letters, key=lambda x: x != first):
         if letter in cards:
             continue  # D9, D27: a card already chosen stands
-        i = _index(state, entrant, letter)
-        hand = hand_of(state, i)[0]
+        i = team[letter]
+        hand = drawn(state, i)
         if strategy is None:
-            value = min(C.value(c) for c in hand)  # D9 (D26: a 2 plays the exhaustion card)
+            value = min(map(value_of, hand))  # D9 (D26: a 2 plays the exhaustion card)
         elif strategy == "first":
-            value = C.value(hand[0])
+            value = value_of(hand[0])
         elif strategy == "simple":
-            value = max(C.value(c) for c in hand)
+            value = max(map(value_of, hand))
         else:
             value = heuristic_card(state, i, hand)
         cards[letter] = value
@@ -92,11 +92,9 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     to_line = track.finish - start
     values = hand_values(hand)
 
-    reaches = {v: target_square(track, start, v, clip) - start for v in values}
-    reach = reaches.__getitem__
-    best_reach = max(reaches.values())
-    if best_reach >= to_line:  # it can cross now: as far as possible
-        return max(values, key=lambda v: (reach(v), -v))
+    reach = {v: target_square(track, start, v, clip) - start for v in values}
+    if max(reach.values()) >= to_line:  # it can cross now: as far as possible (on equal reach, the smaller card)
+        return max(values, key=lambda v: (reach[v], -v))
     pool = values
     if rider.kind == "s" and to_line > SPRINT_WINDOW and any(v != 9 for v in values):
         pool = [v for v in values if v != 9]  # keep the 9s for the sprint
@@ -109,17 +107,18 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
             if r.square > 0 and not r.off and r.owner != rider.owner
         }
     no_slip = track.no_slip
-
-    def score(v: int) -> float:
-        land = start + reach(v)
+    best, best_score = pool[0], -1e9
+    for v in pool:  # the first best score, as max() would give
+        land = start + reach[v]
         s = float(land - start)
         if (land + 1) in expected:
             s += WHEEL_BONUS
         elif (land + 2) in expected and not no_slip[land]:
             s += GAP_BONUS
-        return s - 0.01 * v  # equal moves: keep the bigger card
-
-    return max(pool, key=score)
+        s -= 0.01 * v  # equal moves: keep the bigger card
+        if s > best_score:
+            best, best_score = v, s
+    return best
 
 
 def place_order(state: RaceState, entrant: str, partial: Order, strategy: str | None) -> Order:

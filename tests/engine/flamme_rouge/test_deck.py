@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from engine.flamme_rouge import cards as C
-from engine.flamme_rouge.deck import draw, hand_of
+from engine.flamme_rouge.deck import draw, hand_of, hand_rng
 from engine.rng import Rng
 
 from .helpers import play, record, start
@@ -119,3 +119,15 @@ def test_deck_shuffles_are_permutations_spread_evenly_and_seeded() -> None:
     C.shuffle(a, Rng(9))
     C.shuffle(b, Rng(9))
     assert a == b
+
+
+@pytest.mark.rules("5.1")
+def test_each_riders_reshuffle_draws_from_the_step_generator_split_by_the_rider() -> None:
+    """The generator of a reshuffle is the state's generator split by the rider's number (Rng.from_seed), so
+    every rider's reshuffle is its own and the same whoever asks for the hand."""
+    state = start(record(players=2)).state
+    for seed in (0, 1, 2**63 + 12345, 2**64 - 1):
+        state.rng = seed
+        for index in range(len(state.riders)):
+            assert hand_rng(state, index).state == Rng.from_seed(seed, index + 1).state
+    assert len({hand_rng(state, i).state for i in range(len(state.riders))}) == len(state.riders)

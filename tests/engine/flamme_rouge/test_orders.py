@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine.flamme_rouge.cards import EXHAUSTION
-from engine.flamme_rouge.orders import parse_text
+from engine.flamme_rouge.orders import complete_energy, parse_text, validate_energy
 from engine.messages import OrderError
 from engine.race import Race
 from engine.ruleset import set_path
@@ -174,3 +174,36 @@ def test_a_zero_or_a_word_is_not_a_card_even_with_an_exhaustion_card_in_hand() -
         race.validate("anna", {"first": "r", "cards": {"r": 3, "s": 0}}, {"first": "r", "cards": {"r": 3}})
     with pytest.raises(OrderError, match="A card is a number"):
         race.validate("anna", {"first": "r", "cards": {"r": "x"}})
+
+
+@pytest.mark.rules("9.3", "D26", "D27")
+def test_the_quick_check_of_a_complete_order_agrees_with_the_full_check() -> None:
+    """Every JSON order the bots or the buttons could send gets the same answer from the quick path as
+    from the full one: the same normalised order when legal, the full path's refusal when not."""
+    race = racing()
+    state = race.state
+    values: list[Any] = [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, True, "5", None]
+    orders: list[dict[str, Any]] = []
+    for r in values:
+        for s in values:
+            cards = {"r": r, "s": s}
+            orders += [{"cards": cards}, {"first": "r", "cards": cards}, {"first": "s", "cards": cards}]
+            orders.append({"first": "x", "cards": cards})
+            orders.append({"cards": {"s": s, "r": r}})
+    orders += [{"cards": {"r": 3}}, {"first": "r", "cards": {"r": 3, "s": 9, "x": 1}}, {"cards": [3, 9]}]
+    orders += [{"first": "r", "cards": {"r": 3, "s": 9}, "by": "bot"}, {"cards": {"r": 3, "s": 9}, "rejected": {}}]
+    quick = 0
+    for order in orders:
+        state.cache.clear()
+        fast = complete_energy(state, "anna", order)
+        try:
+            full = validate_energy(state, "anna", {k: v for k, v in order.items() if k != "by"}, {})
+        except OrderError:
+            assert fast is None, order
+            continue
+        if fast is not None:
+            quick += 1
+            assert fast == full, order
+    # Rouleur 3/4/7 x Sprinteur 2/5/9 (a 2 with an exhaustion card in hand), each as cards only, with first r,
+    # with first s, and with the Sprinteur's card written first
+    assert quick == 3 * 3 * 4

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.flamme_rouge.movement import occupancy
 from engine.flamme_rouge.slipstream import slipstream
@@ -150,3 +153,52 @@ def test_the_finish_area_gives_no_slipstream_and_its_riders_take_no_exhaustion()
     assert kinds(race.events[0], "fr.slipstream") == []
     tired = exhausted(race.events[0])
     assert "black-r" in tired and "black-s" not in tired
+
+
+def _slipstream_by_the_letter(occ: dict[int, list[int]], no_slip: list[bool], lanes: list[int]) -> list[Any]:
+    """D2 exactly as written: find the rearmost square that slipstreams, shift it, start again from the rear."""
+    shifts = []
+    while True:
+        for s in sorted(occ):
+            if no_slip[s] or (s + 1) in occ or (s + 2) not in occ or no_slip[s + 2]:
+                continue
+            row, ahead = occ[s], [-1] * lanes[s + 1]
+            occ[s + 1] = ahead
+            for lane0, idx in enumerate(row):
+                if idx < 0:
+                    continue
+                free = [lane0] if lane0 < len(ahead) and ahead[lane0] < 0 else [j for j, x in enumerate(ahead) if x < 0]
+                if free:
+                    ahead[free[0]], row[lane0] = idx, -1
+                    shifts.append((idx, s, s + 1, free[0] + 1))
+            if max(row) < 0:
+                del occ[s]
+            break
+        else:
+            return shifts
+
+
+@pytest.mark.rules("D2")
+@settings(max_examples=50, deadline=None)
+@given(st.data())
+def test_the_quick_scan_shifts_the_same_riders_as_starting_again_from_the_rear(data: st.DataObject) -> None:
+    """On random boards (1-3 lanes, squares without slipstream), the engine's scan, which goes on from the
+    square behind the last shift, makes exactly the shifts of D2's restart-from-the-rear algorithm."""
+    n = 30
+    lanes = [data.draw(st.integers(1, 3)) for _ in range(n + 3)]
+    no_slip = [data.draw(st.booleans()) and data.draw(st.booleans()) for _ in range(n + 3)]
+    track = SimpleNamespace(lanes=lanes, no_slip=no_slip)
+    occ: dict[int, list[int]] = {}
+    riders = []
+    for square in data.draw(st.lists(st.integers(1, n), min_size=1, max_size=12)):
+        row = occ.setdefault(square, [-1] * lanes[square])
+        if -1 in row:
+            lane0 = row.index(-1)
+            row[lane0] = len(riders)
+            riders.append(SimpleNamespace(square=square, lane=lane0 + 1))
+    expected = _slipstream_by_the_letter({k: v[:] for k, v in occ.items()}, no_slip, lanes)
+    got = slipstream(occ, track, riders)  # type: ignore[arg-type]
+    assert [(i, a, b) for i, a, b, _ in expected] == got
+    final = {i: (sq, lane) for i, _, sq, lane in expected}
+    for i, where in final.items():
+        assert (riders[i].square, riders[i].lane) == where
