@@ -117,19 +117,26 @@ class Race:
         entrants = self.entrants
         step: dict[str, Order | str] = {}
         normalised: dict[str, Order] = {}
+        ruleset, state = self.ruleset, self.state
         for decision in awaited:
             who = decision.entrant
+            meta: dict[str, Any] = {}
             if who in orders:
                 sent = orders[who]
-            elif entrants[who].is_bot:
-                sent = self.bot_order(who)
+                body: Order | str = sent
+                if isinstance(sent, dict) and not sent.keys().isdisjoint(ORDER_META_KEYS):
+                    meta = {k: v for k, v in sent.items() if k in ORDER_META_KEYS}
+                    body = strip_meta(sent)
+            elif entrants[who].bot is not None:
+                body = ruleset.auto_order(state, who, None, entrants[who].bot)
+                meta = {"by": "bot"}
+                sent = {**body, "by": "bot"}
             elif not decision.required:
                 continue
             else:
                 raise RecordError(f"no order from {who}", entrant=who)
-            meta = {k: v for k, v in sent.items() if k in ORDER_META_KEYS} if isinstance(sent, dict) else {}
             try:
-                checked = self.ruleset.validate(self.state, who, strip_meta(sent), None)
+                checked = ruleset.validate(state, who, body, None)
             except OrderError as exc:
                 exc.entrant = who
                 raise
@@ -139,11 +146,12 @@ class Race:
                 )
                 incomplete.entrant = who
                 raise incomplete
-            normalised[who] = {**checked.order, **meta}
+            normalised[who] = {**checked.order, **meta} if meta else checked.order
             step[who] = sent
-        extra = sorted(set(orders) - set(step))
-        if extra:
-            raise RecordError(f"an order from {', '.join(extra)}, who is not awaited now", entrant=extra[0])
+        if len(step) != len(orders):
+            extra = sorted(set(orders) - set(step))
+            if extra:
+                raise RecordError(f"an order from {', '.join(extra)}, who is not awaited now", entrant=extra[0])
         self.state, events = self.ruleset.resolve(self.state, normalised)
         self.record.steps.append(step)
         self.events.append(events)
