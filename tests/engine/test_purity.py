@@ -27,3 +27,27 @@ def test_importing_every_engine_module_pulls_in_no_discord_database_or_bot_code(
     count, bad = out.stdout.strip().split("\n") if "\n" in out.stdout.strip() else (out.stdout.strip(), "")
     assert int(count) >= 5
     assert bad == ""
+
+
+def test_the_engine_reads_no_clock_draws_no_unseeded_chance_and_does_no_io() -> None:
+    """No engine module imports random, time, os, socket or asyncio, or asks datetime for the time now."""
+    import ast
+    from pathlib import Path
+
+    engine_dir = Path(__file__).resolve().parents[2] / "engine"
+    banned_modules = {"random", "time", "os", "socket", "asyncio", "subprocess", "secrets", "urllib"}
+    banned_calls = {"now", "utcnow", "today"}
+    found: list[str] = []
+    for path in sorted(engine_dir.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name.split(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module.split(".")[0]]
+            else:
+                names = []
+            found += [f"{path.name}: import {n}" for n in names if n in banned_modules]
+            if isinstance(node, ast.Attribute) and node.attr in banned_calls:
+                found.append(f"{path.name}:{node.lineno}: .{node.attr}")
+    assert found == []
