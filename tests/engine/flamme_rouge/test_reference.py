@@ -1,0 +1,159 @@
+"""An independent reference for one round (§5.2, §6.1-6.8): the engine must agree on random boards.
+
+The reference below is written straight from the rules text, knowing nothing of the engine but the
+terrain and lane count of each square (data). It moves the riders (5.2, D14-D17, 6.2 "Precisely", D4),
+slipstreams them (6.6, D1-D3) and hands out exhaustion (6.7, D18, D3); the test compares final squares,
+lanes and exhaustion with the engine on a few hundred seeded random boards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.flamme_rouge.track import from_profile
+from engine.rng import Rng
+
+from .helpers import exhausted, placed, play, record
+
+PROFILES = (
+    "S5 _3 u3 _1 d2 P3 C1 C2 C1 _2 u1 _1 u2 d3 _2 C2 _1 _[3L]×3 u7 _2 F5",
+    "S5 _2 d3 _1 u1 _1 P4 _[1L]×2 C2 u2 _2 d1 _[3L]×2 u3 F3",
+    "S5 _4 C1 C1 _1 d5 u9 d2 _1 P2 _[3L]×4 C2 _1 u2 F4",
+)
+PLAYERS = ("anna", "ben", "carl", "dana")
+COLOURS = ("black", "blue", "green", "red")
+R_CARDS = [3, 4, 5, 6, 7, "E"]
+S_CARDS = [2, 3, 4, 5, 9, "E"]
+
+
+def _value(card: Any) -> int:
+    return 2 if card == "E" else int(card)
+
+
+def reference_round(
+    terrain: str,
+    lanes: list[int],
+    last: int,
+    positions: dict[str, tuple[int, int]],
+    values: dict[str, int],
+    clip: bool,
+) -> tuple[dict[str, tuple[int, int]], set[str]]:
+    """Final (square, lane) per rider and who takes exhaustion, from the rules text alone.
+
+    ``terrain[n]`` / ``lanes[n]``: square n (index 0 unused); past ``last`` the finish area goes on virtually
+    with the last square's lane count (D4 "extend").
+    """
+
+    def ter(n: int) -> str:
+        return terrain[n] if n <= last else "F"
+
+    def nlanes(n: int) -> int:
+        return lanes[n] if n <= last else lanes[last]
+
+    finish = terrain.index("F")
+    board: dict[tuple[int, int], str] = {(sq, ln): rid for rid, (sq, ln) in positions.items()}
+    pos = dict(positions)
+    # 5.2: front to back, by the positions at the start of the movement phase; right lane first
+    for rid in sorted(pos, key=lambda r: (-pos[r][0], pos[r][1])):
+        start, lane = pos[rid]
+        v = values[rid]
+        v = max(v, {"d": 5, "P": 4}.get(ter(start), 0))  # 6.1 step 2, D16
+        for i in range(v + 1):  # 6.2 "Precisely"
+            if ter(start + i) == "u":
+                v = i - 1 if i > 5 else min(v, 5)
+                break
+        target = start + v
+        if clip and target > last:
+            target = last
+        for sq in range(target, start, -1):
+            free = [ln for ln in range(1, nlanes(sq) + 1) if (sq, ln) not in board]
+            if free:
+                del board[(start, lane)]
+                board[(sq, free[0])] = rid
+                pos[rid] = (sq, free[0])
+                break
+        # else: blocked back onto its own square, it keeps its lane (D17)
+
+    def occupied(n: int) -> bool:
+        return any(p[0] == n for p in pos.values())
+
+    def no_slip(n: int) -> bool:
+        return ter(n) in "uCF"
+
+    while True:  # 6.6, D2
+        squares = sorted({p[0] for p in pos.values()})
+        s = next(
+            (s for s in squares if not occupied(s + 1) and occupied(s + 2) and not no_slip(s) and not no_slip(s + 2)),
+            None,
+        )
+        if s is None:
+            break
+        for rid in sorted((r for r in pos if pos[r][0] == s), key=lambda r: pos[r][1]):
+            lane = pos[rid][1]
+            taken = {p[1] for p in pos.values() if p[0] == s + 1}
+            if lane <= nlanes(s + 1) and lane not in taken:
+                pos[rid] = (s + 1, lane)
+            else:
+                free = [ln for ln in range(1, nlanes(s + 1) + 1) if ln not in taken]
+                if free:
+                    pos[rid] = (s + 1, free[0])
+    tired = {rid for rid, (sq, _) in pos.items() if sq < finish and not occupied(sq + 1)}  # 6.7, D18, D3
+    return pos, tired
+
+
+def _rng_below(rng: Rng, n: int) -> int:
+    return rng.next64() % n
+
+
+class _R:
+    """A tiny adaptor: ``below(n)`` from the engine's seeded generator (no ``random`` in the suite)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = Rng(seed)
+
+    def below(self, n: int) -> int:
+        return _rng_below(self.rng, n)
+
+
+@pytest.mark.rules("5.2", "6.1", "6.2", "6.5", "6.6", "6.7", "D1", "D2", "D3", "D4", "D14", "D16", "D17", "D18")
+@pytest.mark.parametrize("clip", [False, True])
+def test_the_engine_moves_slipstreams_and_tires_riders_as_the_reference_does(clip: bool) -> None:
+    """On seeded random boards one round ends exactly as a from-the-rules reference computes it."""
+    gen = _R(20261129 + clip)
+    mismatches: list[str] = []
+    for n in range(120):
+        profile = PROFILES[n % len(PROFILES)]
+        track = from_profile(profile)
+        cells = [(sq, ln) for sq in range(6, track.finish) for ln in range(1, track.lanes[sq] + 1)]
+        lo = gen.below(max(1, len(cells) - 14))
+        window = cells[lo : lo + 14]
+        positions: dict[str, tuple[int, int]] = {}
+        hands: dict[str, list[Any]] = {}
+        chosen: dict[str, Any] = {}
+        for colour in COLOURS:
+            for kind, pool in (("r", R_CARDS), ("s", S_CARDS)):
+                rid = f"{colour}-{kind}"
+                positions[rid] = window.pop(gen.below(len(window)))
+                hand = [pool[gen.below(len(pool))] for _ in range(4)]
+                hands[rid] = hand
+                chosen[rid] = hand[gen.below(4)]
+        orders = {
+            p: f"r{_value(chosen[c + '-r'])} s{_value(chosen[c + '-s'])}" for p, c in zip(PLAYERS, COLOURS, strict=True)
+        }
+        rec = record(
+            players=4,
+            stage=profile,
+            options={"finish_overflow": "clip" if clip else "extend"},
+            setup=placed(dict(positions), hands),
+            steps=[orders],
+        )
+        race = play(rec)
+        values = {rid: _value(c) for rid, c in chosen.items()}
+        want_pos, want_tired = reference_round(track.terrain, list(track.lanes), track.last, positions, values, clip)
+        got_pos = {rid: (race.state.rider(rid).square, race.state.rider(rid).lane) for rid in positions}
+        got_tired = set(exhausted(race.events[0]))
+        if got_pos != want_pos or got_tired != want_tired:
+            mismatches.append(f"{profile} {positions} {values}: {got_pos} vs {want_pos}; {got_tired} vs {want_tired}")
+    assert not mismatches, mismatches[:3]
