@@ -39,6 +39,7 @@ def reference_round(
     positions: dict[str, tuple[int, int]],
     values: dict[str, int],
     clip: bool,
+    bots: frozenset[str] = frozenset(),
 ) -> tuple[dict[str, tuple[int, int]], set[str]]:
     """Final (square, lane) per rider and who takes exhaustion, from the rules text alone.
 
@@ -99,7 +100,9 @@ def reference_round(
                 free = [ln for ln in range(1, nlanes(s + 1) + 1) if ln not in taken]
                 if free:
                     pos[rid] = (s + 1, free[0])
-    tired = {rid for rid, (sq, _) in pos.items() if sq < finish and not occupied(sq + 1)}  # 6.7, D18, D3
+    tired = {
+        rid for rid, (sq, _) in pos.items() if sq < finish and not occupied(sq + 1) and rid not in bots
+    }  # 6.7, D18, D3; bot riders never take exhaustion
     return pos, tired
 
 
@@ -152,6 +155,73 @@ def test_the_engine_moves_slipstreams_and_tires_riders_as_the_reference_does(cli
         race = play(rec)
         values = {rid: _value(c) for rid, c in chosen.items()}
         want_pos, want_tired = reference_round(track.terrain, list(track.lanes), track.last, positions, values, clip)
+        got_pos = {rid: (race.state.rider(rid).square, race.state.rider(rid).lane) for rid in positions}
+        got_tired = set(exhausted(race.events[0]))
+        if got_pos != want_pos or got_tired != want_tired:
+            mismatches.append(f"{profile} {positions} {values}: {got_pos} vs {want_pos}; {got_tired} vs {want_tired}")
+    assert not mismatches, mismatches[:3]
+
+
+def reference_bot_values(
+    positions: dict[str, tuple[int, int]], peloton_card: Any, muscle: dict[str, Any]
+) -> dict[str, int]:
+    """§7.2, §7.3, D20, D21: the values the bot riders move by (before terrain).
+
+    ``None`` = an empty deck (2). Attack!: the front Peloton rider (the first of the two to move) 2, the rear
+    one 9. The Muscle card is a 5.
+    """
+    pel = sorted(("green-p1", "green-p2"), key=lambda r: (-positions[r][0], positions[r][1]))
+    values: dict[str, int] = {}
+    for n, rid in enumerate(pel):
+        if peloton_card is None:
+            values[rid] = 2
+        elif peloton_card == "A":
+            values[rid] = 2 if n == 0 else 9
+        else:
+            values[rid] = int(peloton_card)
+    for rid, card in muscle.items():
+        values[rid] = 2 if card is None else 5 if card == "M" else int(card)
+    return values
+
+
+@pytest.mark.rules("7.2", "7.3", "D16", "D20", "D21", "6.7")
+def test_bot_teams_move_slipstream_and_stay_fresh_as_the_reference_says() -> None:
+    """With a Peloton and a Muscle team on random boards, one round ends as the reference computes it."""
+    gen = _R(7_2_3)
+    mismatches: list[str] = []
+    for n in range(90):
+        profile = PROFILES[n % len(PROFILES)]
+        track = from_profile(profile)
+        cells = [(sq, ln) for sq in range(6, track.finish) for ln in range(1, track.lanes[sq] + 1)]
+        lo = gen.below(max(1, len(cells) - 14))
+        window = cells[lo : lo + 14]
+        ids = ["black-r", "black-s", "blue-r", "blue-s", "green-p1", "green-p2", "red-r", "red-s"]
+        positions = {rid: window.pop(gen.below(len(window))) for rid in ids}
+        hands: dict[str, list[Any]] = {}
+        chosen: dict[str, Any] = {}
+        for rid in ids[:4]:
+            pool = R_CARDS if rid.endswith("r") else S_CARDS
+            hands[rid] = [pool[gen.below(len(pool))] for _ in range(4)]
+            chosen[rid] = hands[rid][gen.below(4)]
+        setup = placed(dict(positions), hands)
+        pel_pool: list[Any] = [3, 4, 5, 6, 7, "A", "A", None]
+        pel_card = pel_pool[gen.below(len(pel_pool))]
+        setup["riders"]["green-p1"]["deck"] = [] if pel_card is None else [pel_card, 5]
+        setup["riders"]["green-p2"]["deck"] = []
+        muscle: dict[str, Any] = {}
+        for rid, pool in (("red-r", [3, 4, 5, 6, 7, None]), ("red-s", [2, 3, 4, 5, 9, "M", None])):
+            muscle[rid] = pool[gen.below(len(pool))]
+            setup["riders"][rid]["deck"] = [] if muscle[rid] is None else [muscle[rid], 4]
+        orders = {
+            "anna": f"r{_value(chosen['black-r'])} s{_value(chosen['black-s'])}",
+            "ben": f"r{_value(chosen['blue-r'])} s{_value(chosen['blue-s'])}",
+        }
+        rec = record(players=2, bots=["peloton", "muscle"], stage=profile, setup=setup, steps=[orders])
+        race = play(rec)
+        values = {rid: _value(c) for rid, c in chosen.items()} | reference_bot_values(positions, pel_card, muscle)
+        want_pos, want_tired = reference_round(
+            track.terrain, list(track.lanes), track.last, positions, values, False, frozenset(ids[4:])
+        )
         got_pos = {rid: (race.state.rider(rid).square, race.state.rider(rid).lane) for rid in positions}
         got_tired = set(exhausted(race.events[0]))
         if got_pos != want_pos or got_tired != want_tired:
