@@ -6,10 +6,12 @@ from typing import Any
 
 import pytest
 
+from engine.flamme_rouge import cards as C
+from engine.flamme_rouge.deck import hand_of
 from engine.flamme_rouge.movement import movement_order
 from engine.flamme_rouge.ranking import rider_order
 
-from .helpers import at, exhausted, kinds, placed, play, record
+from .helpers import at, exhausted, kinds, placed, play, record, start
 
 
 def decks(**cards: list[Any]) -> dict[str, Any]:
@@ -103,3 +105,28 @@ def test_a_sliding_pair_meets_a_one_lane_cobble_gap_and_the_left_rider_stays_beh
     assert (at(s, "blue-r"), at(s, "black-r"), at(s, "black-s"), at(s, "blue-s")) == ((11, 1), (10, 1), (9, 2), (5, 1))
     # exhaustion: 5 has an empty 6; 11 has an empty 12; 9 and 10 have a rider directly ahead
     assert sorted(exhausted(race.events[0])) == ["blue-r", "blue-s"]
+
+
+@pytest.mark.rules("5.1", "5.3", "6.7")
+def test_a_short_deck_reshuffles_only_the_old_recycled_pile_and_the_exhaustion_card_waits_for_the_next() -> None:
+    """Deck [3], recycled [E, 7]: a hand of exactly those 3 cards; then the rest and the new exhaustion card."""
+    rec = record(
+        players=1,
+        setup={
+            "riders": {
+                "black-r": {"square": 10, "deck": [3], "recycled": ["E", 7]},
+                "black-s": {"square": 3, "hand": [2, 3, 4, 5]},
+            }
+        },
+        steps=[{"anna": "r7 s2"}],
+    )
+    first = start(rec)
+    hand = hand_of(first.state, first.state.riders.index(first.state.rider("black-r")))[0]
+    assert sorted(C.value(c) for c in hand) == [2, 3, 7]  # 1 from the deck + the 2 reshuffled; never 4
+    race = play(rec)
+    r = race.state.rider("black-r")
+    # 10 + 7 = 17 with 18 empty: an exhaustion card onto the recycled pile, after the unchosen 3 and E
+    assert r.square == 17 and "black-r" in exhausted(race.events[0])
+    assert r.deck == [] and sorted(C.value(c) for c in r.recycled) == [2, 2, 3]
+    nxt = hand_of(race.state, race.state.riders.index(r))[0]
+    assert sorted(C.value(c) for c in nxt) == [2, 2, 3]
