@@ -227,3 +227,59 @@ def test_bot_teams_move_slipstream_and_stay_fresh_as_the_reference_says() -> Non
         if got_pos != want_pos or got_tired != want_tired:
             mismatches.append(f"{profile} {positions} {values}: {got_pos} vs {want_pos}; {got_tired} vs {want_tired}")
     assert not mismatches, mismatches[:3]
+
+
+@pytest.mark.rules("D5", "8", "5.2", "6.7")
+def test_three_rounds_near_the_line_end_as_the_reference_says_crossed_riders_leaving_after_their_round() -> None:
+    """Three rounds near the finish (``finish="all"``): each round matches the reference, crossed riders block
+    and fill squares during their round and are gone the next (D5)."""
+    gen = _R(5_8)
+    mismatches: list[str] = []
+    for n in range(40):
+        profile = PROFILES[n % len(PROFILES)]
+        track = from_profile(profile)
+        cells = [(sq, ln) for sq in range(6, track.finish) for ln in range(1, track.lanes[sq] + 1)]
+        window = cells[-26:]
+        positions: dict[str, tuple[int, int]] = {}
+        plan: dict[str, list[int]] = {}
+        setup_riders: dict[str, Any] = {}
+        for colour in COLOURS:
+            for kind, pool in (("r", [3, 4, 5, 6, 7]), ("s", [2, 3, 4, 5, 9])):
+                rid = f"{colour}-{kind}"
+                positions[rid] = window.pop(gen.below(len(window)))
+                plan[rid] = [pool[gen.below(len(pool))] for _ in range(3)]
+                setup_riders[rid] = {
+                    "square": positions[rid][0],
+                    "lane": positions[rid][1],
+                    "deck": [v for v in plan[rid] for _ in range(4)],
+                }
+        steps: list[dict[str, str]] = []
+        want: list[tuple[dict[str, tuple[int, int]], set[str]]] = []
+        racing = dict(positions)
+        for rnd in range(3):
+            if not racing:
+                break
+            step = {}
+            for p, c in zip(PLAYERS, COLOURS, strict=True):
+                mine = [k for k in ("r", "s") if f"{c}-{k}" in racing]
+                if mine:
+                    step[p] = " ".join(f"{k}{plan[f'{c}-{k}'][rnd]}" for k in mine)
+            steps.append(step)
+            values = {rid: plan[rid][rnd] for rid in racing}
+            pos, tired = reference_round(track.terrain, list(track.lanes), track.last, racing, values, False)
+            want.append((pos, tired))
+            racing = {rid: p for rid, p in pos.items() if p[0] < track.finish}  # D5: crossed riders leave
+        race = play(record(players=4, stage=profile, setup={"riders": setup_riders}, steps=steps))
+        for k, (pos, tired) in enumerate(want):
+            got_tired = set(exhausted(race.events[k]))
+            ends = {e.data["rider"]: (e.data["to"], e.data["lane"]) for e in race.events[k] if e.kind == "fr.move"}
+            for e in race.events[k]:
+                if e.kind == "fr.slipstream":
+                    ends[e.data["rider"]] = (e.data["to"], e.data["lane"])
+            if ends != pos:  # every racing rider moved once; its last event gives its square and lane
+                mismatches.append(f"round {k + 1} {profile} {positions} {plan}: {ends} vs {pos}")
+            if got_tired != tired:
+                mismatches.append(f"round {k + 1} {profile} {positions} {plan}: {got_tired} vs {tired}")
+        if race.finished != (not racing):
+            mismatches.append(f"{profile} {positions} {plan}: finished {race.finished}, riders left {racing}")
+    assert not mismatches, mismatches[:3]
