@@ -130,3 +130,24 @@ def test_a_short_deck_reshuffles_only_the_old_recycled_pile_and_the_exhaustion_c
     assert r.deck == [] and sorted(C.value(c) for c in r.recycled) == [2, 2, 3]
     nxt = hand_of(race.state, race.state.riders.index(r))[0]
     assert sorted(C.value(c) for c in nxt) == [2, 2, 3]
+
+
+@pytest.mark.rules("D10", "7.6")
+def test_weather_tokens_go_on_six_square_peloton_tiles_but_not_on_the_start_or_the_short_tile_9() -> None:
+    """Stage 9 (5-6 players) '1 2 _9 3 ...': tokens go to 2 (7-12), then 3 (16-21); _9 (13-15) takes none."""
+    race = start(record(players=5, stage="Stage 9", options={"meteo": ["tailwind", "headwind", "crosswind"]}))
+    t = race.state.track
+    assert t.tokens[:4] == ("1", "2", "_9", "3")
+    assert [t.wind[n] for n in (6, 7, 12, 13, 15, 16, 21)] == [
+        "",
+        "tailwind",
+        "tailwind",
+        "",
+        "",
+        "headwind",
+        "headwind",
+    ]
+    # the 3rd straight tile is 5, after the curve p (22-23): squares 24-29 are crosswind, no slipstream there
+    assert t.tokens[4:6] == ("p", "5")
+    assert [t.wind[n] for n in (23, 24, 29, 30)] == ["", "crosswind", "crosswind", ""]
+    assert all(t.no_slip[n] for n in range(24, 30))
