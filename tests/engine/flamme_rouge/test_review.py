@@ -151,3 +151,20 @@ def test_weather_tokens_go_on_six_square_peloton_tiles_but_not_on_the_start_or_t
     assert t.tokens[4:6] == ("p", "5")
     assert [t.wind[n] for n in (23, 24, 29, 30)] == ["", "crosswind", "crosswind", ""]
     assert all(t.no_slip[n] for n in range(24, 30))
+
+
+@pytest.mark.rules("example:X2", "D4", "D5")
+@pytest.mark.parametrize(("overflow", "winner"), [("extend", "blue-s"), ("clip", "black-r")])
+def test_x2_with_finish_all_ranks_the_same_round_by_distance_then_lane(overflow: str, winner: str) -> None:
+    """X2 under finish="all": extend, B (79, 6 past) beats A (78, 5 past); clip, both 5 past, A's right lane wins."""
+    setup = placed(
+        {"black-r": 72, "blue-s": 70, "black-s": 2, "blue-r": 3},
+        {"black-r": [6, 3, 4, 5], "blue-s": [9, 2, 3, 4], "black-s": [2, 3, 4, 5], "blue-r": [3, 4, 5, 6]},
+    )
+    steps = [{"anna": "r6 s2", "ben": "r3 s9"}]
+    opts = {"finish_overflow": overflow}
+    race = play(record(players=2, stage="Avenue Corso Paseo", options=opts, setup=setup, steps=steps))
+    crossed = {c["rider"]: c["past"] for c in kinds(race.events[0], "fr.cross")}
+    assert crossed == ({"black-r": 5, "blue-s": 6} if overflow == "extend" else {"black-r": 5, "blue-s": 5})
+    assert not race.finished
+    assert [r.id for r in rider_order(race.state)][:2] == [winner, ({"blue-s", "black-r"} - {winner}).pop()]
