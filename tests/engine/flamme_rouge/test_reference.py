@@ -40,6 +40,7 @@ def reference_round(
     values: dict[str, int],
     clip: bool,
     bots: frozenset[str] = frozenset(),
+    crosswind: frozenset[int] = frozenset(),
 ) -> tuple[dict[str, tuple[int, int]], set[str]]:
     """Final (square, lane) per rider and who takes exhaustion, from the rules text alone.
 
@@ -81,7 +82,7 @@ def reference_round(
         return any(p[0] == n for p in pos.values())
 
     def no_slip(n: int) -> bool:
-        return ter(n) in "uCF"
+        return ter(n) in "uCF" or n in crosswind  # D10: crosswind squares too
 
     while True:  # 6.6, D2
         squares = sorted({p[0] for p in pos.values()})
@@ -283,3 +284,54 @@ def test_three_rounds_near_the_line_end_as_the_reference_says_crossed_riders_lea
         if race.finished != (not racing):
             mismatches.append(f"{profile} {positions} {plan}: finished {race.finished}, riders left {racing}")
     assert not mismatches, mismatches[:3]
+
+
+ACP_CROSSWIND = frozenset([*range(7, 13), *range(19, 25), *range(49, 61)])
+"""Avenue Corso Paseo (a b c d e f g h i j k l m n o p q r s t u; straights 6 squares, curves 2): the straight
+tiles b c d f l m n are squares 7-12, 13-18, 19-24, 27-32, 43-48, 49-54, 55-60; the tokens below put
+crosswind on b, d, m and n."""
+
+
+@pytest.mark.rules("D10", "7.6", "6.6")
+def test_crosswind_tiles_stop_slipstream_exactly_where_the_reference_says() -> None:
+    """On Avenue Corso Paseo with crosswind on b, d, m, n, random rounds end as the reference computes."""
+    gen = _R(10_7_6)
+    tokens = ["crosswind", "clear", "crosswind", "clear", "clear", "crosswind", "crosswind"]
+    track = from_profile("S5 _68 F5")  # the same terrain and lanes as Avenue Corso Paseo
+    mismatches: list[str] = []
+    slips = 0
+    for _ in range(60):
+        cells = [(sq, ln) for sq in range(6, 74) for ln in (1, 2)]
+        lo = gen.below(len(cells) - 14)
+        window = cells[lo : lo + 14]
+        positions: dict[str, tuple[int, int]] = {}
+        hands: dict[str, list[Any]] = {}
+        chosen: dict[str, Any] = {}
+        for colour in COLOURS:
+            for kind, pool in (("r", R_CARDS), ("s", S_CARDS)):
+                rid = f"{colour}-{kind}"
+                positions[rid] = window.pop(gen.below(len(window)))
+                hands[rid] = [pool[gen.below(len(pool))] for _ in range(4)]
+                chosen[rid] = hands[rid][gen.below(4)]
+        orders = {
+            p: f"r{_value(chosen[c + '-r'])} s{_value(chosen[c + '-s'])}" for p, c in zip(PLAYERS, COLOURS, strict=True)
+        }
+        rec = record(
+            players=4,
+            stage="Avenue Corso Paseo",
+            options={"meteo": tokens},
+            setup=placed(dict(positions), hands),
+            steps=[orders],
+        )
+        race = play(rec)
+        values = {rid: _value(c) for rid, c in chosen.items()}
+        want_pos, want_tired = reference_round(
+            track.terrain, list(track.lanes), track.last, positions, values, False, crosswind=ACP_CROSSWIND
+        )
+        got_pos = {rid: (race.state.rider(rid).square, race.state.rider(rid).lane) for rid in positions}
+        got_tired = set(exhausted(race.events[0]))
+        slips += sum(1 for e in race.events[0] if e.kind == "fr.slipstream")
+        if got_pos != want_pos or got_tired != want_tired:
+            mismatches.append(f"{positions} {values}: {got_pos} vs {want_pos}; {got_tired} vs {want_tired}")
+    assert not mismatches, mismatches[:3]
+    assert slips > 0  # the boards do exercise slipstream
