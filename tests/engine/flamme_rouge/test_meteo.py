@@ -13,7 +13,7 @@ from engine.flamme_rouge.slipstream import slipstream
 
 from .helpers import placed, record, start
 
-ACP = "Avenue Corso Paseo"  # straight tiles b c d f l m n: squares 7-12, 13-18, 19-24, 27-32, 51-56, 57-62, 63-68
+ACP = "Avenue Corso Paseo"  # straight tiles b c d f l m n: squares 7-12, 13-18, 19-24, 27-32, 43-48, 49-54, 55-60
 
 
 @pytest.mark.rules("D10", "7.6")
