@@ -7,7 +7,7 @@ language and falls back to ``text``, the English rendering the engine always pro
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -24,7 +24,7 @@ def _adapter(cls: type[Any]) -> TypeAdapter[Any]:
 
 
 class Light:
-    """Mixin for the light interface objects (slotted dataclasses, not pydantic models).
+    """Base of the light interface objects (slotted dataclasses, not pydantic models).
 
     A race builds hundreds of messages, events and decisions; a pydantic model costs several thousand
     instructions each, a slotted dataclass a few hundred. They are built by the engine from values it
@@ -45,12 +45,15 @@ class Light:
         return _adapter(type(self)).dump_json(self, **kwargs).decode()
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Message(Light):
-    """A translatable sentence: a stable key, its parameters, and its English text."""
+    """A translatable sentence: a stable key, its parameters, and its English text.
+
+    Every field is required and may be given by position (``Message(key, params, text)``): calling a class
+    with keyword arguments costs about twice as much, and the engine builds hundreds of these a race."""
 
     key: str
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any]
     text: str
 
     def __str__(self) -> str:
@@ -62,7 +65,7 @@ def msg(key: str, text: str, **params: Any) -> Message:
 
     ``text`` is a ``str.format`` template so that translators see the same placeholders.
     """
-    return Message(key=key, params=params, text=text.format(**params))
+    return Message(key, params, text.format(**params))
 
 
 def join_values(values: list[Any] | tuple[Any, ...]) -> str:

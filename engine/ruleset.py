@@ -55,7 +55,7 @@ class Entrant(BaseModel):
         return self.bot is not None
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Choice(Light):
     """One legal value for a field: what the order will hold, and how a player reads it."""
 
@@ -64,7 +64,7 @@ class Choice(Light):
     hint: Message | None = None
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class InputField(Light):
     """One part of a decision, rendered as buttons/select (``choice``), a number box or a text box.
 
@@ -81,7 +81,7 @@ class InputField(Light):
     required: bool = True
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Decision(Light):
     """What one entrant must decide right now.
 
@@ -104,7 +104,7 @@ class Decision(Light):
     info: list[Message] = field(default_factory=list)
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Validated(Light):
     """A normalised order and whether it is complete for this step."""
 
@@ -112,15 +112,16 @@ class Validated(Light):
     complete: bool = True
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Event(Light):
     """Something that happened while resolving a step: typed data plus its English message.
 
-    Rule systems fill ``data``; ``kind`` is stable (``fr.slipstream``, ``wk.penalty``).
+    Rule systems fill ``data``; ``kind`` is stable (``fr.slipstream``, ``wk.penalty``). Every field is
+    required and may be given by position (``Event(kind, data, message)``), like :class:`Message`.
     """
 
     kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any]
     message: Message
 
 

@@ -31,12 +31,12 @@ def _choice(value: Any, label: str) -> Choice:
     if got is None:
         if len(_CHOICES) > 4096:
             _CHOICES.clear()
-        got = _CHOICES[key] = Choice(value=value, label=label)
+        got = _CHOICES[key] = Choice(value, label)
     return got
 
 
 def _field(path: list[str], label: Message, choices: list[Choice]) -> InputField:
-    return InputField(path=path, label=label, kind="choice", choices=choices)
+    return InputField(path, label, "choice", choices)
 
 
 def _decision(
@@ -49,16 +49,9 @@ def _decision(
     example: str,
     info: list[Message],
 ) -> Decision:
-    return Decision(
-        entrant=entrant,
-        kind=kind,
-        prompt=prompt,
-        fields=fields,
-        partial=partial,
-        complete=complete,
-        example=example,
-        info=info,
-    )
+    # by position (cheaper than by keyword): entrant, kind, prompt, fields, partial, complete, required,
+    # example, info
+    return Decision(entrant, kind, prompt, fields, partial, complete, True, example, info)
 
 
 _DRAW_FIRST: dict[int, tuple[Message, list[InputField]]] = {}
@@ -117,7 +110,7 @@ def _team_info(state: RaceState, indexes: list[int]) -> Message:
                 "recycled": len(r.recycled),
             }
         )
-    return Message(key="fr.info.riders", params={"riders": riders}, text=" · ".join(parts))
+    return Message("fr.info.riders", {"riders": riders}, " · ".join(parts))
 
 
 def energy_decision(state: RaceState, entrant: str, letters: list[str], partial: Order) -> Decision:

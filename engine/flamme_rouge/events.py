@@ -1,8 +1,9 @@
 """Events and messages of this package, built straight from the plain JSON values made here.
 
 The interface objects (:class:`~engine.messages.Message`, :class:`~engine.ruleset.Event`) are light slotted
-dataclasses, so building one is cheap; prompts, labels and the placements, bids and Peloton cards that
-come back race after race are still built once and shared (nobody changes a Message once made).
+dataclasses, built here by position (cheaper than by keyword); prompts, labels and the placements, bids and
+Peloton cards that come back race after race are still built once and shared (nobody changes a Message once
+made).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from engine.ruleset import Event
 
 def message(key: str, text: str, **params: Any) -> Message:
     """A :class:`Message` (``text`` is a ``str.format`` template filled with ``params``)."""
-    return Message(key=key, params=params, text=text.format(**params))
+    return Message(key, params, text.format(**params))
 
 
 _SHARED: dict[tuple[Any, ...], Message] = {}
@@ -39,10 +40,10 @@ def shared_message(key: str, text: str, **params: Any) -> Message:
 def event(kind: str, data: dict[str, Any], text: str, **params: Any) -> Event:
     """An :class:`Event` of ``kind`` whose message has the same key (a shared :class:`Message`: the same
     placements, bids and Peloton cards come back race after race)."""
-    return Event(kind=kind, data=data, message=shared_message(kind, text, **params))
+    return Event(kind, data, shared_message(kind, text, **params))
 
 
 def fast_event(kind: str, data: dict[str, Any], text: str) -> Event:
     """An :class:`Event` whose message parameters are its data and whose English ``text`` is already
     written (the hot path: moves, slipstreams, exhaustion). The message key is ``kind``."""
-    return Event(kind=kind, data=data, message=Message(key=kind, params=data, text=text))
+    return Event(kind, data, Message(kind, data, text))

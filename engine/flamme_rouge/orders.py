@@ -33,7 +33,7 @@ def hand_text(hand: list[int]) -> str:
 
 
 def _validated(order: dict[str, Any], complete: bool) -> Validated:
-    return Validated(order=order, complete=complete)
+    return Validated(order, complete)
 
 
 def _err(key: str, text: str, **params: Any) -> OrderError:
