@@ -7,16 +7,53 @@ language and falls back to ``text``, the English rendering the engine always pro
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import TypeAdapter
+
+_ADAPTERS: dict[type[Any], TypeAdapter[Any]] = {}
 
 
-class Message(BaseModel):
-    """A translatable sentence: a stable key, its parameters, and its English text."""
+def _adapter(cls: type[Any]) -> TypeAdapter[Any]:
+    """The pydantic adapter that serialises ``cls`` (built once per class)."""
+    got = _ADAPTERS.get(cls)
+    if got is None:
+        got = _ADAPTERS[cls] = TypeAdapter(cls)
+    return got
+
+
+class Light:
+    """Base of the light interface objects (slotted dataclasses, not pydantic models).
+
+    A race builds hundreds of messages, events and decisions; a pydantic model costs several thousand
+    instructions each, a slotted dataclass a few hundred. They are built by the engine from values it
+    made itself (mypy checks the types), and serialised exactly as the pydantic models were:
+    :meth:`model_dump` and :meth:`model_dump_json` go through a pydantic ``TypeAdapter`` of the
+    dataclass, so the JSON shape is unchanged, and pydantic models may hold them as fields.
+    """
+
+    __slots__ = ()
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        """The object as a dict, as ``BaseModel.model_dump`` gives it (same keyword arguments)."""
+        data: dict[str, Any] = _adapter(type(self)).dump_python(self, **kwargs)
+        return data
+
+    def model_dump_json(self, **kwargs: Any) -> str:
+        """The object as JSON text, as ``BaseModel.model_dump_json`` gives it."""
+        return _adapter(type(self)).dump_json(self, **kwargs).decode()
+
+
+@dataclass(slots=True)
+class Message(Light):
+    """A translatable sentence: a stable key, its parameters, and its English text.
+
+    Every field is required and may be given by position (``Message(key, params, text)``): calling a class
+    with keyword arguments costs about twice as much, and the engine builds hundreds of these a race."""
 
     key: str
-    params: dict[str, Any] = Field(default_factory=dict)
+    params: dict[str, Any]
     text: str
 
     def __str__(self) -> str:
@@ -28,7 +65,7 @@ def msg(key: str, text: str, **params: Any) -> Message:
 
     ``text`` is a ``str.format`` template so that translators see the same placeholders.
     """
-    return Message(key=key, params=params, text=text.format(**params))
+    return Message(key, params, text.format(**params))
 
 
 def join_values(values: list[Any] | tuple[Any, ...]) -> str:

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.messages import Message
+from engine.messages import Light, Message
 
 S = TypeVar("S")
 
@@ -54,7 +55,8 @@ class Entrant(BaseModel):
         return self.bot is not None
 
 
-class Choice(BaseModel):
+@dataclass(slots=True)
+class Choice(Light):
     """One legal value for a field: what the order will hold, and how a player reads it."""
 
     value: Any
@@ -62,7 +64,8 @@ class Choice(BaseModel):
     hint: Message | None = None
 
 
-class InputField(BaseModel):
+@dataclass(slots=True)
+class InputField(Light):
     """One part of a decision, rendered as buttons/select (``choice``), a number box or a text box.
 
     ``path`` says where the value goes in the order object (``["cards", "r"]`` -> ``{"cards": {"r": v}}``);
@@ -72,13 +75,14 @@ class InputField(BaseModel):
     path: list[str]
     label: Message
     kind: Literal["choice", "number", "text"]
-    choices: list[Choice] = Field(default_factory=list)
+    choices: list[Choice] = field(default_factory=list)
     minimum: int | None = None
     maximum: int | None = None
     required: bool = True
 
 
-class Decision(BaseModel):
+@dataclass(slots=True)
+class Decision(Light):
     """What one entrant must decide right now.
 
     ``kind`` names the decision in the rule system's own terms (``energy``, ``place``, ``plan``,
@@ -91,30 +95,33 @@ class Decision(BaseModel):
     entrant: str
     kind: str
     prompt: Message
-    fields: list[InputField] = Field(default_factory=list)
-    partial: Order = Field(default_factory=dict)
+    fields: list[InputField] = field(default_factory=list)
+    partial: Order = field(default_factory=dict)
     complete: bool = False
     required: bool = True
     """False where the rules let an entrant send nothing (Tabella plan mode: they do not start)."""
     example: str | None = None
-    info: list[Message] = Field(default_factory=list)
+    info: list[Message] = field(default_factory=list)
 
 
-class Validated(BaseModel):
+@dataclass(slots=True)
+class Validated(Light):
     """A normalised order and whether it is complete for this step."""
 
     order: Order
     complete: bool = True
 
 
-class Event(BaseModel):
+@dataclass(slots=True)
+class Event(Light):
     """Something that happened while resolving a step: typed data plus its English message.
 
-    Rule systems subclass it or fill ``data``; ``kind`` is stable (``fr.slipstream``, ``wk.penalty``).
+    Rule systems fill ``data``; ``kind`` is stable (``fr.slipstream``, ``wk.penalty``). Every field is
+    required and may be given by position (``Event(kind, data, message)``), like :class:`Message`.
     """
 
     kind: str
-    data: dict[str, Any] = Field(default_factory=dict)
+    data: dict[str, Any]
     message: Message
 
 

@@ -2,9 +2,8 @@
 
 Energy phase (§9.1): which rider draws first (two buttons), then that rider's hand, then the other's; the
 second hand exists only once the first card is chosen (D27). Sequential phases (rider choice, grid
-placement) await one entrant; Breakaway bids are simultaneous. Built without validation (``events.build``):
-the values are plain data made here, and this runs every round of every race; prompts, labels and buttons
-are built once and shared.
+placement) await one entrant; Breakaway bids are simultaneous. This runs every round of every race:
+prompts, labels and buttons are built once and shared.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ from typing import Any
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of
-from engine.flamme_rouge.events import build, message, shared_message
+from engine.flamme_rouge.events import message, shared_message
 from engine.flamme_rouge.grid import free_start_positions
 from engine.flamme_rouge.orders import free_riders, racing_letters
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
@@ -32,23 +31,12 @@ def _choice(value: Any, label: str) -> Choice:
     if got is None:
         if len(_CHOICES) > 4096:
             _CHOICES.clear()
-        got = _CHOICES[key] = build(Choice, {"value": value, "label": label, "hint": None})
+        got = _CHOICES[key] = Choice(value, label)
     return got
 
 
 def _field(path: list[str], label: Message, choices: list[Choice]) -> InputField:
-    return build(
-        InputField,
-        {
-            "path": path,
-            "label": label,
-            "kind": "choice",
-            "choices": choices,
-            "minimum": None,
-            "maximum": None,
-            "required": True,
-        },
-    )
+    return InputField(path, label, "choice", choices)
 
 
 def _decision(
@@ -61,20 +49,9 @@ def _decision(
     example: str,
     info: list[Message],
 ) -> Decision:
-    return build(
-        Decision,
-        {
-            "entrant": entrant,
-            "kind": kind,
-            "prompt": prompt,
-            "fields": fields,
-            "partial": partial,
-            "complete": complete,
-            "required": True,
-            "example": example,
-            "info": info,
-        },
-    )
+    # by position (cheaper than by keyword): entrant, kind, prompt, fields, partial, complete, required,
+    # example, info
+    return Decision(entrant, kind, prompt, fields, partial, complete, True, example, info)
 
 
 _DRAW_FIRST: dict[int, tuple[Message, list[InputField]]] = {}
@@ -133,7 +110,7 @@ def _team_info(state: RaceState, indexes: list[int]) -> Message:
                 "recycled": len(r.recycled),
             }
         )
-    return build(Message, {"key": "fr.info.riders", "params": {"riders": riders}, "text": " · ".join(parts)})
+    return Message("fr.info.riders", {"riders": riders}, " · ".join(parts))
 
 
 def energy_decision(state: RaceState, entrant: str, letters: list[str], partial: Order) -> Decision:

@@ -19,7 +19,6 @@ from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.cards import EXHAUSTION
 from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of, hand_values
-from engine.flamme_rouge.events import build
 from engine.flamme_rouge.grid import free_lane, square_of
 from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.messages import OrderError, join_values
@@ -34,7 +33,7 @@ def hand_text(hand: list[int]) -> str:
 
 
 def _validated(order: dict[str, Any], complete: bool) -> Validated:
-    return build(Validated, {"order": order, "complete": complete})
+    return Validated(order, complete)
 
 
 def _err(key: str, text: str, **params: Any) -> OrderError:
