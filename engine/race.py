@@ -21,7 +21,8 @@ from engine.ruleset import ORDER_META_KEYS, Decision, Entrant, Event, Order, Res
 
 
 def strip_meta(order: Order | str) -> Order | str:
-    """The decision without the record's bookkeeping keys."""
+    """The order as the rule system validates it: without ``by`` and ``auto`` (who made it), but with
+    ``received_at``, which a rule may read (Tabella's third priority key, D6)."""
     if isinstance(order, str):
         return order
     return {k: v for k, v in order.items() if k not in ORDER_META_KEYS or k == "received_at"}
