@@ -1,6 +1,6 @@
 """The race record (``gregario.race/1``): a race's save file, replay input and test format.
 
-See ``../shared/design/race-record.md`` and ``docs/race-record.md``. The envelope is validated here;
+See ``docs/race-record.md``. The envelope is validated here;
 the rule system validates its own ``stage``, ``options``, ``setup`` and orders, so a malformed record
 gets a message that names the offending field.
 """

@@ -6,7 +6,7 @@ A conformance test names what it checks with the ``rules`` marker::
     def test_minimum_speed_applies_before_the_ascent_cap() -> None: ...
 
 Each rule system's suite has a completeness test that compares the D-numbers found in its rules
-document (``../shared/rules/<doc>.md``) and its list of worked examples with the markers of its tests.
+page (``docs/rules/<page>.md``) and its list of worked examples with the markers of its tests.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RULES_DIR = ROOT.parent / "shared" / "rules"
+RULES_DIR = ROOT / "docs" / "rules"
 
 _MARKER = re.compile(r"mark\.rules\(([^)]*)\)", re.S)
 _STRING = re.compile(r"""["']([^"']+)["']""")
@@ -23,12 +23,12 @@ _DECISION_ROW = re.compile(r"^\|\s*(D\d+)\s*\|", re.M)
 
 
 def rules_document(name: str) -> str:
-    """The text of ``../shared/rules/<name>`` (the project's authority on the rules)."""
+    """The text of ``docs/rules/<name>``, the project's own rules reference (its clone needs nothing beside it)."""
     return (RULES_DIR / name).read_text(encoding="utf-8")
 
 
 def decisions_in(document: str) -> set[str]:
-    """The D-numbers of a rules document's "Decisions at a glance" table."""
+    """The D-numbers of a rules page's "Decisions at a glance" table."""
     return set(_DECISION_ROW.findall(document))
 
 

@@ -1,4 +1,4 @@
-"""Flamme Rouge (base game, Peloton, Meteo): the rules of ``../shared/rules/flamme-rouge.md``."""
+"""Flamme Rouge (base game, Peloton, Meteo): the rules of ``docs/rules/flamme-rouge.md``."""
 
 from engine.flamme_rouge.ruleset import FlammeRouge
 

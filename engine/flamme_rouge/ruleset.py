@@ -46,7 +46,7 @@ STATE_FORMAT = "flamme_rouge.state/1"
 
 
 class FlammeRouge(Ruleset[RaceState]):
-    """Flamme Rouge with Peloton and Meteo (rules: ``../shared/rules/flamme-rouge.md``)."""
+    """Flamme Rouge with Peloton and Meteo (rules: ``docs/rules/flamme-rouge.md``)."""
 
     id: ClassVar[str] = "flamme_rouge"
     name: ClassVar[str] = "Flamme Rouge"

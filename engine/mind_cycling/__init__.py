@@ -1,4 +1,4 @@
-"""Mind Cycling: a cycling race without dice or cards (rules: ../shared/rules/mind-cycling.md)."""
+"""Mind Cycling: a cycling race without dice or cards (rules: ``docs/rules/mind-cycling.md``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tabella del Destino: the Italian play-by-message race (``../shared/rules/tabella-del-destino.md``)."""
+"""Tabella del Destino: the Italian play-by-message race (``docs/rules/tabella-del-destino.md``)."""
 
 from __future__ import annotations
 

@@ -82,7 +82,7 @@ def _names(state: RaceState) -> dict[str, str]:
 
 
 class TabellaRuleset(Ruleset[RaceState]):
-    """The Tabella del Destino rule system (``../shared/rules/tabella-del-destino.md``)."""
+    """The Tabella del Destino rule system (``docs/rules/tabella-del-destino.md``)."""
 
     id: ClassVar[str] = "tabella"
     name: ClassVar[str] = "Tabella del Destino"

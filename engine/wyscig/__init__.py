@@ -1,4 +1,4 @@
-"""Wyścig kolarski: a Polish card race over several stages (``../shared/rules/wyscig-kolarski.md``)."""
+"""Wyścig kolarski: a Polish card race over several stages (``docs/rules/wyscig-kolarski.md``)."""
 
 from __future__ import annotations
 

@@ -42,7 +42,7 @@ M = TypeVar("M", bound=BaseModel)
 
 
 class WyscigRuleset(Ruleset[State]):
-    """The Polish card race over several stages (``../shared/rules/wyscig-kolarski.md``)."""
+    """The Polish card race over several stages (``docs/rules/wyscig-kolarski.md``)."""
 
     id: ClassVar[str] = "wyscig"
     name: ClassVar[str] = "Wyścig kolarski"

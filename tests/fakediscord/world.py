@@ -1,7 +1,7 @@
 """What the fake Discord knows: users, guilds, channels, messages, commands and interactions.
 
 Each object renders itself as the JSON payload Discord would send (``payload()``); the keys discord.py
-requires are listed in ../shared/design/discord-notes.md.
+requires are the ones its gateway and HTTP layers read (the tests of tests/bot show which).
 """
 
 from __future__ import annotations
