@@ -10,13 +10,14 @@ teams, which also stops at the first rider across the line. Its logging is switc
 The two run in alternating chunks and the figures are CPU time of this process, so that other jobs on a
 shared machine disturb the ratio as little as possible.
 
-    /work/venv/bin/python bench/flamme_rouge_speed.py -n 1000
-    /work/venv/bin/python bench/flamme_rouge_speed.py -n 1000 --compare
+    python bench/flamme_rouge_speed.py -n 1000
+    python bench/flamme_rouge_speed.py -n 1000 --compare
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -73,6 +74,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--compare", action="store_true", help="also run the flamme-rouge package from PyPI")
     args = parser.parse_args()
+    if args.compare and importlib.util.find_spec("flamme_rouge") is None:
+        parser.exit(2, "--compare needs the flamme-rouge package: install the bench extra (pip install -e '.[bench]')\n")
     ours(20, args.stage, 10**6)  # warm-up: imports and caches
     if args.compare:
         theirs(5, 10**6)

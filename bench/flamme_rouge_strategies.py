@@ -4,8 +4,8 @@ Each race has one heuristic and one simple team (plus, with ``--bots``, the offi
 teams); the seats alternate between races so neither strategy always sits first. A race counts as a win
 for the heuristic when its team is placed ahead of the simple team (D25: a team's best rider).
 
-    /work/venv/bin/python bench/flamme_rouge_strategies.py -n 1000
-    /work/venv/bin/python bench/flamme_rouge_strategies.py -n 1000 --stage "La Classicissima" --bots
+    python bench/flamme_rouge_strategies.py -n 1000
+    python bench/flamme_rouge_strategies.py -n 1000 --stage "La Classicissima" --bots
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ course (70 rows, 6 rocks and 2 supply spaces in the climb), in three settings:
 
 Figures are CPU time of this process (other jobs on a shared machine disturb them little).
 
-    /work/venv/bin/python bench/mind_cycling_speed.py -n 200
+    python bench/mind_cycling_speed.py -n 200
 
 Measured on the shared 2-core development machine (2026-11-29, ``-n 200``, 4 teams, two runs): orders
 34-40 races/s (1250-1470 steps/s; 36.5 steps and 16.5 rounds a race), live 21-25 races/s (5900-7000
