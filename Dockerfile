@@ -2,8 +2,7 @@
 # since Docker cannot build on the project's machines.
 FROM python:3.11-slim
 
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
-    GREGARIO_DATABASE_URL=sqlite+aiosqlite:////data/gregario.sqlite3
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 
 WORKDIR /src
 COPY pyproject.toml README.md ./

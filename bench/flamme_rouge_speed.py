@@ -75,7 +75,7 @@ def main() -> None:
     parser.add_argument("--compare", action="store_true", help="also run the flamme-rouge package from PyPI")
     args = parser.parse_args()
     if args.compare and importlib.util.find_spec("flamme_rouge") is None:
-        parser.exit(2, "--compare needs the flamme-rouge package: install the bench extra (pip install -e '.[bench]')\n")
+        parser.exit(2, "--compare needs the flamme-rouge package: install the bench extra, pip install -e '.[bench]'\n")
     ours(20, args.stage, 10**6)  # warm-up: imports and caches
     if args.compare:
         theirs(5, 10**6)

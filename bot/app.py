@@ -16,6 +16,26 @@ from bot.translator import CatalogTranslator
 
 _log = logging.getLogger(__name__)
 
+SCOPES = ("bot", "applications.commands")
+"""The OAuth2 scopes of the invite: the bot user, and its slash commands."""
+
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+"""What the bot asks for in a server (the README lists them in words; the integer is ``PERMISSIONS.value``):
+see the channel, post in it and in its threads, with embeds and files (race pictures, race records), and read
+the messages it answers. Today's commands answer through interactions, which need none of these."""
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with :data:`SCOPES` and :data:`PERMISSIONS`."""
+    return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
+
 
 class GregarioTree(app_commands.CommandTree["Gregario"]):
     """The command tree; its one error handler answers players kindly and logs the rest."""
@@ -39,6 +59,9 @@ class Gregario(commands.Bot):
         """What the last sync registered (empty when sync is off)."""
 
     async def setup_hook(self) -> None:
+        """Runs once, after login: say who the bot is and how to invite it, load the features, sync."""
+        if self.user is not None and self.application_id is not None:
+            _log.info("Logged in as %s — invite: %s", self.user.name, invite_url(self.application_id))
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)

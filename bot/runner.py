@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
-from bot.settings import Settings
+from bot.settings import Settings, describe_settings_error
 
 if TYPE_CHECKING:
     from bot.app import Gregario
@@ -24,6 +24,11 @@ BAD_TOKEN = (
 PRIVILEGED_INTENTS = (
     "Discord refused an intent the bot asks for. Enable it on the developer portal's Bot page "
     "(Privileged Gateway Intents), or run a version of Gregario that does not need it."
+)
+
+CANNOT_REACH = (
+    "Cannot reach Discord at {url} ({reason}): check the internet connection, firewall or proxy, "
+    "and GREGARIO_API_BASE_URL if you set it."
 )
 
 NO_TOKEN = """\
@@ -48,19 +53,26 @@ def run(settings: Settings | None = None) -> int:
         try:
             settings = Settings()
         except ValidationError as invalid:
-            print(f"Gregario's settings are not valid (see .env.example):\n{invalid}", file=sys.stderr)
+            print(describe_settings_error(invalid), file=sys.stderr)
+            print("Fix it in the environment or in .env (.env.example lists every setting).", file=sys.stderr)
             return 2
     if settings.token is None:
         print(NO_TOKEN, file=sys.stderr, end="")
         return 2
 
+    import discord
+
     from bot import create_bot
 
+    discord.http.Route.BASE = settings.api_base_url
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # Gregario never joins voice
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.log_level != "DEBUG":  # discord.py's own start-up chatter only when debugging
+        logging.getLogger("discord").setLevel(max(logging.WARNING, logging.getLevelName(settings.log_level)))
     try:
         return asyncio.run(serve(create_bot(settings), settings.token.get_secret_value()))
     except KeyboardInterrupt:
-        return 0
+        return 130
 
 
 async def serve(bot: Gregario, token: str) -> int:
@@ -72,8 +84,12 @@ async def serve(bot: Gregario, token: str) -> int:
             await bot.start(token)
     except discord.LoginFailure:
         print(BAD_TOKEN, file=sys.stderr)
-        return 1
+        return 2
     except discord.PrivilegedIntentsRequired:
         print(PRIVILEGED_INTENTS, file=sys.stderr)
-        return 1
+        return 2
+    except OSError as exc:  # aiohttp's connection errors and timeouts are OSErrors
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        print(CANNOT_REACH.format(url=discord.http.Route.BASE, reason=reason), file=sys.stderr)
+        return 2
     return 0

@@ -1,15 +1,21 @@
 """Every setting of the bot process, read once from the environment and ``.env``.
 
-Per-server settings (language, deadlines chosen by admins) live in the database; this module holds
-only what the process needs to start. Each field is documented in ``.env.example``.
+This module holds only what the process needs to start; each field is documented in ``.env.example``.
+Settings come back here with the code that reads them (nothing is declared ahead of its use).
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
-from pydantic import AliasChoices, Field, SecretStr, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
+LOG_LEVELS = get_args(LogLevel)
+
+DISCORD_API = "https://discord.com/api/v10"
+"""Where discord.py sends its HTTP requests unless told otherwise."""
 
 
 class Settings(BaseSettings):
@@ -26,19 +32,11 @@ class Settings(BaseSettings):
     token: SecretStr | None = Field(default=None, validation_alias=AliasChoices("GREGARIO_TOKEN", "DISCORD_TOKEN"))
     """The bot token from the Discord developer portal; None = not configured."""
 
-    database_url: str = "sqlite+aiosqlite:///gregario.sqlite3"
-    """Where races are stored: a SQLite file by default, PostgreSQL by URL."""
+    log_level: LogLevel = "INFO"
+    """How much the bot logs; any case is accepted (``debug`` = ``DEBUG``)."""
 
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-
-    round_deadline_minutes: int = Field(default=15, ge=1, le=7 * 24 * 60)
-    """How long players have to order in a round, unless a server sets its own."""
-
-    reminder_at: float = Field(default=0.75, gt=0, lt=1)
-    """When the quiet reminder goes out, as a fraction of the round deadline."""
-
-    lobby_timeout_minutes: int = Field(default=60, ge=1, le=7 * 24 * 60)
-    """How long an unstarted lobby stays open before it is cancelled."""
+    api_base_url: str = DISCORD_API
+    """Discord's HTTP API: change it only to go through a proxy or to reach a stand-in for Discord."""
 
     test_guild_id: int | None = None
     """A server to sync commands to instantly while developing; None = sync globally."""
@@ -54,9 +52,41 @@ class Settings(BaseSettings):
             return None
         return value
 
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _log_level_in_any_case(cls, value: object) -> object:
+        """``GREGARIO_LOG_LEVEL=debug`` means DEBUG: people type log levels in every case."""
+        if isinstance(value, str) and value.strip().upper() in LOG_LEVELS:
+            return value.strip().upper()
+        return value
+
+    @field_validator("api_base_url")
+    @classmethod
+    def _api_base_url_is_http(cls, value: str) -> str:
+        """An http(s) URL, without its trailing slash (discord.py appends each route's path)."""
+        if not value.startswith(("https://", "http://")):
+            raise ValueError("must be an http:// or https:// URL, e.g. https://discord.com/api/v10")
+        return value.rstrip("/")
+
     @field_validator("test_guild_id", mode="before")
     @classmethod
     def _blank_guild_is_none(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip():
             return None
         return value
+
+
+def describe_settings_error(invalid: ValidationError) -> str:
+    """At most two lines naming each bad variable as the user wrote it and what it accepts."""
+    lines = []
+    for error in invalid.errors():
+        field = str(error["loc"][0]) if error["loc"] else ""
+        name = field.upper()
+        variable = name if name.startswith(("GREGARIO_", "DISCORD_")) else f"GREGARIO_{name}" if field else "a setting"
+        given = error.get("input")
+        shown = f"={given}" if isinstance(given, str | int | float) and field != "token" else ""
+        message = error["msg"].removeprefix("Value error, ")
+        lines.append(f"{variable}{shown}: {message}")
+    if len(lines) > 2:
+        lines = [lines[0], f"(and {len(lines) - 1} more settings that are not valid)"]
+    return "\n".join(lines)

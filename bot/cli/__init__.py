@@ -3,17 +3,70 @@
 Sub-commands: ``run`` (the Discord bot), ``play`` (you against bots, in the terminal), ``simulate``
 (all-bot races and their statistics), ``replay`` (a race record), ``rules`` and ``stages``.
 Only ``run`` imports discord.py, so the terminal commands start fast and need no token.
+
+Every mistake on the command line gets at most three lines on stderr and exit status 2; Ctrl-C stops with
+exit status 130 and no traceback; a reader that closes the pipe early (``| head``) ends the output quietly.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, NoReturn
 
 from engine.registry import RULESET_IDS
+
+
+class UsageError(Exception):
+    """A mistake in what the user typed: one line saying what is wrong and what to do; exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with short errors: the problem and where to read more, not the whole usage (at most 3 lines)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\nSee '{self.prog} --help'.\n")
+
+
+def counted(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum`` (``--races 0`` is refused, not run)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be {minimum} or more, got {value}")
+        return value
+
+    return parse
+
+
+def check_record_path(path: str | None) -> None:
+    """Refuse a ``--record`` file that cannot be written, before the race starts (so no race is lost)."""
+    if not path:
+        return
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise UsageError(f"--record {path} is a folder; give a file name, e.g. {target / 'race.json'}")
+    if not folder.is_dir():
+        raise UsageError(f"cannot save the record to {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"cannot save the record to {path}: the folder {folder} is not writable")
+
+
+def brief(text: str, lines: int = 2) -> str:
+    """At most ``lines`` lines of a multi-line refusal (several bad options), saying how many were left out."""
+    parts = text.strip().splitlines() or [""]
+    if len(parts) <= lines:
+        return "\n".join(parts)
+    return "\n".join([*parts[: lines - 1], f"{parts[lines - 1]} (and {len(parts) - lines} more)"])
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -23,7 +76,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
     for pair in pairs:
         key, sep, raw = pair.partition("=")
         if not sep or not key:
-            raise SystemExit(f"gregario: --option needs key=value, got {pair!r}")
+            raise UsageError(f"--option needs KEY=VALUE (e.g. --option grid=random), got {pair!r}")
         try:
             options[key] = json.loads(raw)
         except json.JSONDecodeError:
@@ -37,7 +90,7 @@ def parse_stage(text: str | None) -> dict[str, Any] | str | None:
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise SystemExit(f"gregario: --stage is not valid JSON: {exc}") from exc
+            raise UsageError(f"--stage is not valid JSON ({exc.msg}, column {exc.colno})") from exc
         if isinstance(value, dict):
             return value
     return text
@@ -54,7 +107,7 @@ def _add_race_arguments(p: argparse.ArgumentParser, default_ruleset: str | None 
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="gregario",
         description="Cycling board-game races on Discord, and in your terminal.",
     )
@@ -65,13 +118,15 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a race in the terminal against bots (no token needed)")
     _add_race_arguments(play)
     play.add_argument("--name", default="Player", help="your name in the race (default Player)")
-    play.add_argument("--opponents", type=int, default=None, help="number of bot opponents (default: the minimum)")
+    play.add_argument(
+        "--opponents", type=counted(0), default=None, help="number of bot opponents (default: the minimum)"
+    )
     play.add_argument("--bots", default=None, help="strategy of the bot opponents (default: the system's)")
 
     sim = sub.add_parser("simulate", help="run all-bot races and print wins by seat and strategy")
     _add_race_arguments(sim)
-    sim.add_argument("--races", "-n", type=int, default=100, help="number of races (default 100)")
-    sim.add_argument("--players", type=int, default=None, help="number of player seats (default: the minimum)")
+    sim.add_argument("--races", "-n", type=counted(1), default=100, help="number of races (default 100)")
+    sim.add_argument("--players", type=counted(1), default=None, help="number of player seats (default: the minimum)")
     sim.add_argument("--bots", default=None, help="comma-separated strategies, one per seat, cycled")
     sim.add_argument("--no-rotate", action="store_true", help="keep each strategy on its seat")
 
@@ -89,8 +144,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``gregario`` console script; returns the exit status."""
+    """Entry point of the ``gregario`` console script; returns the exit status (2 for a usage mistake)."""
     args = build_parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except UsageError as exc:
+        print(f"gregario {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "run":
         from bot.runner import run
 
@@ -121,4 +184,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry() -> None:
-    sys.exit(main())
+    """The console script: :func:`main`, with Ctrl-C (130) and a closed output pipe (2) ended quietly."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        status = 130
+    except BrokenPipeError:
+        _silence_stdout()
+        status = 2
+    sys.exit(status)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush cannot fail on a closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -14,12 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.cli import parse_options, parse_stage
+from pydantic import ValidationError
+
+from bot.cli import UsageError, brief, check_record_path, parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
 from engine.messages import OrderError
 from engine.race import Race
-from engine.record import RecordError
+from engine.record import RecordError, describe_validation_error
 from engine.registry import get_ruleset
 from engine.ruleset import Decision, Entrant, InputField, Order, set_path
 
@@ -118,30 +120,40 @@ def _my_decision(race: Race, partial: Order) -> Decision | None:
 
 
 def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
-    """Play one race: you against bots. Returns 0 when the race ends or you quit."""
+    """Play one race: you against bots. Returns 0 when the race ends or you quit, 130 after Ctrl-C (the
+    record so far is saved either way); raises :class:`UsageError` for a bad argument, before the race."""
     term = Terminal(inp or sys.stdin, out or sys.stdout)
     ruleset = get_ruleset(args.ruleset)
+    check_record_path(args.record)
     options = parse_options(args.option)
+    stage = parse_stage(args.stage)
     strategies = parse_strategies(ruleset, args.bots)
     opponents = args.opponents if args.opponents is not None else max(ruleset.min_players - 1, 0)
     human = Entrant(id=HUMAN_ID, name=args.name)
-    entrants = ruleset.default_entrants([human, *bot_seats(ruleset, opponents, strategies)], options)
     seed = new_seed(args.seed)
     try:
-        race = Race.start(ruleset.id, entrants, seed, stage=parse_stage(args.stage), options=options)
+        entrants = ruleset.default_entrants([human, *bot_seats(ruleset, opponents, strategies)], options)
+        race = Race.start(ruleset.id, entrants, seed, stage=stage, options=options)
+    except ValidationError as exc:  # default_entrants reads the options before the race checks them
+        raise UsageError(brief(describe_validation_error(exc, "options"))) from None
     except RecordError as exc:
-        term.say(f"gregario play: {exc}")
-        return 2
+        raise UsageError(brief(str(exc))) from None
     term.say(f"{ruleset.name} — seed {seed}. Riders: {', '.join(e.name for e in entrants)}")
     term.say(HELP.format(example=""))
 
     def show_board() -> None:
         term.say(race.ruleset.board_text(race.state))
 
-    def save() -> None:
+    def save(status: int) -> int:
+        """Write the record (if asked); a failure to write is reported in one line, exit status 2."""
         if args.record:
-            Path(args.record).write_text(race.record.to_json(), encoding="utf-8")
+            try:
+                Path(args.record).write_text(race.record.to_json(), encoding="utf-8")
+            except OSError as exc:
+                print(f"gregario play: could not save the record to {args.record}: {exc.strerror}", file=sys.stderr)
+                return 2
             term.say(f"Race record saved to {args.record}")
+        return status
 
     shown = 0
 
@@ -171,8 +183,10 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
             tell_news()
     except Quit:
         term.say("\nRace abandoned.")
-        save()
-        return 0
+        return save(0)
+    except KeyboardInterrupt:
+        term.say("\nRace interrupted.")
+        return save(130)
     published = race.publish()
     if published:
         term.say("\nThe next morning:")
@@ -181,5 +195,4 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     result = race.result()
     term.say("\nFinal standings" + (" (provisional)" if result.provisional else "") + ":")
     term.say(render_standings(race))
-    save()
-    return 0
+    return save(0)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.cli import brief
 from engine.race import Race, replay
 from engine.record import RecordError, parse_record
 from engine.registry import get_ruleset
@@ -36,15 +37,20 @@ def render_standings(race: Race) -> str:
 
 def replay_command(path: str, *, as_json: bool) -> int:
     """Replay ``path``; exit status 2 with a message naming the step and entrant for an illegal order."""
+    source = "standard input" if path == "-" else path
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        text = data.decode("utf-8")
     except OSError as exc:
-        print(f"gregario replay: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        print(f"gregario replay: cannot read {source}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"gregario replay: {source} is not UTF-8 text; a race record is a JSON file", file=sys.stderr)
         return 2
     try:
         race = replay(parse_record(text))
     except RecordError as exc:
-        print(f"gregario replay: {exc}", file=sys.stderr)
+        print(f"gregario replay: {brief(str(exc))}", file=sys.stderr)
         return 2
     if as_json:
         print(json.dumps(replay_summary(race), ensure_ascii=False, sort_keys=True))

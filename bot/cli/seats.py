@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from bot.cli import UsageError
 from engine.ruleset import Entrant, Ruleset
 
 
@@ -29,8 +30,7 @@ def parse_strategies(ruleset: Ruleset[Any], text: str | None) -> list[str]:
     names = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in ruleset.strategies]
     if unknown:
-        raise SystemExit(
-            f"gregario: unknown bot {', '.join(unknown)} for {ruleset.name}; "
-            f"choose from {', '.join(ruleset.strategies)}"
+        raise UsageError(
+            f"unknown bot {', '.join(unknown)} for {ruleset.name}; choose from {', '.join(ruleset.strategies)}"
         )
     return names

@@ -14,10 +14,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bot.cli import parse_options, parse_stage
+from pydantic import ValidationError
+
+from bot.cli import UsageError, brief, check_record_path, parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
 from engine.race import Race
+from engine.record import RecordError, describe_validation_error
 from engine.registry import get_ruleset
 
 
@@ -32,8 +35,12 @@ def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def simulate(args: argparse.Namespace) -> int:
+    """Run the races and print the tables; Ctrl-C stops early (exit status 130) with the last race's record
+    saved; a bad argument raises :class:`UsageError` before the first race."""
     ruleset = get_ruleset(args.ruleset)
+    check_record_path(args.record)
     options = parse_options(args.option)
+    stage = parse_stage(args.stage)
     strategies = parse_strategies(ruleset, args.bots)
     players = args.players or max(ruleset.min_players, len(strategies))
     base_seed = new_seed(args.seed)
@@ -43,33 +50,41 @@ def simulate(args: argparse.Namespace) -> int:
     steps = 0
     unfinished = 0
     last: Race | None = None
+    print(f"{ruleset.name}: {args.races} races, stage {args.stage or 'default'}, seed {base_seed}", flush=True)
     started = time.perf_counter()
-    for n in range(args.races):
-        seats = bot_seats(ruleset, players, strategies, start=0 if args.no_rotate else n)
-        entrants = ruleset.default_entrants(seats, options)
-        try:
-            race = Race.start(ruleset.id, entrants, base_seed + n, stage=parse_stage(args.stage), options=options)
-        except Exception as exc:
-            print(f"gregario simulate: {exc}", file=sys.stderr)
-            return 2
-        race.play_bots_until_human()
-        last = race
-        steps += len(race.record.steps)
-        race.publish()  # news held back for later (Tabella's Gazzetta) counts in the final result
-        result = race.result()
-        if not result.finished:
-            unfinished += 1
-            continue
-        strategy_of = {e.id: e.bot or "human" for e in entrants}
-        for e in entrants:
-            seats_by_strategy[strategy_of[e.id]] += 1
-        for standing in result.standings:
-            if standing.place == 1:
-                wins_by_seat[standing.entrant] += 1
-                wins_by_strategy[strategy_of[standing.entrant]] += 1
+    races = 0
+    try:
+        for n in range(args.races):
+            seats = bot_seats(ruleset, players, strategies, start=0 if args.no_rotate else n)
+            try:
+                entrants = ruleset.default_entrants(seats, options)
+                race = Race.start(ruleset.id, entrants, base_seed + n, stage=stage, options=options)
+            except ValidationError as exc:  # default_entrants reads the options before the race checks them
+                raise UsageError(brief(describe_validation_error(exc, "options"))) from None
+            except RecordError as exc:
+                raise UsageError(brief(str(exc))) from None
+            race.play_bots_until_human()
+            last = race
+            steps += len(race.record.steps)
+            race.publish()  # news held back for later (Tabella's Gazzetta) counts in the final result
+            races += 1
+            result = race.result()
+            if not result.finished:
+                unfinished += 1
+                continue
+            strategy_of = {e.id: e.bot or "human" for e in entrants}
+            for e in entrants:
+                seats_by_strategy[strategy_of[e.id]] += 1
+            for standing in result.standings:
+                if standing.place == 1:
+                    wins_by_seat[standing.entrant] += 1
+                    wins_by_strategy[strategy_of[standing.entrant]] += 1
+    except KeyboardInterrupt:
+        print(f"gregario simulate: interrupted after {races} of {args.races} races", file=sys.stderr)
+        if args.record and last is not None:
+            return _save(args.record, last, 130)
+        return 130
     elapsed = time.perf_counter() - started
-    races = args.races
-    print(f"{ruleset.name}: {races} races, stage {args.stage or 'default'}, seed {base_seed}")
     print(f"races per second: {races / elapsed:.1f}   steps per race: {steps / max(races, 1):.1f}")
     if unfinished:
         print(f"unfinished races: {unfinished}")
@@ -85,6 +100,16 @@ def simulate(args: argparse.Namespace) -> int:
         print("standings of the last race (the system's own classification):")
         print(render_standings(last))
     if args.record and last is not None:
-        Path(args.record).write_text(last.record.to_json(), encoding="utf-8")
-        print(f"last race's record saved to {args.record}")
+        return _save(args.record, last, 0)
     return 0
+
+
+def _save(path: str, race: Race, status: int) -> int:
+    """Write the last race's record; a failure to write is reported in one line, exit status 2."""
+    try:
+        Path(path).write_text(race.record.to_json(), encoding="utf-8")
+    except OSError as exc:
+        print(f"gregario simulate: could not save the record to {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(f"last race's record saved to {path}", file=sys.stderr if status else sys.stdout)
+    return status

@@ -48,11 +48,11 @@ def test_importing_bot_stays_light() -> None:
 def test_invalid_settings_are_reported_not_raised(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A broken setting in the environment gives exit code 2 and names the setting."""
+    """A broken setting in the environment gives exit code 2 and names the variable."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("GREGARIO_REMINDER_AT", "2")
+    monkeypatch.setenv("GREGARIO_TEST_GUILD_ID", "my-server")
     assert run() == 2
-    assert "reminder_at" in capsys.readouterr().err
+    assert "GREGARIO_TEST_GUILD_ID=my-server" in capsys.readouterr().err
 
 
 async def test_serve_runs_the_bot_until_it_is_closed(fake_discord: Any, bot_settings: Settings) -> None:
@@ -70,18 +70,18 @@ async def test_serve_runs_the_bot_until_it_is_closed(fake_discord: Any, bot_sett
 async def test_serve_explains_a_refused_token(
     fake_discord: Any, bot_settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A token Discord refuses gives exit code 1 and says to reset it."""
+    """A token Discord refuses gives exit code 2 and says to reset it."""
     from bot import create_bot
 
     bot = create_bot(bot_settings, connector=fake_discord.connector())
-    assert await serve(bot, "stolen-and-revoked") == 1
+    assert await serve(bot, "stolen-and-revoked") == 2
     assert "Reset Token" in capsys.readouterr().err
 
 
 async def test_serve_explains_a_refused_intent(
     fake_discord: Any, bot_settings: Settings, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A privileged intent the portal has not enabled gives exit code 1 and says where to enable it."""
+    """A privileged intent the portal has not enabled gives exit code 2 and says where to enable it."""
     import discord
 
     from bot import create_bot
@@ -89,5 +89,5 @@ async def test_serve_explains_a_refused_intent(
     bot = create_bot(
         bot_settings, connector=fake_discord.connector(), intents=discord.Intents.all(), guild_ready_timeout=0.05
     )
-    assert await serve(bot, fake_discord.token) == 1
+    assert await serve(bot, fake_discord.token) == 2
     assert "Privileged Gateway Intents" in capsys.readouterr().err

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.settings import Settings
+from bot.settings import Settings, describe_settings_error
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,11 +25,11 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 
 def test_defaults_need_no_configuration() -> None:
-    """With nothing set, there is no token, a SQLite file and 15-minute rounds."""
+    """With nothing set, there is no token, INFO logging and Discord's own API address."""
     settings = Settings()
     assert settings.token is None
-    assert settings.database_url.startswith("sqlite")
-    assert settings.round_deadline_minutes == 15
+    assert settings.log_level == "INFO"
+    assert settings.api_base_url == "https://discord.com/api/v10"
     assert settings.test_guild_id is None
     assert settings.sync_commands is True
 
@@ -51,17 +51,54 @@ def test_the_token_never_shows_in_reprs(monkeypatch: pytest.MonkeyPatch) -> None
 def test_a_dot_env_file_is_read_and_blank_values_mean_unset(tmp_path: Path) -> None:
     """.env in the working folder sets values; an empty token or guild line means none."""
     (tmp_path / ".env").write_text(
-        "GREGARIO_TOKEN=\nGREGARIO_TEST_GUILD_ID=\nGREGARIO_ROUND_DEADLINE_MINUTES=30\nGREGARIO_LOG_LEVEL=DEBUG\n"
+        "GREGARIO_TOKEN=\nGREGARIO_TEST_GUILD_ID=\nGREGARIO_SYNC_COMMANDS=false\nGREGARIO_LOG_LEVEL=DEBUG\n"
     )
     settings = Settings()
     assert settings.token is None and settings.test_guild_id is None
-    assert settings.round_deadline_minutes == 30 and settings.log_level == "DEBUG"
+    assert settings.sync_commands is False and settings.log_level == "DEBUG"
 
 
 def test_bad_values_name_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A deadline that is not a number is refused with the setting's name."""
-    monkeypatch.setenv("GREGARIO_ROUND_DEADLINE_MINUTES", "soon")
-    with pytest.raises(ValidationError, match="round_deadline_minutes"):
+    """A server id that is not a number is refused with the setting's name."""
+    monkeypatch.setenv("GREGARIO_TEST_GUILD_ID", "soon")
+    with pytest.raises(ValidationError, match="test_guild_id"):
+        Settings()
+
+
+@pytest.mark.parametrize("written", ["debug", "Warning", " error ", "INFO"])
+def test_log_levels_are_accepted_in_any_case(monkeypatch: pytest.MonkeyPatch, written: str) -> None:
+    """GREGARIO_LOG_LEVEL=debug means DEBUG."""
+    monkeypatch.setenv("GREGARIO_LOG_LEVEL", written)
+    assert Settings().log_level == written.strip().upper()
+
+
+def test_a_bad_log_level_names_the_variable_and_the_accepted_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """GREGARIO_LOG_LEVEL=chatty is told as the variable the user wrote, with DEBUG, INFO, WARNING, ERROR."""
+    monkeypatch.setenv("GREGARIO_LOG_LEVEL", "chatty")
+    with pytest.raises(ValidationError) as info:
+        Settings()
+    text = describe_settings_error(info.value)
+    assert text.startswith("GREGARIO_LOG_LEVEL=chatty:")
+    assert all(level in text for level in ("DEBUG", "INFO", "WARNING", "ERROR"))
+    assert "log_level" not in text and len(text.splitlines()) == 1
+
+
+def test_many_bad_values_still_fit_in_two_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three bad settings: the first is named, the others counted."""
+    monkeypatch.setenv("GREGARIO_LOG_LEVEL", "chatty")
+    monkeypatch.setenv("GREGARIO_API_BASE_URL", "discord.com")
+    monkeypatch.setenv("GREGARIO_SYNC_COMMANDS", "maybe")
+    with pytest.raises(ValidationError) as info:
+        Settings()
+    assert describe_settings_error(info.value).splitlines()[1] == "(and 2 more settings that are not valid)"
+
+
+def test_the_api_base_url_must_be_a_web_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    """GREGARIO_API_BASE_URL is an http(s) URL; a trailing slash is dropped."""
+    monkeypatch.setenv("GREGARIO_API_BASE_URL", "http://127.0.0.1:9/api/v10/")
+    assert Settings().api_base_url == "http://127.0.0.1:9/api/v10"
+    monkeypatch.setenv("GREGARIO_API_BASE_URL", "127.0.0.1:9")
+    with pytest.raises(ValidationError, match="http"):
         Settings()
 
 

@@ -33,8 +33,7 @@ def test_simulate_counts_every_win_and_prints_the_classification(ruleset, capsys
     assert "standings of the last race" in out
 
 
-def test_an_unknown_strategy_is_refused_with_the_choices() -> None:
-    """A misspelt bot name stops with the list of strategies."""
-    with pytest.raises(SystemExit) as info:
-        main(["simulate", "-r", "flamme_rouge", "--bots", "heuristik", "--races", "1"])
-    assert "heuristic" in str(info.value)
+def test_an_unknown_strategy_is_refused_with_the_choices(capsys: pytest.CaptureFixture[str]) -> None:
+    """A misspelt bot name stops with exit status 2 and the list of strategies."""
+    assert main(["simulate", "-r", "flamme_rouge", "--bots", "heuristik", "--races", "1"]) == 2
+    assert "heuristic" in capsys.readouterr().err
