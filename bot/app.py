@@ -61,7 +61,7 @@ class Gregario(commands.Bot):
     async def setup_hook(self) -> None:
         """Runs once, after login: say who the bot is and how to invite it, load the features, sync."""
         if self.user is not None and self.application_id is not None:
-            _log.info("Logged in as %s — invite: %s", self.user.name, invite_url(self.application_id))
+            _log.info("Logged in as %s — invite: %s", self.user.display_name, invite_url(self.application_id))
         await self.tree.set_translator(CatalogTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
