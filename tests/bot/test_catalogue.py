@@ -64,3 +64,44 @@ def test_board_file_names_are_ascii_slugs(ruleset: Ruleset[Any]) -> None:
 def test_every_installed_rule_system_has_a_guide(rulesets: list[Ruleset[Any]]) -> None:
     """The /rules button needs engine/<id>/guide.md for every rule system."""
     assert [r.id for r in rulesets if catalogue.guide(r) is None] == []
+
+
+def _guide_problems(text: str) -> list[str]:
+    """Lines of a guide that Discord would show badly: table rows (raw pipes) and paragraphs hard-wrapped
+    onto several lines (ragged on a phone). Code blocks are left as they are."""
+    problems = []
+    lines = text.splitlines()
+    fenced = False
+    for n, line in enumerate(lines):
+        if line.strip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced or not line.strip():
+            continue
+        if line.lstrip().startswith("|"):
+            problems.append(f"line {n + 1}: a table row: {line[:60]}")
+        following = lines[n + 1] if n + 1 < len(lines) else ""
+        starts_block = (
+            not following.strip()
+            or following.startswith(("#", "```", "- ", "* "))
+            or following[:3].rstrip(" ").rstrip(".").isdigit()
+        )
+        if not line.startswith("#") and not starts_block:
+            problems.append(f"line {n + 1}: the paragraph goes on on the next line: {following[:60]}")
+    return problems
+
+
+def test_the_guide_checker_finds_tables_and_hard_wraps() -> None:
+    """The check below is not blind: it flags a table and a paragraph broken over two lines."""
+    assert len(_guide_problems("| a | b |\n|---|---|")) >= 2
+    assert _guide_problems("One sentence broken\nin two.") != []
+    assert _guide_problems("# Title\nOne line.\n\n- an item\n- another\n1. a step\n\n```\nrow | row\nrow\n```") == []
+
+
+def test_every_guide_reads_well_on_discord(rulesets: list[Ruleset[Any]]) -> None:
+    """No Markdown tables and no hard-wrapped paragraphs in the guides /rules sends, and every piece fits."""
+    for ruleset in rulesets:
+        text = catalogue.guide(ruleset)
+        assert text is not None, ruleset.id
+        assert _guide_problems(text) == [], ruleset.id
+        assert all(len(piece) <= catalogue.MESSAGE_LIMIT for piece in catalogue.chunks(text))
