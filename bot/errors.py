@@ -12,6 +12,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.catalogue import MESSAGE_LIMIT
 from bot.i18n import t
 from engine.messages import OrderError
 
@@ -27,8 +28,18 @@ class UserError(Exception):
         self.params = params
 
 
+def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to Discord's message limit with a visible "…", so an over-long refusal (a pasted wall of
+    text echoed back) still reaches the player instead of failing the whole interaction."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def explain(error: BaseException, locale: str | None) -> str:
-    """The player's text for ``error``; logs what a player should not have to read."""
+    """The player's text for ``error``, never longer than a message; logs what a player should not read."""
+    return fit(_explain(error, locale))
+
+
+def _explain(error: BaseException, locale: str | None) -> str:
     original: BaseException = error
     while isinstance(original, app_commands.CommandInvokeError | app_commands.TransformerError):
         if original.__cause__ is None:

@@ -122,3 +122,11 @@ async def test_a_failing_modal_gets_the_same_apology(gregario: Any, alice: Disco
     modal = await (await alice.slash("plan")).modal()
     reply = await (await alice.submit(modal, {"Plan": "A 3R"})).reply()
     assert reply.content.startswith("Something went wrong on my side.") and reply.ephemeral_for == alice.id
+
+
+def test_a_refusal_longer_than_a_message_is_cut_with_a_visible_mark() -> None:
+    """Whatever a refusal repeats back, the player's text fits Discord's 2,000 characters and shows the cut."""
+    error = _invoke_error(UserError("stages.unknown_stage", stage="y" * 5000, ruleset="Flamme Rouge", names="A, B"))
+    text = explain(error, "en")
+    assert len(text) == 2000 and text.endswith("…")
+    assert text.startswith("There is no stage called 'yyy")

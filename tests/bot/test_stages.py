@@ -99,3 +99,15 @@ async def test_every_preset_of_every_rule_system_can_be_shown(
             assert reply.embeds[0]["title"] == preset.name, (ruleset.id, preset.name)
             board = await alice.download(reply.attachments[0].url)
             assert board.decode("utf-8") == ruleset.stage_board(preset.name, {}), (ruleset.id, preset.name)
+
+
+async def test_an_unknown_stage_name_of_1900_characters_still_gets_a_refusal_within_discords_limit(
+    gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]
+) -> None:
+    """A pasted wall of text as the stage: the refusal arrives (not "This interaction failed"), at most 2,000
+    characters, still naming the problem and ending in a visible cut."""
+    reply = await (await alice.slash("stages", ruleset=ruleset.name, stage="x" * 1900)).reply()
+    assert reply.ephemeral_for == alice.id
+    assert reply.content.startswith("There is no stage called 'xxx")
+    assert len(reply.content) <= 2000
+    assert "…" in reply.content

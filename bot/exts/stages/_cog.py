@@ -25,6 +25,9 @@ BOARD_PREVIEW_LIMIT = FIELD_VALUE_LIMIT - len("```\n\n```")
 NAMES_LIMIT = 1500
 """Room for the list of stage names in a refusal (a message holds 2,000 characters)."""
 
+STAGE_ECHO_LIMIT = 100
+"""How much of an unknown stage name the refusal repeats (the user typed it; the names list matters more)."""
+
 EMBED_BUDGET = 6000 - 400
 """Discord's 6,000 characters per embed, less room for the title and footer."""
 
@@ -75,7 +78,8 @@ class StagesCog(commands.Cog):
         chosen = catalogue.find_preset(ruleset, stage)
         if chosen is None:
             names = _shorten(", ".join(p.name for p in presets) or "—", NAMES_LIMIT)
-            raise UserError("stages.unknown_stage", stage=stage, ruleset=ruleset.name, names=names)
+            shown = _shorten(stage, STAGE_ECHO_LIMIT)
+            raise UserError("stages.unknown_stage", stage=shown, ruleset=ruleset.name, names=names)
         board = ruleset.stage_board(chosen.name, {})
         embed = discord.Embed(title=chosen.name[:256], description=_shorten(chosen.summary, 4096))
         if chosen.label:
