@@ -120,3 +120,18 @@ async def test_start_up_logs_who_the_bot_is_and_its_invite_link(
         f"Logged in as Gregario — invite: https://discord.com/oauth2/authorize?client_id={fake_discord.application_id}"
         f"&scope=bot+applications.commands&permissions={permissions}"
     ]
+
+
+def test_the_readme_gives_the_permissions_and_scopes_the_invite_uses() -> None:
+    """README's "Putting the bot on a server" states the same permission integer, in words too, and scopes."""
+    from bot.app import PERMISSIONS, SCOPES
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Putting the bot on a server", 1)[1].split("\n## ", 1)[0]
+    assert f"`{PERMISSIONS.value}`" in section
+    words = {"View Channels": "view_channel", "Send Messages": "send_messages", "Embed Links": "embed_links"}
+    words |= {"Send Messages in Threads": "send_messages_in_threads", "Attach Files": "attach_files"}
+    words |= {"Read Message History": "read_message_history"}
+    assert discord.Permissions(**dict.fromkeys(words.values(), True)) == PERMISSIONS
+    assert all(name in section for name in words)
+    assert all(f"`{scope}`" in section for scope in SCOPES)
