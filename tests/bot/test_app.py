@@ -127,7 +127,7 @@ def test_the_readme_gives_the_permissions_and_scopes_the_invite_uses() -> None:
     from bot.app import PERMISSIONS, SCOPES
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Putting the bot on a server", 1)[1].split("\n## ", 1)[0]
+    section = " ".join(readme.split("## Putting the bot on a server", 1)[1].split("\n## ", 1)[0].split())
     assert f"`{PERMISSIONS.value}`" in section
     words = {"View Channels": "view_channel", "Send Messages": "send_messages", "Embed Links": "embed_links"}
     words |= {"Send Messages in Threads": "send_messages_in_threads", "Attach Files": "attach_files"}
