@@ -78,8 +78,8 @@ class StagesCog(commands.Cog):
         chosen = catalogue.find_preset(ruleset, stage)
         if chosen is None:
             names = _shorten(", ".join(p.name for p in presets) or "—", NAMES_LIMIT)
-            shown = _shorten(stage, STAGE_ECHO_LIMIT)
-            raise UserError("stages.unknown_stage", stage=shown, ruleset=ruleset.name, names=names)
+            echoed = _shorten(stage, STAGE_ECHO_LIMIT)
+            raise UserError("stages.unknown_stage", stage=echoed, ruleset=ruleset.name, names=names)
         board = ruleset.stage_board(chosen.name, {})
         embed = discord.Embed(title=chosen.name[:256], description=_shorten(chosen.summary, 4096))
         if chosen.label:
