@@ -29,6 +29,13 @@ def event_data(events: Iterable[EventLike]) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+def event_lines(events: Iterable[EventLike], locale: str) -> list[str]:
+    """Each engine event's message in ``locale`` (events given as JSON carry no message and are skipped)."""
+    from bot.i18n import t
+
+    return [t(e.message, locale) for e in events if isinstance(e, Event)]
+
+
 class SystemRenderer(ABC):
     """The pictures of one rule system. Stateless; one instance per system."""
 
