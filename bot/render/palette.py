@@ -66,8 +66,8 @@ TERRAIN: dict[str, RGB] = {
     "descent": (150, 200, 236),
     "supply": (248, 232, 120),
     "cobbles": (170, 150, 120),
-    "plains": (205, 225, 190),
-    "sprint": (200, 230, 200),
+    "plains": (218, 216, 206),
+    "sprint": (180, 222, 196),
     "mountain": (240, 190, 160),
 }
 """Terrain fills: ascents warm (the board game's red), descents cool (its blue), supply yellow,
