@@ -69,7 +69,9 @@ def board_text(
 
 
 def preview_image(
-    ruleset_id: str, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any] | None = None,
+    ruleset_id: str,
+    stage: Mapping[str, Any] | str | None,
+    options: Mapping[str, Any] | None = None,
     locale: str = DEFAULT_LOCALE,
 ) -> Image.Image:
     """A stage before the race (``/stages``, lobbies): the course without riders."""
@@ -77,7 +79,9 @@ def preview_image(
 
 
 def preview_png(
-    ruleset_id: str, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any] | None = None,
+    ruleset_id: str,
+    stage: Mapping[str, Any] | str | None,
+    options: Mapping[str, Any] | None = None,
     locale: str = DEFAULT_LOCALE,
 ) -> bytes:
     """:func:`preview_image` as PNG bytes."""

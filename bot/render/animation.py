@@ -70,8 +70,10 @@ def sample(count: int, keep: int) -> list[int]:
 
 def _encode(images: list[Image.Image], scale: float, colours: int) -> bytes:
     if scale != 1.0:
-        images = [im.resize((max(1, int(im.width * scale)), max(1, int(im.height * scale))), Image.Resampling.LANCZOS)
-                  for im in images]
+        images = [
+            im.resize((max(1, int(im.width * scale)), max(1, int(im.height * scale))), Image.Resampling.LANCZOS)
+            for im in images
+        ]
     # One palette for every frame, taken from the first, middle and last frames side by side.
     picks = [images[0], images[len(images) // 2], images[-1]]
     strip = Image.new("RGB", (sum(im.width for im in picks), max(im.height for im in picks)), PAPER)

@@ -29,7 +29,7 @@ from bot.render.layout import MARGIN, Canvas, fit
 from bot.render.palette import FLAMME_ROUGE_TEAMS, GRID, INK, MUTED, PAPER, RGB, TERRAIN, VERGE, seat_colour
 from bot.render.tokens import swatch, token
 from engine.flamme_rouge.track import parse_profile
-from engine.ruleset import Standing
+from engine.ruleset import Event, Standing
 
 SQUARE_W = 40
 LANE_H = 30
@@ -300,12 +300,14 @@ class FlammeRougeRenderer(SystemRenderer):
                     terrain=t("render.terrain." + terrain, locale),
                 )
             lines.append(f"{label} {r['team']} {r['type']} ({who}): {where}")
-        for kind, data in event_data(events):
+        for event in events:
+            if isinstance(event, Event):  # the engine's own words, translated
+                lines.append(t(event.message, locale))
+                continue
+            [(kind, data)] = event_data([event])
             if kind in ("fr.move", "fr.slipstream"):
-                lines.append(
-                    t("render.fr.moved" if kind == "fr.move" else "render.fr.slipstreamed", locale,
-                      rider=data["rider"], start=data["from"], end=data["to"])
-                )
+                key = "render.fr.moved" if kind == "fr.move" else "render.fr.slipstreamed"
+                lines.append(t(key, locale, rider=data["rider"], start=data["from"], end=data["to"]))
             elif kind == "fr.exhaustion":
                 lines.append(t("render.fr.exhausted", locale, riders=", ".join(map(str, data.get("riders", [])))))
         return "\n".join(lines)

@@ -38,12 +38,22 @@ class Canvas:
 
     def title(self, text: str, subtitle: str = "") -> None:
         """The headline across the top, and a smaller line under it when given."""
-        self.draw.text((MARGIN, 10), fit(text, 20, self.image.width - 2 * MARGIN, bold=True), fill=INK, font=font(20, True))
+        self.draw.text(
+            (MARGIN, 10), fit(text, 20, self.image.width - 2 * MARGIN, bold=True), fill=INK, font=font(20, True)
+        )
         if subtitle:
             self.draw.text((MARGIN, 36), fit(subtitle, 14, self.image.width - 2 * MARGIN), fill=MUTED, font=font(14))
 
-    def text(self, xy: tuple[float, float], text: str, size: int = 14, bold: bool = False, fill: RGB = INK,
-             anchor: str = "la", width: int | None = None) -> None:
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int = 14,
+        bold: bool = False,
+        fill: RGB = INK,
+        anchor: str = "la",
+        width: int | None = None,
+    ) -> None:
         """Text at ``xy`` (Pillow anchor), shortened with an ellipsis to ``width`` pixels when given."""
         if width is not None:
             text = fit(text, size, width, bold)

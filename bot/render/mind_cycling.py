@@ -55,7 +55,7 @@ MOVES = ("mc.move", "mc.attack", "mc.relay", "mc.wheel")
 def first_row(view: Mapping[str, Any]) -> int:
     """The first column's row: 0, or lower when the start grid holds cyclists behind row 0."""
     rows = [c["row"] for c in view.get("cyclists") or [] if c.get("row") is not None]
-    return min([0, *rows])
+    return int(min([0, *rows]))
 
 
 def band_height(lanes: int) -> int:
@@ -125,8 +125,8 @@ class MindCyclingRenderer(SystemRenderer):
             canvas.title(t("render.mc.title", locale, round=view.get("round", 0)), t("render.mc.subtitle", locale))
         else:
             canvas.title(title, t("render.mc.preview_subtitle", locale, rows=last, lanes=lanes))
-        rocks = {(int(r), int(l)) for r, l in course.get("rocks") or []}
-        feeds = {(int(r), int(l)) for r, l in course.get("supply_spaces") or []}
+        rocks = {(int(r), int(lane)) for r, lane in course.get("rocks") or []}
+        feeds = {(int(r), int(lane)) for r, lane in course.get("supply_spaces") or []}
         for row in range(first, top_row + 1):
             kind = section_of(row, course) if row <= last else "finish"
             fill = TERRAIN.get(kind, TERRAIN["flat"]) if kind not in ("start", "finish") else TERRAIN["start"]
@@ -177,17 +177,26 @@ class MindCyclingRenderer(SystemRenderer):
             x0, y0, x1, y1 = cell_box(int(c["row"]), int(c["lane"]), first, lanes)
             base = BASE.get(c.get("base", "black"), BASE["black"])
             draw.rounded_rectangle((x0 + INSET, y0 + INSET, x1 - INSET, y1 - INSET), radius=4, fill=base)
-            token(draw, (x0 + 2, y0 + 2, x1 - 2, y1 - 7), HELMET.get(c["role"], (200, 200, 200)),
-                  cyclist_label(c, numbers), outline=INK, shape="disc", width=1, largest=11)
+            token(
+                draw,
+                (x0 + 2, y0 + 2, x1 - 2, y1 - 7),
+                HELMET.get(c["role"], (200, 200, 200)),
+                cyclist_label(c, numbers),
+                outline=INK,
+                shape="disc",
+                width=1,
+                largest=11,
+            )
             if c.get("base") == "blue":  # the bottle: a white mark on the base
-                draw.rounded_rectangle((x0 + ROW_W / 2 - 5, y1 - 6, x0 + ROW_W / 2 + 5, y1 - 3), radius=1,
-                                       fill=(255, 255, 255))
+                draw.rounded_rectangle(
+                    (x0 + ROW_W / 2 - 5, y1 - 6, x0 + ROW_W / 2 + 5, y1 - 3), radius=1, fill=(255, 255, 255)
+                )
         y = BOARD_TOP + bands * band_height(lanes)
         self._legend(canvas, y, locale, names, numbers, view)
         return canvas.image
 
     def _line(self, canvas: Canvas, after_row: int, first: int, lanes: int, colour: RGB, chequered: bool) -> None:
-        x0, y0, x1, _ = cell_box(after_row, 1, first, lanes)
+        _, y0, x1, _ = cell_box(after_row, 1, first, lanes)
         bottom = y0 + lanes * LANE_H
         if chequered:
             for k in range(lanes * LANE_H // 6):
@@ -197,8 +206,15 @@ class MindCyclingRenderer(SystemRenderer):
         else:
             canvas.draw.rectangle((x1 - 3, y0 - 4, x1 + 3, bottom + 4), fill=colour, outline=INK)
 
-    def _legend(self, canvas: Canvas, y: int, locale: str, names: Mapping[str, str], numbers: Mapping[str, int],
-                view: Mapping[str, Any]) -> None:
+    def _legend(
+        self,
+        canvas: Canvas,
+        y: int,
+        locale: str,
+        names: Mapping[str, str],
+        numbers: Mapping[str, int],
+        view: Mapping[str, Any],
+    ) -> None:
         x = MARGIN
         for fill, label in (
             (HELMET["sprinter"], t("render.mc.sprinter", locale)),
@@ -224,8 +240,13 @@ class MindCyclingRenderer(SystemRenderer):
             for k, v in winners.items()
             if v
         ]
-        canvas.text((MARGIN, y + 2), " · ".join([t("render.mc.lines", locale), *medals]), 12, fill=MUTED,
-                    width=WIDTH - 2 * MARGIN)
+        canvas.text(
+            (MARGIN, y + 2),
+            " · ".join([t("render.mc.lines", locale), *medals]),
+            12,
+            fill=MUTED,
+            width=WIDTH - 2 * MARGIN,
+        )
 
     def preview(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any], locale: str) -> Image.Image:
         from engine.mind_cycling.course import build_course
@@ -253,7 +274,8 @@ class MindCyclingRenderer(SystemRenderer):
         lines = [t("render.mc.title", locale, round=view.get("round", 0))]
         length = int(course["strip_length"])
         sections = ", ".join(
-            f"{i * length + 1}-{(i + 1) * length} {t('render.terrain.' + k, locale)}" for i, k in enumerate(course["strips"])
+            f"{i * length + 1}-{(i + 1) * length} {t('render.terrain.' + k, locale)}"
+            for i, k in enumerate(course["strips"])
         )
         lines.append(t("render.mc.road", locale, lanes=course["lanes"], rows=view["last_row"], sections=sections))
         rocks = ", ".join(f"{r}/{lane}" for r, lane in course.get("rocks") or []) or "—"

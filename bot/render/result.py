@@ -48,8 +48,13 @@ def result_card_image(
     for i, s in enumerate(standings):
         if i % 2 == 0:
             canvas.draw.rectangle((MARGIN, y - 3, WIDTH - MARGIN, y + ROW - 5), fill=TERRAIN["start"])
-        token(canvas.draw, (MARGIN + 4, y, MARGIN + 40, y + ROW - 8), MEDALS.get(s.place, (255, 255, 255)),
-              str(s.place), largest=14)
+        token(
+            canvas.draw,
+            (MARGIN + 4, y, MARGIN + 40, y + ROW - 8),
+            MEDALS.get(s.place, (255, 255, 255)),
+            str(s.place),
+            largest=14,
+        )
         canvas.text((MARGIN + 50, y + 2), names.get(s.entrant, s.entrant), 15, bold=True, width=230)
         canvas.text((MARGIN + 290, y + 3), r.figures(s, locale), 13, fill=INK, width=WIDTH - 2 * MARGIN - 294)
         y += ROW

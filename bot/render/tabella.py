@@ -85,7 +85,11 @@ class TabellaRenderer(SystemRenderer):
         return self._draw(view, events, locale, preview=False)
 
     def _draw(
-        self, view: Mapping[str, Any], events: Sequence[EventLike], locale: str, preview: bool,
+        self,
+        view: Mapping[str, Any],
+        events: Sequence[EventLike],
+        locale: str,
+        preview: bool,
         title: str | None = None,
     ) -> Image.Image:
         riders = list(view.get("riders") or [])
@@ -133,9 +137,14 @@ class TabellaRenderer(SystemRenderer):
                     draw.rounded_rectangle((x + 8, y + 34, x + 14 + tw, y + 48), radius=4, fill=INK)
                     canvas.text((x + 11, y + 35), label, 12, True, (255, 255, 255))
                 if cell["cell"] in collided:
-                    draw.rectangle((x + 2, y + 2, x + CELL_W - 2, y + CELL_H - 2), outline=OKABE_ITO["vermillion"], width=4)
-                    draw.ellipse((x + CELL_W - 26, y + CELL_H - 26, x + CELL_W - 6, y + CELL_H - 6),
-                                 fill=OKABE_ITO["vermillion"], outline=INK)
+                    draw.rectangle(
+                        (x + 2, y + 2, x + CELL_W - 2, y + CELL_H - 2), outline=OKABE_ITO["vermillion"], width=4
+                    )
+                    draw.ellipse(
+                        (x + CELL_W - 26, y + CELL_H - 26, x + CELL_W - 6, y + CELL_H - 6),
+                        fill=OKABE_ITO["vermillion"],
+                        outline=INK,
+                    )
                     canvas.text((x + CELL_W - 16, y + CELL_H - 16), "!", 14, True, (255, 255, 255), "mm")
         # This round's moves: an arrow per rider from the cell it left to the cell it reached.
         for kind, data in event_data(events):
@@ -228,14 +237,19 @@ class TabellaRenderer(SystemRenderer):
         for i, r in enumerate(view.get("riders") or []):
             status = t("render.tb.status." + str(r.get("status", "racing")), locale)
             lines.append(
-                f"{i + 1} {r['name']}: " + t("render.tb.figures", locale, place=_place(r), r=r["R"], v=r["V"], status=status)
+                f"{i + 1} {r['name']}: "
+                + t("render.tb.figures", locale, place=_place(r), r=r["R"], v=r["V"], status=status)
             )
         lines.extend(event_lines(events, locale))
         return "\n".join(lines)
 
     def figures(self, standing: Standing, locale: str) -> str:
         f = standing.figures
-        parts = [t("render.tb.points", locale, points=f.get("points", 0)), f"R {f.get('R', '—')}", f"V {f.get('V', '—')}"]
+        parts = [
+            t("render.tb.points", locale, points=f.get("points", 0)),
+            f"R {f.get('R', '—')}",
+            f"V {f.get('V', '—')}",
+        ]
         if f.get("status"):
             parts.append(t("render.tb.status." + str(f["status"]), locale))
         return " · ".join(parts)

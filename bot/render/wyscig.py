@@ -92,7 +92,7 @@ class WyscigRenderer(SystemRenderer):
                 moved[str(data["entrant"])] = {**data, "outcome": kind[3:]}
         lap_outcome = {}
         played = list(view.get("played") or [])
-        lap = played[-(len(played) % len(players) or len(players)):] if players and played else []
+        lap = played[-(len(played) % len(players) or len(players)) :] if players and played else []
         for p in lap:
             lap_outcome[p["entrant"]] = p
         for i, p in enumerate(players):
@@ -112,32 +112,67 @@ class WyscigRenderer(SystemRenderer):
                 x += 20
             name = names.get(p["id"], p.get("name", p["id"]))
             canvas.text((x, cy - 8), name, 15, True, anchor="lm", width=COLUMNS["card"] - (x - MARGIN) - 8)
-            canvas.text((MARGIN + COLUMNS["name"], cy + 11), t("render.wk.hand", locale, cards=p.get("cards", 0)), 11,
-                        fill=MUTED, anchor="lm")
+            canvas.text(
+                (MARGIN + COLUMNS["name"], cy + 11),
+                t("render.wk.hand", locale, cards=p.get("cards", 0)),
+                11,
+                fill=MUTED,
+                anchor="lm",
+            )
             last = p.get("last")
             cx = MARGIN + COLUMNS["card"]
             if last:
-                draw.rounded_rectangle((cx, cy - CARD_H / 2, cx + CARD_W, cy + CARD_H / 2), radius=5,
-                                       fill=(255, 255, 255), outline=INK, width=2)
+                draw.rounded_rectangle(
+                    (cx, cy - CARD_H / 2, cx + CARD_W, cy + CARD_H / 2),
+                    radius=5,
+                    fill=(255, 255, 255),
+                    outline=INK,
+                    width=2,
+                )
                 canvas.text((cx + CARD_W / 2, cy - 2), str(last["card"]), 17, True, INK, "mm")
                 if last.get("descents"):
-                    canvas.text((cx + CARD_W / 2, cy + 12), f"+{2 * int(last['descents'])}", 10, True,
-                                OKABE_ITO["blue"], "mm")
+                    canvas.text(
+                        (cx + CARD_W / 2, cy + 12), f"+{2 * int(last['descents'])}", 10, True, OKABE_ITO["blue"], "mm"
+                    )
             seen = moved.get(p["id"]) or lap_outcome.get(p["id"])
             if seen:
                 outcome = str(seen.get("outcome", ""))
                 if seen.get("blocked"):
                     outcome = "blocked"
                 text = t("render.wk.outcome." + outcome, locale) if outcome in OUTCOMES else outcome
-                canvas.text((MARGIN + COLUMNS["outcome"], cy), text, 14, outcome in ("lead", "penalty"), INK, "lm",
-                            width=COLUMNS["minutes"] - COLUMNS["outcome"] - 6)
+                canvas.text(
+                    (MARGIN + COLUMNS["outcome"], cy),
+                    text,
+                    14,
+                    outcome in ("lead", "penalty"),
+                    INK,
+                    "lm",
+                    width=COLUMNS["minutes"] - COLUMNS["outcome"] - 6,
+                )
             minutes = int(p.get("minutes") or 0)
-            canvas.text((MARGIN + COLUMNS["minutes"], cy), f"+{minutes}" if minutes else "0", 15, minutes > 0,
-                        OKABE_ITO["vermillion"] if minutes else INK, "lm")
+            canvas.text(
+                (MARGIN + COLUMNS["minutes"], cy),
+                f"+{minutes}" if minutes else "0",
+                15,
+                minutes > 0,
+                OKABE_ITO["vermillion"] if minutes else INK,
+                "lm",
+            )
             times = " ".join(str(x) for x in p.get("times") or []) or "—"
-            canvas.text((MARGIN + COLUMNS["stages"], cy), times, 14, False, INK, "lm",
-                        width=COLUMNS["gc"] - COLUMNS["stages"] - 6)
-            gc = f"{p.get('total', 0)}  ({t('render.place', locale, place=p.get('place', '—'))})" if p.get("times") else "—"
+            canvas.text(
+                (MARGIN + COLUMNS["stages"], cy),
+                times,
+                14,
+                False,
+                INK,
+                "lm",
+                width=COLUMNS["gc"] - COLUMNS["stages"] - 6,
+            )
+            gc = (
+                f"{p.get('total', 0)}  ({t('render.place', locale, place=p.get('place', '—'))})"
+                if p.get("times")
+                else "—"
+            )
             canvas.text((MARGIN + COLUMNS["gc"], cy), gc, 15, True, INK, "lm")
         y = TABLE_TOP + LINE_H * len(players) + 6
         canvas.text((MARGIN, y), t("render.wk.legend", locale), 12, fill=MUTED, width=WIDTH - 2 * MARGIN)
@@ -155,8 +190,10 @@ class WyscigRenderer(SystemRenderer):
         canvas.title(model.deck, t("render.wk.preview_subtitle", locale, stages=model.stages, cards=deck.size))
         # The deck as bars: one per speed card value, plus climbs and descents.
         bars = [(str(s), deck.per_speed, TERRAIN["flat"]) for s in speeds]
-        bars += [(t("render.wk.climbs", locale), deck.climbs, TERRAIN["climb"]),
-                 (t("render.wk.descents", locale), deck.descents, TERRAIN["descent"])]
+        bars += [
+            (t("render.wk.climbs", locale), deck.climbs, TERRAIN["climb"]),
+            (t("render.wk.descents", locale), deck.descents, TERRAIN["descent"]),
+        ]
         top, base = 80, 220
         tallest = max(n for _, n, _ in bars) or 1
         bar_w = (WIDTH - 2 * MARGIN) / len(bars)
@@ -176,8 +213,13 @@ class WyscigRenderer(SystemRenderer):
         ref = view.get("reference")
         lines = [
             t("render.wk.title", locale, stage=view.get("stage_number"), stages=view.get("stages"), lap=laps),
-            t("render.wk.road", locale, reference="—" if ref is None else ref,
-              road=t("render.wk.climb" if view.get("on_climb") else "render.wk.flat", locale), pile=view.get("pile", 0)),
+            t(
+                "render.wk.road",
+                locale,
+                reference="—" if ref is None else ref,
+                road=t("render.wk.climb" if view.get("on_climb") else "render.wk.flat", locale),
+                pile=view.get("pile", 0),
+            ),
         ]
         for i, p in enumerate(players):
             name = names.get(p["id"], p.get("name", p["id"]))
@@ -189,8 +231,15 @@ class WyscigRenderer(SystemRenderer):
                 parts.append(t("render.wk.last", locale, card=last["card"], speed=last.get("speed", last["card"])))
             parts.append(t("render.wk.minutes", locale, minutes=p.get("minutes", 0)))
             if p.get("times"):
-                parts.append(t("render.wk.gc", locale, times=", ".join(map(str, p["times"])), total=p.get("total", 0),
-                               place=p.get("place")))
+                parts.append(
+                    t(
+                        "render.wk.gc",
+                        locale,
+                        times=", ".join(map(str, p["times"])),
+                        total=p.get("total", 0),
+                        place=p.get("place"),
+                    )
+                )
             lines.append(" · ".join(parts))
         lines.extend(event_lines(events, locale))
         return "\n".join(lines)
