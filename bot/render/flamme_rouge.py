@@ -26,7 +26,7 @@ from PIL import Image
 from bot.i18n import t
 from bot.render.base import EventLike, SystemRenderer, event_data
 from bot.render.layout import MARGIN, Canvas, fit
-from bot.render.palette import FLAMME_ROUGE_TEAMS, GRID, INK, MUTED, PAPER, RGB, TERRAIN, VERGE, seat_colour
+from bot.render.palette import FLAMME_ROUGE_TEAMS, GRID, INK, MUTED, RGB, TERRAIN, VERGE, seat_colour
 from bot.render.tokens import swatch, token
 from engine.flamme_rouge.track import parse_profile
 from engine.ruleset import Event, Standing
@@ -141,16 +141,15 @@ class FlammeRougeRenderer(SystemRenderer):
                     draw.ellipse((x - 3, cy - 3, x + 3, cy + 3), fill=colour, outline=INK)
                     x += 9
             else:
-                draw.line((x_from, cy, x_to, cy), fill=INK, width=8)
-                draw.line((x_from, cy, x_to, cy), fill=colour, width=4)
+                draw.line((x_from, cy, x_to, cy), fill=INK, width=6)
+                draw.line((x_from, cy, x_to, cy), fill=colour, width=3)
             if seg_end == end:
                 break
             n = seg_end + 1
         if not dotted:
             x0, y0, _, _ = lane_box(start, lane)
             cx, cy = x0 + SQUARE_W / 2, y0 + LANE_H / 2
-            draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=PAPER, outline=INK, width=2)
-            draw.ellipse((cx - 4, cy - 4, cx + 4, cy + 4), fill=colour)
+            draw.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=colour, outline=INK, width=2)
 
     def board(
         self, view: Mapping[str, Any], events: Sequence[EventLike], locale: str, names: Mapping[str, str]
@@ -208,10 +207,10 @@ class FlammeRougeRenderer(SystemRenderer):
         for r in on_board:
             x0, y0, x1, y1 = lane_box(int(r["square"]), int(r["lane"]))
             box = (x0 + INSET, y0 + INSET, x1 - INSET, y1 - INSET)
-            token(canvas.draw, box, colours[r["id"]], rider_label(r, teams), outline=INK, largest=15)
+            token(canvas.draw, box, colours[r["id"]], rider_label(r, teams), outline=INK, largest=14)
             if r["id"] in tired:
-                canvas.draw.ellipse((x1 - 13, y0 - 1, x1 + 1, y0 + 13), fill=(255, 255, 255), outline=INK)
-                canvas.text((x1 - 6, y0 + 6), "E", 10, bold=True, anchor="mm")
+                canvas.draw.ellipse((x1 - 10, y0 - 3, x1 + 2, y0 + 9), fill=(255, 255, 255), outline=INK)
+                canvas.text((x1 - 4, y0 + 3), "E", 9, bold=True, anchor="mm")
 
         y = BOARD_TOP + rows * ROW_H
         if preview:

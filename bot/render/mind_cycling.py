@@ -134,10 +134,8 @@ class MindCyclingRenderer(SystemRenderer):
                 box = cell_box(row, lane, first, lanes)
                 if (row, lane) in rocks:
                     draw.rectangle(box, fill=ROCK, outline=GRID)
-                    canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "✕", 14, True, (255, 255, 255), "mm")
                 elif (row, lane) in feeds:
                     draw.rectangle(box, fill=FEED, outline=GRID)
-                    canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "F", 13, True, INK, "mm")
                 else:
                     draw.rectangle(box, fill=fill, outline=GRID)
             x0, y0, _, _ = cell_box(row, 1, first, lanes)
@@ -173,6 +171,11 @@ class MindCyclingRenderer(SystemRenderer):
                 draw.line((start, end), fill=INK, width=6)
                 draw.line((start, end), fill=colour, width=3)
                 draw.ellipse((start[0] - 5, start[1] - 5, start[0] + 5, start[1] + 5), fill=PAPER, outline=INK, width=2)
+        for hazard, mark, colour in ((rocks, "✕", (255, 255, 255)), (feeds, "F", INK)):
+            for row, lane in hazard:  # marks over the move lines: a rock is never hidden
+                if first <= row <= top_row:
+                    box = cell_box(row, lane, first, lanes)
+                    canvas.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), mark, 14, True, colour, "mm")
         for c in placed:
             x0, y0, x1, y1 = cell_box(int(c["row"]), int(c["lane"]), first, lanes)
             base = BASE.get(c.get("base", "black"), BASE["black"])
@@ -235,8 +238,16 @@ class MindCyclingRenderer(SystemRenderer):
             token(canvas.draw, (xx, yy, xx + 26, yy + 20), (255, 255, 255), str(n), largest=12)
             canvas.text((xx + 32, yy + 2), names.get(entrant, entrant), 14, width=(WIDTH - 2 * MARGIN) // 3 - 40)
         y += 24 * ((len(numbers) + 2) // 3)
+        by_key = {c["id"]: c for c in view.get("cyclists") or []}
+
+        def winner(key: str) -> str:
+            c = by_key.get(key)
+            if c is None:
+                return key
+            return f"{cyclist_label(c, numbers)} ({names.get(c['entrant'], c['entrant'])})"
+
         medals = [
-            t("render.mc.medal", locale, section=t("render.terrain." + k, locale), who=names.get(v, v))
+            t("render.mc.medal", locale, section=t("render.terrain." + k, locale), who=winner(str(v)))
             for k, v in winners.items()
             if v
         ]

@@ -79,6 +79,12 @@ def seat_colour(index: int) -> RGB:
     return SEATS[index % len(SEATS)]
 
 
+def fade(colour: RGB, amount: float = 0.65) -> RGB:
+    """``colour`` mixed with white (a rider out of the race)."""
+    r, g, b = colour
+    return (round(r + (255 - r) * amount), round(g + (255 - g) * amount), round(b + (255 - b) * amount))
+
+
 def text_on(fill: RGB) -> RGB:
     """Black or white, whichever reads better on ``fill`` (relative luminance, WCAG)."""
 

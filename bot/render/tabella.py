@@ -26,7 +26,7 @@ from PIL import Image
 from bot.i18n import t
 from bot.render.base import EventLike, SystemRenderer, event_data, event_lines
 from bot.render.layout import MARGIN, Canvas
-from bot.render.palette import GRID, INK, MUTED, OKABE_ITO, PAPER, TERRAIN, seat_colour
+from bot.render.palette import GRID, INK, MUTED, OKABE_ITO, PAPER, TERRAIN, fade, seat_colour
 from bot.render.tokens import token
 from engine.ruleset import Standing
 
@@ -175,9 +175,11 @@ class TabellaRenderer(SystemRenderer):
             for k, r in enumerate(here[:room]):
                 box = token_box(row, pair, k)
                 fill = seat_colour(number[r["id"]] - 1)
-                token(draw, box, fill, str(number[r["id"]]), outline=INK, largest=14)
-                if r.get("status") == "exhausted":
-                    draw.line((box[0], box[3], box[2], box[1]), fill=INK, width=2)
+                if r.get("status") == "exhausted":  # faded: out of the race, still on the table
+                    fill = fade(fill)
+                    token(draw, box, fill, str(number[r["id"]]), outline=MUTED, largest=14, width=1)
+                else:
+                    token(draw, box, fill, str(number[r["id"]]), outline=INK, largest=14)
             if len(here) > room:
                 x, y = cell_origin(row, pair)
                 canvas.text((x + 6, y + CELL_H - 4), f"+{len(here) - room}", 12, True, INK, "ld")
