@@ -25,9 +25,9 @@ from engine.ruleset import Result
 
 __all__ = [
     "Animation",
+    "alt_text",
     "board_image",
     "board_png",
-    "board_text",
     "preview_image",
     "preview_png",
     "race_animation",
@@ -57,7 +57,7 @@ def board_png(
     return png(board_image(ruleset_id, view, events, locale, names))
 
 
-def board_text(
+def alt_text(
     ruleset_id: str,
     view: Mapping[str, Any],
     events: Sequence[EventLike] = (),

@@ -28,6 +28,7 @@ from bot.render.base import EventLike, SystemRenderer, event_data
 from bot.render.layout import MARGIN, Canvas, fit
 from bot.render.palette import FLAMME_ROUGE_TEAMS, GRID, INK, MUTED, RGB, TERRAIN, VERGE, seat_colour
 from bot.render.tokens import swatch, token
+from bot.render.words import TERRAIN_WORDS, say
 from engine.flamme_rouge.track import parse_profile
 from engine.ruleset import Event, Standing
 
@@ -237,7 +238,7 @@ class FlammeRougeRenderer(SystemRenderer):
         entries = [("flat", ""), ("ascent", "▲"), ("descent", "▼"), ("supply", "P"), ("cobbles", "C")]
         for name, mark in entries:
             swatch(canvas.draw, (x, y + 2), TERRAIN[name], 14, outline=GRID)
-            label = f"{mark} {t('render.terrain.' + name, locale)}".strip()
+            label = f"{mark} {say(TERRAIN_WORDS, name, locale)}".strip()
             canvas.text((x + 20, y), label, 13)
             x += 28 + int(canvas.draw.textlength(label, font=_font13()))
         if not preview:
@@ -296,7 +297,7 @@ class FlammeRougeRenderer(SystemRenderer):
                     locale,
                     square=n,
                     lane=r["lane"],
-                    terrain=t("render.terrain." + terrain, locale),
+                    terrain=say(TERRAIN_WORDS, terrain, locale),
                 )
             lines.append(f"{label} {r['team']} {r['type']} ({who}): {where}")
         for event in events:
@@ -314,7 +315,7 @@ class FlammeRougeRenderer(SystemRenderer):
     def figures(self, standing: Standing, locale: str) -> str:
         f = standing.figures
         places = f.get("rider_places") or {}
-        parts = [f"{rider} {t('render.place', locale, place=place)}" for rider, place in places.items()]
+        parts = [rider + " " + t("render.place", locale, place=place) for rider, place in places.items()]
         return " · ".join(parts)
 
 

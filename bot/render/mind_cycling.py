@@ -28,6 +28,7 @@ from bot.render.base import EventLike, SystemRenderer, event_data, event_lines
 from bot.render.layout import MARGIN, Canvas
 from bot.render.palette import GRID, INK, MUTED, OKABE_ITO, PAPER, RGB, TERRAIN
 from bot.render.tokens import swatch, token
+from bot.render.words import MIND_BASE, MIND_MEDAL, MIND_ROLE, TERRAIN_WORDS, say
 from engine.ruleset import Standing
 
 ROW_W = 26
@@ -147,7 +148,7 @@ class MindCyclingRenderer(SystemRenderer):
             row = i * length + 1
             if i == 0 or course["strips"][i - 1] != kind:
                 x0, y0, _, _ = cell_box(row, 1, first, lanes)
-                label = t("render.terrain." + kind, locale)
+                label = say(TERRAIN_WORDS, kind, locale)
                 canvas.text((x0 + 2 + ROW_W / 2 + 10, y0 - NUMBER_H / 2), label, 10, True, INK, "lm")
         for key in ("medal_sprint", "medal_mountain"):
             section = course.get(key)
@@ -247,7 +248,7 @@ class MindCyclingRenderer(SystemRenderer):
             return f"{cyclist_label(c, numbers)} ({names.get(c['entrant'], c['entrant'])})"
 
         medals = [
-            t("render.mc.medal", locale, section=t("render.terrain." + k, locale), who=winner(str(v)))
+            t("render.mc.medal", locale, section=say(TERRAIN_WORDS, k, locale), who=winner(str(v)))
             for k, v in winners.items()
             if v
         ]
@@ -285,7 +286,7 @@ class MindCyclingRenderer(SystemRenderer):
         lines = [t("render.mc.title", locale, round=view.get("round", 0))]
         length = int(course["strip_length"])
         sections = ", ".join(
-            f"{i * length + 1}-{(i + 1) * length} {t('render.terrain.' + k, locale)}"
+            f"{i * length + 1}-{(i + 1) * length} {say(TERRAIN_WORDS, k, locale)}"
             for i, k in enumerate(course["strips"])
         )
         lines.append(t("render.mc.road", locale, lanes=course["lanes"], rows=view["last_row"], sections=sections))
@@ -300,8 +301,8 @@ class MindCyclingRenderer(SystemRenderer):
                 else t("render.mc.not_placed", locale)
             )
             lines.append(
-                f"{cyclist_label(c, numbers)} {who} #{c['number']} {t('render.mc.' + c['role'], locale)}: {where}, "
-                + t("render.mc.base_" + str(c.get("base", "black")), locale)
+                f"{cyclist_label(c, numbers)} {who} #{c['number']} {say(MIND_ROLE, c['role'], locale)}: {where}, "
+                + say(MIND_BASE, c.get("base", "black"), locale)
             )
         lines.extend(event_lines(events, locale))
         return "\n".join(lines)
@@ -310,7 +311,7 @@ class MindCyclingRenderer(SystemRenderer):
         f = standing.figures
         parts = [t("render.mc.figure.medals", locale, value=f.get("medals", 0))]
         if f.get("medal_names"):
-            parts[0] += " (" + ", ".join(t("render.mc.medal_name." + str(m), locale) for m in f["medal_names"]) + ")"
+            parts[0] += " (" + ", ".join(say(MIND_MEDAL, m, locale) for m in f["medal_names"]) + ")"
         parts.append(t("render.mc.figure.points", locale, value=f.get("team_points", 0)))
         if f.get("best_place") is not None:
             parts.append(t("render.mc.figure.best", locale, value=f["best_place"]))

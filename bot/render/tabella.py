@@ -28,6 +28,7 @@ from bot.render.base import EventLike, SystemRenderer, event_data, event_lines
 from bot.render.layout import MARGIN, Canvas
 from bot.render.palette import GRID, INK, MUTED, OKABE_ITO, PAPER, TERRAIN, fade, seat_colour
 from bot.render.tokens import token
+from bot.render.words import TABELLA_SPECIAL, TABELLA_STATUS, TERRAIN_WORDS, say
 from engine.ruleset import Standing
 
 ROWS = ("A", "B", "C")
@@ -190,7 +191,7 @@ class TabellaRenderer(SystemRenderer):
             x = MARGIN + (i % 2) * col_w
             yy = y + (i // 2) * ROSTER_LINE
             token(draw, (x, yy, x + 30, yy + 20), seat_colour(i), str(i + 1), largest=13)
-            status = t("render.tb.status." + str(r.get("status", "racing")), locale)
+            status = say(TABELLA_STATUS, r.get("status", "racing"), locale)
             canvas.text((x + 36, yy + 2), r["name"], 14, True, width=150)
             canvas.text(
                 (x + 190, yy + 2),
@@ -230,14 +231,14 @@ class TabellaRenderer(SystemRenderer):
             cells = []
             for cell in row:
                 a, b = cell["digits"]
-                extra = [t(f"render.tb.{k}", locale) for k in ("curvone", "strettoia") if cell.get(k)]
+                extra = [say(TABELLA_SPECIAL, k, locale) for k in TABELLA_SPECIAL if cell.get(k)]
                 cells.append(
-                    f"{cell['cell']} ({a},{b}) {t('render.terrain.' + cell['terrain'], locale)}"
+                    f"{cell['cell']} ({a},{b}) {say(TERRAIN_WORDS, cell['terrain'], locale)}"
                     + (f" ({', '.join(extra)})" if extra else "")
                 )
             lines.append(f"{ROWS[r_index]}: " + "; ".join(cells))
         for i, r in enumerate(view.get("riders") or []):
-            status = t("render.tb.status." + str(r.get("status", "racing")), locale)
+            status = say(TABELLA_STATUS, r.get("status", "racing"), locale)
             lines.append(
                 f"{i + 1} {r['name']}: "
                 + t("render.tb.figures", locale, place=_place(r), r=r["R"], v=r["V"], status=status)
@@ -253,7 +254,7 @@ class TabellaRenderer(SystemRenderer):
             f"V {f.get('V', '—')}",
         ]
         if f.get("status"):
-            parts.append(t("render.tb.status." + str(f["status"]), locale))
+            parts.append(say(TABELLA_STATUS, f["status"], locale))
         return " · ".join(parts)
 
 

@@ -18,6 +18,7 @@ from bot.render.base import EventLike, SystemRenderer, event_data, event_lines
 from bot.render.layout import MARGIN, WIDTH, Canvas
 from bot.render.palette import GRID, INK, MUTED, OKABE_ITO, TERRAIN, YELLOW_JERSEY, seat_colour
 from bot.render.tokens import token
+from bot.render.words import WYSCIG_FIGURE, WYSCIG_OUTCOME, say
 from engine.ruleset import Standing
 
 TABLE_TOP = 114
@@ -139,7 +140,7 @@ class WyscigRenderer(SystemRenderer):
                 outcome = str(seen.get("outcome", ""))
                 if seen.get("blocked"):
                     outcome = "blocked"
-                text = t("render.wk.outcome." + outcome, locale) if outcome in OUTCOMES else outcome
+                text = say(WYSCIG_OUTCOME, outcome, locale)
                 canvas.text(
                     (MARGIN + COLUMNS["outcome"], cy),
                     text,
@@ -169,7 +170,7 @@ class WyscigRenderer(SystemRenderer):
                 width=COLUMNS["gc"] - COLUMNS["stages"] - 6,
             )
             gc = (
-                f"{p.get('total', 0)}  ({t('render.place', locale, place=p.get('place', '—'))})"
+                f"{p.get('total', 0)}  (" + t("render.place", locale, place=p.get("place", "—")) + ")"
                 if p.get("times")
                 else "—"
             )
@@ -252,7 +253,7 @@ class WyscigRenderer(SystemRenderer):
                 value = f[key]
                 if isinstance(value, list):
                     value = " ".join(map(str, value))
-                parts.append(t("render.wk.figure." + key, locale, value=value))
+                parts.append(say(WYSCIG_FIGURE, key, locale, value=value))
         return " · ".join(parts)
 
 

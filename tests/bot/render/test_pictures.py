@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.render import board_png, board_text, preview_png, result_card_png
+from bot.render import alt_text, board_png, preview_png, result_card_png
 from bot.render.registry import RENDERER_MODULES, renderer
 from engine.race import Race
 from engine.registry import RULESET_IDS, get_ruleset
@@ -105,7 +105,7 @@ def test_states_differing_only_in_hidden_information_draw_identical_pictures(rul
     assert ruleset.dump(other) != dump  # the hidden information really differs
     view, other_view = ruleset.public_view(race.state), ruleset.public_view(other)
     assert board_png(ruleset_id, view) == board_png(ruleset_id, other_view)
-    assert board_text(ruleset_id, view) == board_text(ruleset_id, other_view)
+    assert alt_text(ruleset_id, view) == alt_text(ruleset_id, other_view)
 
 
 def test_the_alt_text_names_every_rider_and_where_it_is() -> None:
@@ -126,7 +126,7 @@ def test_the_alt_text_names_every_rider_and_where_it_is() -> None:
         ],
     }
     events = [{"kind": "fr.move", "data": {"rider": "black-r", "from": 3, "to": 7, "lane": 1}}]
-    text = board_text("flamme_rouge", view, events, names={"anna": "Anna"})
+    text = alt_text("flamme_rouge", view, events, names={"anna": "Anna"})
     lines = text.splitlines()
     assert lines[0] == "Tiny · round 3"
     assert lines[1] == "R1 black Rouleur (Anna): square 7, lane 1 (ascent)"
@@ -140,7 +140,7 @@ def test_the_alt_text_of_a_real_race_carries_each_engine_event(ruleset_id: str) 
     ruleset = get_ruleset(ruleset_id)
     race = bot_race(ruleset_id, 2, steps=2)
     events = race.play_step({}) if race.awaited() else []
-    text = board_text(ruleset_id, ruleset.public_view(race.state), events)
+    text = alt_text(ruleset_id, ruleset.public_view(race.state), events)
     for event in events:
         assert event.message.text in text
 
