@@ -4,12 +4,14 @@ GIF because every Discord client plays it inline (APNG and animated WebP are not
 and because boards are flat colours, which a 256-colour palette keeps exactly. Frames share one
 palette, and Pillow stores only the part of each frame that changed, so a long race stays small. When
 the result is still over the byte budget (the server's ``guild.filesize_limit``), frames are dropped
-evenly (the first and the last always stay), then the picture is scaled down, then the palette shrinks.
+evenly (the first and the last always stay) and the pictures shrink in turn (:data:`SHRINK`), then the
+palette shrinks.
 """
 
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,8 +29,11 @@ LAST_FRAME_MS = 4000
 """The finish stays longer, so the last frame can be read before the loop starts again."""
 MAX_FRAMES = 150
 """More rounds than this are sampled evenly (a 6-stage Wyścig has about 150 laps)."""
-MIN_SCALE = 0.5
-"""Below half size a board is no longer readable on a phone; fewer frames are dropped instead."""
+SHRINK: tuple[tuple[int, float, float], ...] = ((24, 0.5, 1.0), (12, 0.25, 0.75), (6, 0.1, 0.6), (1, 0.0, 0.5))
+"""How an animation over budget gives way, in turn: ``(frames, share, scale)`` = drop frames evenly at
+this scale down to ``frames`` or ``share`` of the rounds, whichever is fewer, then go to the next
+scale. Three quarters still reads on a phone; half size is the least (below it a board no longer
+reads). After that the palette shrinks from 256 colours down to 16."""
 
 
 @dataclass(frozen=True)
@@ -118,20 +123,22 @@ def race_animation(
             padded.paste(im, (0, 0))
             im = padded
         same.append(im)
-    keep, scale, colours = len(same), 1.0, 256
+    keep, colours = len(same), 256
+    stages = iter([(max(1, min(frames, math.ceil(share * len(same)))), scale) for frames, share, scale in SHRINK])
+    least, scale = next(stages)
     while True:
         chosen = [same[i] for i in sample(len(same), keep)]
         data = _encode(chosen, scale, colours)
         if len(data) <= budget:
             return Animation(data, "race.gif", len(chosen), len(grouped), scale, colours)
-        if keep > 8:
+        if keep > least:
             # Frames cost about the same each: aim straight for the count that fits, with a margin.
-            keep = max(8, min(keep - 1, int(keep * budget / len(data) * 0.9)))
-        elif scale > MIN_SCALE:
-            scale = max(MIN_SCALE, round(scale * 0.8, 2))
+            keep = max(least, min(keep - 1, int(keep * budget / len(data) * 0.9)))
+            continue
+        shrink = next(stages, None)
+        if shrink is not None:
+            least, scale = shrink
         elif colours > 16:
             colours //= 2
-        elif keep > 1:
-            keep = max(1, keep // 2)
         else:
             raise ValueError(f"even one frame of the race needs {len(data)} bytes; the limit is {budget}")
