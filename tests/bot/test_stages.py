@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import sys
 from typing import Any
 
 import pytest
@@ -82,8 +81,7 @@ async def test_a_preview_that_fails_to_draw_still_sends_the_text_board(
     def broken(*args: Any, **kwargs: Any) -> bytes:
         raise RuntimeError("no ink")
 
-    cog_module = sys.modules[type(gregario.get_cog("StagesCog")).__module__]
-    monkeypatch.setattr(cog_module, "preview_png", broken)
+    monkeypatch.setattr("bot.render.files.preview_png", broken)
     preset = ruleset.presets()[0]
     reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
     assert [a.filename for a in reply.attachments] == [catalogue.board_filename(ruleset, preset.name)]

@@ -15,8 +15,7 @@ from bot import catalogue
 from bot.errors import UserError
 from bot.i18n import t
 from bot.options import RulesetParam
-from bot.render import preview_png
-from bot.render.aio import off_loop
+from bot.render.files import preview_file
 from bot.translator import text
 from engine.registry import get_ruleset
 from engine.ruleset import Preset
@@ -25,9 +24,6 @@ FIELD_VALUE_LIMIT = 1024
 BOARD_PREVIEW_LIMIT = FIELD_VALUE_LIMIT - len("```\n\n```")
 """A board that fits in an embed field is also shown there; the attachment always has it whole."""
 
-
-ALT_TEXT_LIMIT = 1024
-"""Discord's limit on an attachment's description (the alt text screen readers say)."""
 
 _log = logging.getLogger(__name__)
 
@@ -94,25 +90,28 @@ class StagesCog(commands.Cog):
             embed.add_field(name=t("stages.board", locale), value=f"```\n{board}\n```", inline=False)
         text_name = catalogue.board_filename(ruleset, chosen.name)
         files = [discord.File(io.BytesIO(board.encode("utf-8")), filename=text_name)]
-        picture = await self._preview(ruleset.id, chosen.name, locale)
+        picture = await self._preview(ruleset.id, chosen.name, locale, board, text_name)
         if picture is not None:
             # The picture shows in the embed; its alt text and the text file carry the same board.
-            picture_name = PurePath(text_name).with_suffix(".png").name
-            files.append(
-                discord.File(io.BytesIO(picture), filename=picture_name, description=_shorten(board, ALT_TEXT_LIMIT))
-            )
-            embed.set_image(url=f"attachment://{picture_name}")
+            files.append(picture)
+            embed.set_image(url=f"attachment://{picture.filename}")
             embed.set_footer(text=t("stages.picture_footer", locale, ruleset=ruleset.name))
         else:
             embed.set_footer(text=t("stages.board_footer", locale, ruleset=ruleset.name))
         await interaction.response.send_message(embed=embed, files=files)
 
     @staticmethod
-    async def _preview(ruleset_id: str, stage: str, locale: str) -> bytes | None:
+    async def _preview(ruleset_id: str, stage: str, locale: str, board: str, text_name: str) -> discord.File | None:
         """The stage's picture, drawn off the event loop; ``None`` (the text board still goes out) if
         drawing fails, so a picture problem never costs the player the answer."""
         try:
-            return await off_loop(preview_png, ruleset_id, stage, {}, locale)
+            return await preview_file(
+                ruleset_id,
+                stage,
+                description=board,
+                locale=locale,
+                filename=PurePath(text_name).with_suffix(".png").name,
+            )
         except Exception:
             _log.exception("stage preview failed: %s %s", ruleset_id, stage)
             return None
