@@ -73,21 +73,40 @@ def sample(count: int, keep: int) -> list[int]:
     return sorted({round(i * (count - 1) / (keep - 1)) for i in range(keep)})
 
 
-def _encode(images: list[Image.Image], scale: float, colours: int) -> bytes:
-    if scale != 1.0:
-        images = [
-            im.resize((max(1, int(im.width * scale)), max(1, int(im.height * scale))), Image.Resampling.LANCZOS)
-            for im in images
-        ]
-    # One palette for every frame, taken from the first, middle and last frames side by side.
-    picks = [images[0], images[len(images) // 2], images[-1]]
-    strip = Image.new("RGB", (sum(im.width for im in picks), max(im.height for im in picks)), PAPER)
-    x = 0
-    for im in picks:
-        strip.paste(im, (x, 0))
-        x += im.width
-    palette = strip.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    frames = [im.quantize(palette=palette, dither=Image.Dither.NONE) for im in images]
+class _Frames:
+    """The boards, quantised to one shared palette per (scale, colours) on demand and kept, so trying
+    fewer frames costs only the GIF encoding."""
+
+    def __init__(self, images: list[Image.Image]) -> None:
+        self.images = images
+        self.done: dict[tuple[float, int], tuple[Image.Image, dict[int, Image.Image]]] = {}
+
+    def scaled(self, index: int, scale: float) -> Image.Image:
+        im = self.images[index]
+        if scale == 1.0:
+            return im
+        return im.resize((max(1, int(im.width * scale)), max(1, int(im.height * scale))), Image.Resampling.LANCZOS)
+
+    def get(self, indexes: list[int], scale: float, colours: int) -> list[Image.Image]:
+        entry = self.done.get((scale, colours))
+        if entry is None:
+            # One palette for every frame, from the first, middle and last boards side by side.
+            picks = [self.scaled(i, scale) for i in (0, len(self.images) // 2, len(self.images) - 1)]
+            strip = Image.new("RGB", (sum(im.width for im in picks), max(im.height for im in picks)), PAPER)
+            x = 0
+            for im in picks:
+                strip.paste(im, (x, 0))
+                x += im.width
+            palette = strip.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+            entry = self.done[(scale, colours)] = (palette, {})
+        palette, frames = entry
+        for i in indexes:
+            if i not in frames:
+                frames[i] = self.scaled(i, scale).quantize(palette=palette, dither=Image.Dither.NONE)
+        return [frames[i] for i in indexes]
+
+
+def _encode(frames: list[Image.Image]) -> bytes:
     durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
     out = io.BytesIO()
     frames[0].save(
@@ -124,11 +143,12 @@ def race_animation(
             im = padded
         same.append(im)
     keep, colours = len(same), 256
+    frames = _Frames(same)
     stages = iter([(max(1, min(frames, math.ceil(share * len(same)))), scale) for frames, share, scale in SHRINK])
     least, scale = next(stages)
     while True:
-        chosen = [same[i] for i in sample(len(same), keep)]
-        data = _encode(chosen, scale, colours)
+        chosen = frames.get(sample(len(same), keep), scale, colours)
+        data = _encode(chosen)
         if len(data) <= budget:
             return Animation(data, "race.gif", len(chosen), len(grouped), scale, colours)
         if keep > least:
