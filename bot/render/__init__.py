@@ -32,6 +32,7 @@ __all__ = [
     "preview_png",
     "race_animation",
     "result_card_png",
+    "result_text",
 ]
 
 
@@ -97,3 +98,23 @@ def result_card_png(
 ) -> bytes:
     """The final post's card: podium and standings with the system's figures, from ``ruleset.result``."""
     return png(result_card_image(ruleset_id, result, title, locale, names or {}))
+
+
+def result_text(
+    ruleset_id: str, result: Result, locale: str = DEFAULT_LOCALE, names: Mapping[str, str] | None = None
+) -> str:
+    """The result card as text for screen readers: one line per standing with the system's figures."""
+    from bot.i18n import t
+
+    r = renderer(ruleset_id)
+    named = names or {}
+    return "\n".join(
+        t(
+            "render.result.line",
+            locale,
+            place=s.place,
+            name=named.get(s.entrant, s.entrant),
+            figures=r.figures(s, locale),
+        )
+        for s in sorted(result.standings, key=lambda s: s.place)
+    )

@@ -28,7 +28,7 @@ from bot.render.base import EventLike, SystemRenderer, event_data
 from bot.render.layout import MARGIN, Canvas, fit
 from bot.render.palette import FLAMME_ROUGE_TEAMS, GRID, INK, MUTED, RGB, TERRAIN, VERGE, seat_colour
 from bot.render.tokens import swatch, token
-from bot.render.words import TERRAIN_WORDS, say
+from bot.render.words import FR_TEAM, FR_TYPE, TERRAIN_WORDS, say
 from engine.flamme_rouge.track import parse_profile
 from engine.ruleset import Event, Standing
 
@@ -230,7 +230,8 @@ class FlammeRougeRenderer(SystemRenderer):
                 " · " + t("render.fr.crossed", locale, rider=rider_label(r, teams), round=r["crossed_round"])
                 for r in crossed
             )
-            canvas.text((x + 36, yy + 2), f"{team} · {who}{extra}", 14, width=(WIDTH - 2 * MARGIN) // 2 - 40)
+            colour = say(FR_TEAM, team, locale)
+            canvas.text((x + 36, yy + 2), f"{colour} · {who}{extra}", 14, width=(WIDTH - 2 * MARGIN) // 2 - 40)
         return canvas.image
 
     def _terrain_legend(self, canvas: Canvas, y: int, locale: str, preview: bool) -> int:
@@ -299,7 +300,8 @@ class FlammeRougeRenderer(SystemRenderer):
                     lane=r["lane"],
                     terrain=say(TERRAIN_WORDS, terrain, locale),
                 )
-            lines.append(f"{label} {r['team']} {r['type']} ({who}): {where}")
+            kind = f"{say(FR_TEAM, r['team'], locale)} {say(FR_TYPE, r['type'], locale)}"
+            lines.append(f"{label} {kind} ({who}): {where}")
         for event in events:
             if isinstance(event, Event):  # the engine's own words, translated
                 lines.append(t(event.message, locale))

@@ -21,6 +21,19 @@ TERRAIN_WORDS = {
     "sprint": "render.terrain.sprint",
     "mountain": "render.terrain.mountain",
 }
+FR_TEAM = {
+    "black": "render.fr.team.black",
+    "blue": "render.fr.team.blue",
+    "green": "render.fr.team.green",
+    "red": "render.fr.team.red",
+    "pink": "render.fr.team.pink",
+    "white": "render.fr.team.white",
+}
+FR_TYPE = {
+    "Rouleur": "render.fr.type.rouleur",
+    "Sprinteur": "render.fr.type.sprinteur",
+    "Peloton rider": "render.fr.type.peloton",
+}
 TABELLA_STATUS = {
     "waiting": "render.tb.status.waiting",
     "racing": "render.tb.status.racing",

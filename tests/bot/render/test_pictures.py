@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.render import alt_text, board_png, preview_png, result_card_png
+from bot.render import alt_text, board_png, preview_png, result_card_png, result_text
 from bot.render.registry import RENDERER_MODULES, renderer
 from engine.race import Race
 from engine.registry import RULESET_IDS, get_ruleset
@@ -157,6 +157,10 @@ def test_the_result_card_has_the_podium_names_and_figures() -> None:
     assert image.width >= 780 and len(card) < 300_000
     swapped = result_card_png("wyscig", result, "Tour", names={"a": "Bob", "b": "Anna"})
     assert swapped != card
+    assert result_text("wyscig", result, names={"a": "Anna", "b": "Bob"}).splitlines() == [
+        "1. Anna: GC 100 · 2 stage wins · stages 50 50",
+        "2. Bob: GC 104 · 0 stage wins · stages 52 52",
+    ]
 
 
 @pytest.mark.parametrize("ruleset_id", RULESET_IDS)
