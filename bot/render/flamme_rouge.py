@@ -28,7 +28,7 @@ from bot.render.base import EventLike, SystemRenderer, event_data
 from bot.render.layout import MARGIN, Canvas, fit
 from bot.render.palette import FLAMME_ROUGE_TEAMS, GRID, INK, MUTED, RGB, TERRAIN, VERGE, seat_colour
 from bot.render.tokens import swatch, token
-from bot.render.words import FR_TEAM, FR_TYPE, TERRAIN_WORDS, say
+from bot.render.words import FR_TEAM, FR_TYPE, FR_WEATHER, TERRAIN_WORDS, say
 from engine.flamme_rouge.track import parse_profile
 from engine.ruleset import Event, Standing
 
@@ -47,6 +47,9 @@ PROFILE_H = 56
 
 TERRAIN_OF = {"S": "start", "_": "flat", "u": "ascent", "d": "descent", "P": "supply", "C": "cobbles", "F": "finish"}
 MARK = {"ascent": "▲", "descent": "▼", "supply": "P", "cobbles": "C"}
+WEATHER = (190, 170, 220)
+"""The bar under a square that has a Meteo token (its letter says which)."""
+WEATHER_MARK = {"crosswind": "X", "tailwind": "T", "headwind": "H"}
 TYPE_LETTER = {"Rouleur": "R", "Sprinteur": "S", "Peloton rider": "P"}
 
 
@@ -61,6 +64,10 @@ def lane_box(n: int, lane: int) -> tuple[int, int, int, int]:
     x, y = square_origin(n)
     top = y + (LANES - lane) * LANE_H
     return x, top, x + SQUARE_W, top + LANE_H
+
+
+def weather_mark(token: str) -> str:
+    return WEATHER_MARK.get(token, token[:1].upper())
 
 
 def team_colour(team: str, index: int) -> RGB:
@@ -111,8 +118,9 @@ class FlammeRougeRenderer(SystemRenderer):
                 canvas.text((x + SQUARE_W / 2, label_y), str(n), 11, fill=MUTED, anchor="mm")
             elif terrain in MARK:
                 canvas.text((x + SQUARE_W / 2, label_y), MARK[terrain], 11, fill=MUTED, anchor="mm")
-            if weather.get(n):
-                canvas.text((x + SQUARE_W - 2, label_y), "≈", 11, bold=True, fill=INK, anchor="rm")
+            if weather.get(n):  # a Meteo token on the square's tile: a bar under its number, and its letter
+                draw.rectangle((x, y - 4, x + SQUARE_W, y - 1), fill=WEATHER)
+                canvas.text((x + SQUARE_W - 2, label_y), weather_mark(weather[n]), 11, bold=True, fill=INK, anchor="rm")
         start = int(track["start_squares"])
         x, y = square_origin(start)
         draw.rectangle((x + SQUARE_W - 2, y, x + SQUARE_W + 2, y + LANES * LANE_H), fill=INK)
@@ -173,7 +181,11 @@ class FlammeRougeRenderer(SystemRenderer):
         teams = _teams(view)
         owners = {r["team"]: r["owner"] for r in riders}
         legend_rows = (len(teams) + 1) // 2
-        height = BOARD_TOP + rows * ROW_H + (PROFILE_H + 24 if preview else 0) + 30 + legend_rows * 22 + MARGIN
+        tokens = sorted(set((view["track"].get("weather") or {}).values()))
+        weather_h = 24 if tokens else 0
+        height = (
+            BOARD_TOP + rows * ROW_H + (PROFILE_H + 24 if preview else 0) + 30 + weather_h + legend_rows * 22 + MARGIN
+        )
         canvas = Canvas.new(WIDTH, height)
         track = view["track"]
         if preview:
@@ -217,6 +229,13 @@ class FlammeRougeRenderer(SystemRenderer):
         if preview:
             y = self._profile(canvas, squares, y + 4, locale) + 8
         y = self._terrain_legend(canvas, y, locale, preview)
+        if tokens:
+            swatch(canvas.draw, (MARGIN, y + 2), WEATHER, 14, outline=GRID)
+            marks = " · ".join(f"{weather_mark(w)} {say(FR_WEATHER, w, locale)}" for w in tokens)
+            canvas.text(
+                (MARGIN + 20, y), t("render.fr.weather", locale, tokens=marks), 13, width=WIDTH - 2 * MARGIN - 20
+            )
+            y += weather_h
         for i, (team, number) in enumerate(teams.items()):
             x = MARGIN + (i % 2) * (WIDTH - 2 * MARGIN) // 2
             yy = y + (i // 2) * 22
@@ -282,6 +301,16 @@ class FlammeRougeRenderer(SystemRenderer):
         teams = _teams(view)
         squares = _squares(view)
         lines = [t("render.fr.title", locale, stage=view["track"]["name"], round=view.get("round", 0))]
+        weather = {int(k): str(v) for k, v in (view["track"].get("weather") or {}).items()}
+        if weather:
+            runs: list[list[Any]] = []  # [token, first square, last square]
+            for n in sorted(weather):
+                if runs and runs[-1][0] == weather[n] and runs[-1][2] == n - 1:
+                    runs[-1][2] = n
+                else:
+                    runs.append([weather[n], n, n])
+            told = ", ".join(f"{say(FR_WEATHER, w, locale)} {a}-{b}" for w, a, b in runs)
+            lines.append(t("render.fr.weather", locale, tokens=told))
         riders = sorted(view.get("riders") or [], key=lambda r: (-r["square"], r["lane"]))
         for r in riders:
             label = rider_label(r, teams)

@@ -34,6 +34,11 @@ FR_TYPE = {
     "Sprinteur": "render.fr.type.sprinteur",
     "Peloton rider": "render.fr.type.peloton",
 }
+FR_WEATHER = {
+    "crosswind": "render.fr.weather.crosswind",
+    "tailwind": "render.fr.weather.tailwind",
+    "headwind": "render.fr.weather.headwind",
+}
 TABELLA_STATUS = {
     "waiting": "render.tb.status.waiting",
     "racing": "render.tb.status.racing",

@@ -175,3 +175,17 @@ def test_wyscig_the_yellow_token_sits_by_the_player_who_sets_the_pace() -> None:
     # Seat 2's line: y 114+44 = 158, middle 178; the disc spans x 56-82.
     assert pixel(image, 60, 178) == YELLOW_JERSEY
     assert pixel(image, 60, 134) != YELLOW_JERSEY
+
+
+def test_meteo_tokens_are_marked_on_their_squares() -> None:
+    """A crosswind on squares 5-8: a bar under their numbers, and the alt text names the stretch."""
+    from bot.render import alt_text
+    from bot.render.flamme_rouge import WEATHER
+
+    view = fr_view()
+    view["track"]["weather"] = {str(n): "crosswind" for n in range(5, 9)}
+    image = board_image("flamme_rouge", view)
+    # The bar sits in the 4 pixels above the lanes (y 78-81); square 6 spans x 216-256, square 10 x 376-416.
+    assert pixel(image, 230, 80) == WEATHER
+    assert pixel(image, 390, 80) != WEATHER
+    assert "Meteo: crosswind (no slipstream) 5-8" in alt_text("flamme_rouge", view).splitlines()
