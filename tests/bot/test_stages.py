@@ -72,6 +72,19 @@ async def test_a_stage_shows_its_preview_picture_with_the_board_as_alt_text(
     assert "picture" in reply.embeds[0]["footer"]["text"]
 
 
+async def test_every_preset_of_every_rule_system_comes_with_its_picture(
+    gregario: Any, alice: DiscordUser, rulesets: list[Ruleset[Any]]
+) -> None:
+    """Each preset's answer shows a PNG picture of the stage in its embed."""
+    for ruleset in rulesets:
+        for preset in ruleset.presets():
+            reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
+            picture = reply.attachments[1]
+            assert reply.embeds[0]["image"]["url"] == f"attachment://{picture.filename}", (ruleset.id, preset.name)
+            image = Image.open(io.BytesIO(await alice.download(picture.url)))
+            assert image.format == "PNG", (ruleset.id, preset.name)
+
+
 @pytest.mark.allow_log_errors
 async def test_a_preview_that_fails_to_draw_still_sends_the_text_board(
     gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any], monkeypatch: Any
@@ -142,5 +155,3 @@ async def test_every_preset_of_every_rule_system_can_be_shown(
             assert reply.embeds[0]["title"] == preset.name, (ruleset.id, preset.name)
             board = await alice.download(reply.attachments[0].url)
             assert board.decode("utf-8") == ruleset.stage_board(preset.name, {}), (ruleset.id, preset.name)
-            picture = await alice.download(reply.attachments[1].url)
-            assert Image.open(io.BytesIO(picture)).format == "PNG", (ruleset.id, preset.name)
