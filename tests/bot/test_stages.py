@@ -1,8 +1,12 @@
-"""/stages end to end: a rule system's presets, autocomplete, and a stage's board as a file."""
+"""/stages end to end: a rule system's presets, autocomplete, and a stage's board as a picture and a file."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
+
+import pytest
+from PIL import Image
 
 from bot import catalogue
 from engine.ruleset import Preset, Ruleset
@@ -36,14 +40,66 @@ async def test_stage_autocomplete_waits_for_the_rule_system(gregario: Any, alice
     assert await alice.autocomplete("stages", "stage", "a") == []
 
 
+def picture_name(ruleset: Ruleset[Any], stage: str) -> str:
+    return catalogue.board_filename(ruleset, stage).removesuffix(".txt") + ".png"
+
+
 async def test_a_stage_comes_with_its_board_attached(gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]) -> None:
     """/stages with a stage shows its summary and attaches the board as a text file to download."""
     preset = ruleset.presets()[0]
     reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name.upper())).reply()
     assert reply.embeds[0]["title"] == preset.name
-    assert [a.filename for a in reply.attachments] == [catalogue.board_filename(ruleset, preset.name)]
+    assert [a.filename for a in reply.attachments] == [
+        catalogue.board_filename(ruleset, preset.name),
+        picture_name(ruleset, preset.name),
+    ]
     downloaded = await alice.download(reply.attachments[0].url)
     assert downloaded.decode("utf-8") == ruleset.stage_board(preset.name, {})
+
+
+async def test_a_stage_shows_its_preview_picture_with_the_board_as_alt_text(
+    gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any]
+) -> None:
+    """The embed shows the stage's picture; screen readers get the text board as its description."""
+    preset = ruleset.presets()[0]
+    reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
+    picture = reply.attachments[1]
+    assert reply.embeds[0]["image"]["url"] == f"attachment://{picture.filename}"
+    image = Image.open(io.BytesIO(await alice.download(picture.url)))
+    assert image.format == "PNG"
+    assert 600 <= image.width <= 900
+    assert picture.description == ruleset.stage_board(preset.name, {})[:1024]
+    assert "picture" in reply.embeds[0]["footer"]["text"]
+
+
+async def test_every_preset_of_every_rule_system_comes_with_its_picture(
+    gregario: Any, alice: DiscordUser, rulesets: list[Ruleset[Any]]
+) -> None:
+    """Each preset's answer shows a PNG picture of the stage in its embed."""
+    for ruleset in rulesets:
+        for preset in ruleset.presets():
+            reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
+            picture = reply.attachments[1]
+            assert reply.embeds[0]["image"]["url"] == f"attachment://{picture.filename}", (ruleset.id, preset.name)
+            image = Image.open(io.BytesIO(await alice.download(picture.url)))
+            assert image.format == "PNG", (ruleset.id, preset.name)
+
+
+@pytest.mark.allow_log_errors
+async def test_a_preview_that_fails_to_draw_still_sends_the_text_board(
+    gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any], monkeypatch: Any
+) -> None:
+    """If the picture cannot be drawn, the player still gets the board as text and no error."""
+
+    def broken(*args: Any, **kwargs: Any) -> bytes:
+        raise RuntimeError("no ink")
+
+    monkeypatch.setattr("bot.render.files.preview_png", broken)
+    preset = ruleset.presets()[0]
+    reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
+    assert [a.filename for a in reply.attachments] == [catalogue.board_filename(ruleset, preset.name)]
+    assert "image" not in reply.embeds[0]
+    assert (await alice.download(reply.attachments[0].url)).decode() == ruleset.stage_board(preset.name, {})
 
 
 async def test_an_unknown_stage_is_refused_privately_with_the_names(

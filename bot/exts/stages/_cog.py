@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import logging
+from pathlib import PurePath
 from typing import Any
 
 import discord
@@ -13,6 +15,7 @@ from bot import catalogue
 from bot.errors import UserError
 from bot.i18n import t
 from bot.options import RulesetParam
+from bot.render.files import preview_file
 from bot.translator import text
 from engine.registry import get_ruleset
 from engine.ruleset import Preset
@@ -20,6 +23,9 @@ from engine.ruleset import Preset
 FIELD_VALUE_LIMIT = 1024
 BOARD_PREVIEW_LIMIT = FIELD_VALUE_LIMIT - len("```\n\n```")
 """A board that fits in an embed field is also shown there; the attachment always has it whole."""
+
+
+_log = logging.getLogger(__name__)
 
 
 NAMES_LIMIT = 1500
@@ -86,11 +92,33 @@ class StagesCog(commands.Cog):
             embed.add_field(name=t("stages.label", locale), value=chosen.label)
         if len(board) <= BOARD_PREVIEW_LIMIT:
             embed.add_field(name=t("stages.board", locale), value=f"```\n{board}\n```", inline=False)
-        embed.set_footer(text=t("stages.board_footer", locale, ruleset=ruleset.name))
-        attachment = discord.File(
-            io.BytesIO(board.encode("utf-8")), filename=catalogue.board_filename(ruleset, chosen.name)
-        )
-        await interaction.response.send_message(embed=embed, file=attachment)
+        text_name = catalogue.board_filename(ruleset, chosen.name)
+        files = [discord.File(io.BytesIO(board.encode("utf-8")), filename=text_name)]
+        picture = await self._preview(ruleset.id, chosen.name, locale, board, text_name)
+        if picture is not None:
+            # The picture shows in the embed; its alt text and the text file carry the same board.
+            files.append(picture)
+            embed.set_image(url=f"attachment://{picture.filename}")
+            embed.set_footer(text=t("stages.picture_footer", locale, ruleset=ruleset.name))
+        else:
+            embed.set_footer(text=t("stages.board_footer", locale, ruleset=ruleset.name))
+        await interaction.response.send_message(embed=embed, files=files)
+
+    @staticmethod
+    async def _preview(ruleset_id: str, stage: str, locale: str, board: str, text_name: str) -> discord.File | None:
+        """The stage's picture, drawn off the event loop; ``None`` (the text board still goes out) if
+        drawing fails, so a picture problem never costs the player the answer."""
+        try:
+            return await preview_file(
+                ruleset_id,
+                stage,
+                description=board,
+                locale=locale,
+                filename=PurePath(text_name).with_suffix(".png").name,
+            )
+        except Exception:
+            _log.exception("stage preview failed: %s %s", ruleset_id, stage)
+            return None
 
     @stages.autocomplete("stage")
     async def stage_names(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:

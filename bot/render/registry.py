@@ -1,0 +1,21 @@
+"""The renderers by ruleset id: the one place the pictures dispatch on the rule system (like
+``engine/registry.py`` for the rules). Each module exposes its instance as ``RENDERER``."""
+
+from __future__ import annotations
+
+import importlib
+
+from bot.render.base import SystemRenderer
+from engine.registry import RULESET_IDS, UnknownRuleset
+
+RENDERER_MODULES: dict[str, str] = {rid: f"bot.render.{rid}" for rid in RULESET_IDS}
+_cache: dict[str, SystemRenderer] = {}
+
+
+def renderer(ruleset_id: str) -> SystemRenderer:
+    """The renderer of ``ruleset_id`` (imported on first use)."""
+    if ruleset_id not in RENDERER_MODULES:
+        raise UnknownRuleset(ruleset_id)
+    if ruleset_id not in _cache:
+        _cache[ruleset_id] = importlib.import_module(RENDERER_MODULES[ruleset_id]).RENDERER
+    return _cache[ruleset_id]

@@ -1,0 +1,64 @@
+"""The result card for the final post: a podium and the standings with each system's figures."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PIL import Image
+
+from bot.i18n import t
+from bot.render.layout import MARGIN, WIDTH, Canvas
+from bot.render.palette import GRID, INK, MUTED, RGB, TERRAIN
+from bot.render.registry import renderer
+from bot.render.tokens import token
+from engine.ruleset import Result
+
+MEDALS: dict[int, RGB] = {1: (240, 200, 40), 2: (200, 200, 205), 3: (205, 140, 80)}
+PODIUM_H = {1: 110, 2: 80, 3: 60}
+ROW = 30
+
+
+def result_card_image(
+    ruleset_id: str, result: Result, title: str, locale: str, names: Mapping[str, str]
+) -> Image.Image:
+    r = renderer(ruleset_id)
+    standings = sorted(result.standings, key=lambda s: s.place)
+    notes = [t(n, locale) for n in result.notes]
+    height = 70 + 40 + max(PODIUM_H.values()) + 30 + ROW * len(standings) + 22 * len(notes) + MARGIN
+    canvas = Canvas.new(WIDTH, height)
+    status = "render.result.final" if result.finished and not result.provisional else "render.result.provisional"
+    canvas.title(title, t(status, locale))
+    # Podium: 2nd, 1st, 3rd from left to right, each block with its place and the name above it.
+    base = 70 + 40 + max(PODIUM_H.values())
+    block_w = 200
+    centre = WIDTH // 2
+    for place, dx in ((2, -block_w), (1, 0), (3, block_w)):
+        at = [s for s in standings if s.place == place]
+        if not at:
+            continue
+        x0 = centre + dx - block_w // 2 + 6
+        x1 = x0 + block_w - 12
+        top = base - PODIUM_H[place]
+        canvas.draw.rectangle((x0, top, x1, base), fill=MEDALS[place], outline=INK, width=2)
+        canvas.text(((x0 + x1) / 2, top + PODIUM_H[place] / 2), str(place), 36, bold=True, anchor="mm")
+        who = " / ".join(names.get(s.entrant, s.entrant) for s in at)
+        canvas.text(((x0 + x1) / 2, top - 6), who, 16, bold=True, anchor="md", width=block_w - 8)
+    canvas.draw.line((MARGIN, base, WIDTH - MARGIN, base), fill=GRID, width=2)
+    y = base + 16
+    for i, s in enumerate(standings):
+        if i % 2 == 0:
+            canvas.draw.rectangle((MARGIN, y - 3, WIDTH - MARGIN, y + ROW - 5), fill=TERRAIN["start"])
+        token(
+            canvas.draw,
+            (MARGIN + 4, y, MARGIN + 40, y + ROW - 8),
+            MEDALS.get(s.place, (255, 255, 255)),
+            str(s.place),
+            largest=14,
+        )
+        canvas.text((MARGIN + 50, y + 2), names.get(s.entrant, s.entrant), 15, bold=True, width=230)
+        canvas.text((MARGIN + 290, y + 3), r.figures(s, locale), 13, fill=INK, width=WIDTH - 2 * MARGIN - 294)
+        y += ROW
+    for note in notes:
+        canvas.text((MARGIN, y + 4), note, 13, fill=MUTED, width=WIDTH - 2 * MARGIN)
+        y += 22
+    return canvas.image
