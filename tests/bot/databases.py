@@ -22,7 +22,7 @@ ran = {"postgresql": 0, "collected": 0}
 
 
 async def _admin(sql: str) -> None:
-    import asyncpg  # type: ignore[import-untyped]
+    import asyncpg
 
     url = make_url(PG_URL)
     conn = await asyncpg.connect(

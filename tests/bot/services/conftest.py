@@ -134,10 +134,16 @@ class Harness:
         raise AssertionError("the race did not finish")
 
     async def open_and_start(
-        self, ruleset: str, humans: int, bots: int = 0, options: dict[str, Any] | None = None, seed: int = 7
+        self,
+        ruleset: str,
+        humans: int,
+        bots: int = 0,
+        options: dict[str, Any] | None = None,
+        stage: Any = None,
+        seed: int = 7,
     ) -> tuple[int, list[Happening]]:
         assert self.ctx is not None
-        lobby_view = await lobby.open_lobby(self.ctx, member(1, "Anna"), CHANNEL, ruleset, options=options)
+        lobby_view = await lobby.open_lobby(self.ctx, member(1, "Anna"), CHANNEL, ruleset, options=options, stage=stage)
         race_id = lobby_view.race_id
         for user in range(2, humans + 1):
             await lobby.join(self.ctx, race_id, member(user))
