@@ -25,7 +25,7 @@ RACES: list[tuple[str, int, int, dict[str, Any], Any]] = [
 async def test_a_race_of_every_system_plays_out_and_its_record_replays(
     harness: Harness, ruleset: str, humans: int, bots: int, options: dict[str, Any], stage: Any
 ) -> None:
-    """Several riders and a bot race to the finish; the record rebuilt from the database replays to the stored result."""
+    """Riders and a bot race to the finish; the record rebuilt from the database replays to the stored result."""
     race_id, started = await harness.open_and_start(ruleset, humans, bots, options=options, stage=stage)
     assert isinstance(started[0], RaceStarted)
     await harness.play_out(race_id)
@@ -44,7 +44,7 @@ async def test_a_race_of_every_system_plays_out_and_its_record_replays(
         by = dict(
             (
                 await session.execute(
-                    select(OrderRow.by, func.count()).where(col(OrderRow.race_id) == race_id).group_by(OrderRow.by)
+                    select(col(OrderRow.by), func.count()).where(col(OrderRow.race_id) == race_id).group_by(col(OrderRow.by))
                 )
             ).all()
         )
