@@ -44,7 +44,9 @@ async def test_a_race_of_every_system_plays_out_and_its_record_replays(
         by = dict(
             (
                 await session.execute(
-                    select(col(OrderRow.by), func.count()).where(col(OrderRow.race_id) == race_id).group_by(col(OrderRow.by))
+                    select(col(OrderRow.by), func.count())
+                    .where(col(OrderRow.race_id) == race_id)
+                    .group_by(col(OrderRow.by))
                 )
             ).all()
         )
