@@ -27,7 +27,13 @@ class Settings(BaseSettings):
     """The bot token from the Discord developer portal; None = not configured."""
 
     database_url: str = "sqlite+aiosqlite:///gregario.sqlite3"
-    """Where races are stored: a SQLite file by default, PostgreSQL by URL."""
+    """Where races are stored: a SQLite file by default, PostgreSQL by URL (``postgresql+asyncpg://...``)."""
+
+    default_pace: str = "fast"
+    """How long players have per decision unless the race says: live, fast, daily, or e.g. 30m, 6h, 2d."""
+
+    engine_workers: int = Field(default=1, ge=0, le=32)
+    """Worker processes for the heavy engine work (bot planning, resolution); 0 runs it in the bot's loop."""
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
@@ -52,6 +58,14 @@ class Settings(BaseSettings):
         """An empty ``GREGARIO_TOKEN=`` line in ``.env`` means no token, not an empty one."""
         if isinstance(value, str) and not value.strip():
             return None
+        return value
+
+    @field_validator("default_pace")
+    @classmethod
+    def _known_pace(cls, value: str) -> str:
+        from bot.services.paces import parse_pace
+
+        parse_pace(value)  # raises a ValueError naming the accepted paces
         return value
 
     @field_validator("test_guild_id", mode="before")
