@@ -135,11 +135,15 @@ class Scheduler:
                 return []
         return [await lobby.cancel(self.ctx, job.race_id, None, reason="lobby_timeout")]
 
-    async def run(self, stop: asyncio.Event) -> None:
+    async def run(self, stop: asyncio.Event, *, start_up: bool = True) -> None:
         """Run jobs as they fall due until ``stop`` is set, posting what happened through the context's sink."""
-        await self.ctx.publish(await self.start_up())
+        if start_up:
+            await self.ctx.publish(await self.start_up())
         while not stop.is_set():
-            await self.ctx.publish(await self.run_due())
+            try:
+                await self.ctx.publish(await self.run_due())
+            except Exception:
+                _log.exception("the scheduler could not read its jobs; trying again")
             due = await self.next_due()
             wait = POLL_SECONDS
             if due is not None:

@@ -19,8 +19,9 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def _warm() -> bool:
-    """Import the four rule systems in the worker, so the first race does not pay for it."""
+def warm() -> bool:
+    """Import the four rule systems (in a worker, and in the bot's own process, which checks orders),
+    so the first race does not pay for it while holding the loop."""
     from engine.registry import RULESET_IDS, get_ruleset
 
     for rid in RULESET_IDS:
@@ -40,8 +41,9 @@ class Workers:
 
     async def start(self) -> None:
         """Start the workers and import the engine there (start-up pays, not the first order)."""
+        warm()
         if self._executor is not None:
-            await asyncio.gather(*(self.run(_warm) for _ in range(max(self.count, 1))))
+            await asyncio.gather(*(self.run(warm) for _ in range(max(self.count, 1))))
 
     async def run(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         """``fn(*args)`` in a worker (inline when there is none)."""
