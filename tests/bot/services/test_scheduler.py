@@ -19,6 +19,7 @@ from bot.services.outcomes import (
     ReminderDue,
     StepResolved,
 )
+from bot.services.queries import utc
 from bot.store.tables import OrderRow, ResultRow, StepEvents
 from engine.registry import get_ruleset
 from tests.bot.services.conftest import CHANNEL, Harness, member
@@ -183,3 +184,46 @@ async def test_an_unstarted_lobby_is_cancelled_when_its_time_runs_out(harness: H
     harness.clock.advance(minutes=1)
     assert await harness.scheduler.run_due() == [RaceCancelled(view.race_id, "lobby_timeout")]
     assert (await harness.race(view.race_id)).status == "cancelled"
+
+
+@pytest.mark.rules("R-SVC-2")
+async def test_a_half_built_plan_counts_as_sent_at_the_deadline_and_no_plan_does_not_start(harness: Harness) -> None:
+    """Tabella plan mode: Bruno chose only his start, Carla sent nothing; at the deadline Bruno's plan is
+    completed by the automatic order and he starts, Carla does not start."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=3)
+    plan = await harness.human_order(race_id, "u1")
+    await orders.submit_order(harness.ctx, race_id, 1, plan, step=1)
+    partial = await orders.submit_order(harness.ctx, race_id, 2, {"start": "A"}, step=1)
+    assert not partial.complete
+    harness.clock.advance(minutes=15)
+    (resolved,) = [h for h in await harness.scheduler.run_due() if isinstance(h, StepResolved)]
+    assert set(resolved.orders) == {"u1", "u2"}
+    bruno = resolved.orders["u2"]
+    assert bruno["auto"] is True and bruno["start"] == "A" and bruno["m1"] == {"effort": 1, "dir": "R"}
+    kinds = [(e["kind"], e["data"].get("rider")) for e in resolved.events]
+    assert ("tabella.did_not_start", "u3") in kinds
+    assert ("tabella.did_not_start", "u2") not in kinds
+
+
+@pytest.mark.rules("R-SVC-1")
+async def test_a_race_finishing_just_after_midnight_gets_its_gazzetta_at_nine_the_following_day() -> None:
+    """Finished at 00:30 UTC on 2 May: the "next morning" is the day after the finish's date, 3 May at 09:00."""
+    finished = datetime(2026, 5, 2, 0, 30, tzinfo=UTC)
+    assert resolution.announcement_due("next_morning", 9, finished) == datetime(2026, 5, 3, 9, 0, tzinfo=UTC)
+    assert resolution.announcement_due("immediate", None, finished) == finished
+
+
+@pytest.mark.rules("R-SVC-3")
+async def test_a_bot_answers_the_moment_the_step_opens(harness: Harness) -> None:
+    """The bot's order is stored at the start, timed at the start; Anna's, a minute later, is timed after it."""
+    assert harness.ctx is not None
+    opened_at = harness.clock.now()
+    race_id, _ = await harness.open_and_start("tabella", humans=2, bots=1, options={"mode": "live"})
+    bot = (await _order_rows(harness, race_id, 1))["bot1"]
+    assert bot.by == "bot" and bot.complete and utc(bot.received_at) == opened_at
+    harness.clock.advance(minutes=1)
+    await harness.order_all(race_id)
+    (resolved,) = [h for h in harness.posted if isinstance(h, StepResolved) and h.step == 1]
+    assert resolved.orders["bot1"]["received_at"] < resolved.orders["u1"]["received_at"]
+    assert resolved.orders["bot1"]["by"] == "bot"
