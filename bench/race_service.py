@@ -45,7 +45,7 @@ from bot.services import lobby, orders, resolution
 from bot.services.clock import ManualClock
 from bot.services.context import Context
 from bot.services.lag import LagProbe
-from bot.services.outcomes import MemberRef
+from bot.services.outcomes import MemberRef, StepResolved
 from bot.services.paces import parse_pace
 from bot.services.workers import Workers
 from bot.store import migrate, tables
@@ -190,6 +190,7 @@ async def main(args: argparse.Namespace) -> None:
     rng = random.Random(1)
     submits: list[float] = []
     resolves: list[float] = []
+    per_step: list[float] = []
     async with LagProbe() as probe:
         for _ in range(args.rounds):
             for race_id in rng.sample(race_ids, args.sample):
@@ -199,13 +200,16 @@ async def main(args: argparse.Namespace) -> None:
                     submits.append(time.perf_counter() - t0)
                 t0 = time.perf_counter()
                 happened = await resolution.resolve_if_ready(owner, race_id)
-                if happened:
+                steps = sum(1 for h in happened if isinstance(h, StepResolved))
+                if steps:
                     resolves.append(time.perf_counter() - t0)
+                    per_step.append(resolves[-1] / steps)
     p50, p95 = pct(submits, 0.5), pct(submits, 0.95)
     print(f"submit (check + commit): p50 {p50:.1f} ms, p95 {p95:.1f} ms ({len(submits)} orders)")
     print(
         f"resolve (read + engine worker + commit, following bot steps included): p50 {pct(resolves, 0.5):.1f} ms, "
-        f"p95 {pct(resolves, 0.95):.1f} ms ({len(resolves)} resolutions)"
+        f"p95 {pct(resolves, 0.95):.1f} ms ({len(resolves)} resolutions); "
+        f"per step resolved: p50 {pct(per_step, 0.5):.1f} ms, p95 {pct(per_step, 0.95):.1f} ms"
     )
     print(
         f"longest loop stall: {probe.longest * 1000:.1f} ms wall; "
