@@ -15,7 +15,7 @@ from sqlmodel import col
 
 from bot.services import resolution, stepping
 from bot.services.context import Context
-from bot.services.outcomes import OrderReceipt, Refusal
+from bot.services.outcomes import OrderReceipt, PanelView, Refusal
 from bot.services.queries import load, step_orders
 from bot.store.tables import OrderRow, RaceRow
 from engine.messages import OrderError
@@ -105,3 +105,19 @@ async def submit_order(
 
 async def _resolve_and_publish(ctx: Context, race_id: int) -> None:
     await ctx.publish(await resolution.resolve_if_ready(ctx, race_id))
+
+
+async def panel(ctx: Context, race_id: int, user_id: int) -> PanelView:
+    """``user_id``'s private panel: what they must decide now (given what they sent) and what they see."""
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, race_id)
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            raise Refusal.of("order.not_seated", "You are not riding in this race.")
+        race = loaded.race
+        if race.status != "running" or race.state is None:
+            raise Refusal.of("order.not_running", "This race is not running: it is {status}.", status=race.status)
+        sent = (await step_orders(session, race_id, race.step)).get(seat.entrant)
+    partial = dict(sent.body) if sent is not None else None
+    got = stepping.panel(loaded.spec, race.state, seat.entrant, partial)
+    return PanelView(race_id, race.step, seat.entrant, got.decision, got.view, partial)

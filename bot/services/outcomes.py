@@ -79,6 +79,20 @@ class OrderReceipt:
 
 
 @dataclass(frozen=True)
+class PanelView:
+    """A player's private panel for the current step (the Discord layer renders it as a DM)."""
+
+    race_id: int
+    step: int
+    entrant: str
+    decision: dict[str, Any] | None
+    """The engine's decision as data (prompt, fields and choices, ``complete``); None: nothing asked now."""
+    view: dict[str, Any]
+    order: dict[str, Any] | None
+    """What the player has sent in this step so far."""
+
+
+@dataclass(frozen=True)
 class RaceStarted:
     race_id: int
     events: list[dict[str, Any]]

@@ -213,6 +213,23 @@ def check(spec: Spec, state: dict[str, Any], entrant: str, order: Order | str, p
     return Checked(_body(checked.order), checked.complete)
 
 
+@dataclass(frozen=True)
+class Panel:
+    decision: dict[str, Any] | None
+    """What the entrant must decide now, given what they sent (fields, choices, prompt), or None."""
+    view: dict[str, Any]
+    """What the entrant alone may see (their hand, their plan)."""
+
+
+def panel(spec: Spec, state: dict[str, Any], entrant: str, partial: Order | None) -> Panel:
+    """An entrant's private panel: their pending decision and their private view."""
+    race = _race(spec, state)
+    decisions = race.awaited({entrant: partial} if partial else None)
+    mine = next((d for d in decisions if d.entrant == entrant), None)
+    view = race.ruleset.private_view(race.state, entrant)
+    return Panel(mine.model_dump(mode="json") if mine is not None else None, view)
+
+
 def resolve(spec: Spec, state: dict[str, Any], orders: dict[str, Stored], force: bool, now: str) -> Resolved | Waiting:
     """Resolve the step now open with the stored orders, or say who is missing.
 

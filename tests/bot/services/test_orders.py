@@ -128,3 +128,17 @@ async def resolution_deadline(harness: Harness, race_id: int, step: int) -> date
             )
         )
         return utc(due.scalar_one())
+
+
+async def test_a_players_panel_shows_the_next_part_of_a_decision_and_their_own_view(harness: Harness) -> None:
+    """In Tabella's plan, once Anna chose her start, her panel asks for the rest and shows her own rider."""
+    assert harness.ctx is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=2)
+    before = await orders.panel(harness.ctx, race_id, 1)
+    assert before.decision is not None and before.decision["entrant"] == "u1" and before.order is None
+    await orders.submit_order(harness.ctx, race_id, 1, {"start": "B"}, step=1)
+    after = await orders.panel(harness.ctx, race_id, 1)
+    assert after.order == {"start": "B"} and after.decision is not None and not after.decision["complete"]
+    assert after.view["you"]["id"] == "u1"
+    with pytest.raises(Refusal):
+        await orders.panel(harness.ctx, race_id, 42)
