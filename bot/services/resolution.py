@@ -109,14 +109,12 @@ async def resolve(ctx: Context, race_id: int, step: int, *, force: bool = False)
         if outcome is None:
             break
         happened.extend(outcome)
-        step, force = step + 1, False
-        if not any(isinstance(h, StepResolved) and h.step == step - 1 for h in outcome):
+        finished = next((h for h in outcome if isinstance(h, RaceFinished)), None)
+        if finished is not None:
+            if finished.announcement_due is not None and finished.announcement_due <= ctx.clock.now():
+                happened.extend(await publish_announcement(ctx, race_id))  # an "immediate" announcement
             break
-        if any(isinstance(h, RaceFinished) for h in outcome):
-            due = next(h.announcement_due for h in outcome if isinstance(h, RaceFinished))
-            if due is not None and due <= ctx.clock.now():
-                happened.extend(await publish_announcement(ctx, race_id))
-            break
+        step, force = step + 1, False  # the next step, if it is ready at once (bots only)
     return happened
 
 

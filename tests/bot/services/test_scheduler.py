@@ -227,3 +227,15 @@ async def test_a_bot_answers_the_moment_the_step_opens(harness: Harness) -> None
     (resolved,) = [h for h in harness.posted if isinstance(h, StepResolved) and h.step == 1]
     assert resolved.orders["bot1"]["received_at"] < resolved.orders["u1"]["received_at"]
     assert resolved.orders["bot1"]["by"] == "bot"
+
+
+async def test_an_immediate_gazzetta_leaves_nothing_to_schedule(harness: Harness) -> None:
+    """With gazzetta_delay = immediate, the rules publish at the finish: the result is final, nothing is scheduled."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    options = {"gazzetta_probability": 1.0, "gazzetta_delay": "immediate"}
+    race_id, _ = await harness.open_and_start("tabella", humans=2, options=options)
+    await harness.order_all(race_id)
+    (finished,) = [h for h in harness.posted if isinstance(h, RaceFinished)]
+    assert not finished.provisional and finished.announcement_due is None
+    assert await harness.scheduler.next_due() is None
+    assert await records.replays_to_stored_result(harness.ctx, race_id)
