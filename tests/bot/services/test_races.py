@@ -18,10 +18,16 @@ RACES: list[tuple[str, int, int, dict[str, Any], Any]] = [
     ("tabella", 3, 1, {"mode": "live"}, None),
     ("wyscig", 2, 1, {}, {"stages": 1}),
     ("mind_cycling", 2, 1, {}, "short"),
+    ("tabella", 2, 2, {"mode": "plan"}, None),
+    ("mind_cycling", 2, 1, {"mode": "live"}, "short"),
 ]
 
 
-@pytest.mark.parametrize(("ruleset", "humans", "bots", "options", "stage"), RACES, ids=[r[0] for r in RACES])
+@pytest.mark.parametrize(
+    ("ruleset", "humans", "bots", "options", "stage"),
+    RACES,
+    ids=[f"{r[0]}-{r[3].get('mode', 'default')}" for r in RACES],
+)
 async def test_a_race_of_every_system_plays_out_and_its_record_replays(
     harness: Harness, ruleset: str, humans: int, bots: int, options: dict[str, Any], stage: Any
 ) -> None:
