@@ -16,7 +16,7 @@ from sqlmodel import col
 
 from bot.services import resolution, stepping
 from bot.services.context import Context
-from bot.services.outcomes import Happening, MemberRef, RaceCancelled, RaceStarted, RaceView, Refusal
+from bot.services.outcomes import Happening, MemberRef, RaceCancelled, RaceStarted, RaceView, Refusal, closed
 from bot.services.paces import Pace
 from bot.services.queries import Loaded, load
 from bot.store.tables import Job, Member, RaceRow, Seat, Server, StepEvents
@@ -56,7 +56,7 @@ async def open_lobby(
 ) -> RaceView:
     """A new lobby in ``channel_id`` with its opener seated; it is cancelled if nobody starts it in time."""
     if ruleset not in stepping.ruleset_ids():
-        raise Refusal.of("race.unknown_ruleset", "There is no rule system called {value}.", value=ruleset)
+        raise Refusal.of("race.unknown_ruleset", value=ruleset, names=", ".join(stepping.ruleset_ids()))
     pace = pace or ctx.default_pace
     now = ctx.clock.now()
     async with ctx.db.sessions() as session, session.begin():
@@ -88,17 +88,13 @@ async def open_lobby(
 async def _lobby(session: AsyncSession, race_id: int) -> Loaded:
     loaded = await load(session, race_id)
     if loaded.race.status != "lobby":
-        raise Refusal.of("lobby.closed", "This race has already {status}.", status=_said(loaded.race.status))
+        raise closed(loaded.race.status)
     return loaded
-
-
-def _said(status: str) -> str:
-    return {"running": "started", "finished": "finished", "cancelled": "been cancelled"}.get(status, status)
 
 
 def _may_manage(loaded: Loaded, user_id: int, manager: bool) -> None:
     if not manager and loaded.race.opener_id != user_id:
-        raise Refusal.of("lobby.not_opener", "Only the person who opened this race (or a server manager) can do that.")
+        raise Refusal.of("lobby.not_opener")
 
 
 async def _next_position(session: AsyncSession, race_id: int) -> int:
@@ -113,7 +109,7 @@ async def join(ctx: Context, race_id: int, member: MemberRef) -> RaceView:
     async with ctx.db.sessions() as session, session.begin():
         loaded = await _lobby(session, race_id)
         if loaded.seat_of(member.user_id) is not None:
-            raise Refusal.of("lobby.already_in", "You are already in this race.")
+            raise Refusal.of("lobby.already_in")
         _check_room(loaded)
         await remember(session, member, now)
         position = await _next_position(session, race_id)
@@ -126,7 +122,7 @@ async def join(ctx: Context, race_id: int, member: MemberRef) -> RaceView:
 def _check_room(loaded: Loaded) -> None:
     _low, high = stepping.player_limits(loaded.race.ruleset, loaded.race.options)
     if len(loaded.seats) >= high:
-        raise Refusal.of("lobby.full", "This race is full ({count} seats).", count=high)
+        raise Refusal.of("lobby.full", count=high)
 
 
 async def leave(ctx: Context, race_id: int, user_id: int) -> RaceView:
@@ -135,9 +131,9 @@ async def leave(ctx: Context, race_id: int, user_id: int) -> RaceView:
         loaded = await _lobby(session, race_id)
         seat = loaded.seat_of(user_id)
         if seat is None:
-            raise Refusal.of("lobby.not_in", "You are not in this race.")
+            raise Refusal.of("lobby.not_in")
         if loaded.race.opener_id == user_id:
-            raise Refusal.of("lobby.opener_leaves", "You opened this race: cancel it instead of leaving.")
+            raise Refusal.of("lobby.opener_leaves")
         await session.delete(seat)
         await session.flush()
         return (await load(session, race_id)).view()
@@ -155,7 +151,6 @@ async def add_bot(
         if strategy not in strategies:
             raise Refusal.of(
                 "lobby.unknown_bot",
-                "There is no bot called {value}. Pick one of: {names}.",
                 value=strategy,
                 names=", ".join(strategies),
             )
@@ -183,7 +178,7 @@ async def remove_bot(ctx: Context, race_id: int, by: int, entrant: str, *, manag
         _may_manage(loaded, by, manager)
         seat = next((s for s in loaded.seats if s.entrant == entrant and s.bot is not None), None)
         if seat is None:
-            raise Refusal.of("lobby.no_such_bot", "There is no bot {value} in this race.", value=entrant)
+            raise Refusal.of("lobby.no_such_bot", value=entrant)
         await session.delete(seat)
         await session.flush()
         return (await load(session, race_id)).view()
@@ -204,7 +199,7 @@ async def start(
     try:
         opened = await ctx.workers.run(stepping.start, spec)
     except stepping.StartError as exc:
-        raise Refusal.of("lobby.cannot_start", "This race can't start: {reason}", reason=str(exc)) from None
+        raise Refusal.of("lobby.cannot_start", reason=str(exc)) from None
     now = ctx.clock.now()
     async with ctx.db.sessions() as session, session.begin():
         moved = await session.execute(
@@ -221,7 +216,7 @@ async def start(
             )
         )
         if moved.rowcount != 1:  # type: ignore[attr-defined]
-            raise Refusal.of("lobby.closed", "This race has already started.")
+            raise closed("running")
         known = {s.entrant for s in loaded.seats}
         for position, (entrant, name, bot) in enumerate(entrants):
             if entrant not in known:
@@ -255,7 +250,7 @@ async def cancel(
         if by is not None:
             _may_manage(loaded, by, manager)
         if loaded.race.status not in ("lobby", "running"):
-            raise Refusal.of("race.over", "This race has already {status}.", status=_said(loaded.race.status))
+            raise closed(loaded.race.status)
         moved = await session.execute(
             update(RaceRow)
             .where(
@@ -266,7 +261,7 @@ async def cancel(
             .values(status="cancelled", finished_at=now, awaiting=[])
         )
         if moved.rowcount != 1:  # type: ignore[attr-defined]
-            raise Refusal.of("race.busy", "The race moved on meanwhile; try again.")
+            raise Refusal.of("race.busy")
         await session.execute(
             update(Job).where(col(Job.race_id) == race_id, col(Job.done_at).is_(None)).values(done_at=now)
         )

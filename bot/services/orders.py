@@ -15,7 +15,7 @@ from sqlmodel import col
 
 from bot.services import resolution, stepping
 from bot.services.context import Context
-from bot.services.outcomes import OrderReceipt, PanelView, Refusal
+from bot.services.outcomes import OrderReceipt, PanelView, Refusal, closed
 from bot.services.queries import load, step_orders
 from bot.store.tables import OrderRow, RaceRow
 from engine.messages import OrderError
@@ -30,7 +30,7 @@ async def submit_order(
     """Record ``user_id``'s order (or its change) for the race's current step.
 
     ``step`` is the step the player's panel showed; an order for another step is refused as stale.
-    Raises :class:`Refusal` (keys ``race.not_found``, ``order.not_seated``, ``order.not_running``,
+    Raises :class:`Refusal` (keys ``race.not_found``, ``order.not_seated``, ``race.not_started``/``race.already_*``,
     ``order.stale``, ``order.not_awaited``, or the engine's own key for an illegal order)."""
     for _attempt in range(MAX_ATTEMPTS):
         async with ctx.db.sessions() as session:
@@ -38,19 +38,18 @@ async def submit_order(
             race = loaded.race
             seat = loaded.seat_of(user_id)
             if seat is None:
-                raise Refusal.of("order.not_seated", "You are not riding in this race.")
+                raise Refusal.of("order.not_seated")
             if race.status != "running":
-                raise Refusal.of("order.not_running", "This race is not running: it is {status}.", status=race.status)
+                raise closed(race.status)
             current, rev = race.step, race.orders_rev
             if step is not None and step != current:
                 raise Refusal.of(
                     "order.stale",
-                    "That was for step {step}; the race is at step {current} now.",
                     step=step,
                     current=current,
                 )
             if seat.entrant not in (race.awaiting or []):
-                raise Refusal.of("order.not_awaited", "Nothing is asked of you right now.")
+                raise Refusal.of("order.not_awaited")
             previous = (await step_orders(session, race_id, current)).get(seat.entrant)
         assert race.state is not None
         try:
@@ -58,7 +57,7 @@ async def submit_order(
                 loaded.spec, race.state, seat.entrant, order, dict(previous.body) if previous is not None else None
             )
         except stepping.NotAwaited:
-            raise Refusal.of("order.not_awaited", "Nothing is asked of you right now.") from None
+            raise Refusal.of("order.not_awaited") from None
         except OrderError as exc:
             raise Refusal(exc.message) from None
         now = ctx.clock.now()
@@ -100,7 +99,7 @@ async def submit_order(
         if checked.complete and race.owner == ctx.owner:
             ctx.spawn(_resolve_and_publish(ctx, race_id))
         return OrderReceipt(race_id, current, seat.entrant, checked.order, checked.complete, now, previous is not None)
-    raise Refusal.of("order.busy", "Too many orders at once in this race; send yours again.")
+    raise Refusal.of("order.busy")
 
 
 async def _resolve_and_publish(ctx: Context, race_id: int) -> None:
@@ -113,10 +112,10 @@ async def panel(ctx: Context, race_id: int, user_id: int) -> PanelView:
         loaded = await load(session, race_id)
         seat = loaded.seat_of(user_id)
         if seat is None:
-            raise Refusal.of("order.not_seated", "You are not riding in this race.")
+            raise Refusal.of("order.not_seated")
         race = loaded.race
         if race.status != "running" or race.state is None:
-            raise Refusal.of("order.not_running", "This race is not running: it is {status}.", status=race.status)
+            raise closed(race.status)
         sent = (await step_orders(session, race_id, race.step)).get(seat.entrant)
     partial = dict(sent.body) if sent is not None else None
     got = stepping.panel(loaded.spec, race.state, seat.entrant, partial)

@@ -1,7 +1,8 @@
 """What the services take and give back: plain data the Discord layer renders, and typed refusals.
 
-A refusal carries an engine-style :class:`~engine.messages.Message` (a stable key, its parameters and
-the English text), which ``bot.i18n.t`` renders in the player's language. A refused call changes nothing.
+A refusal carries an engine-style :class:`~engine.messages.Message` (a stable key from
+``bot/i18n/en.json``, its parameters and the English text), which ``bot.i18n.t`` renders in the player's
+language. A refused call changes nothing.
 """
 
 from __future__ import annotations
@@ -25,8 +26,23 @@ class Refusal(Exception):
         return self.message.key
 
     @classmethod
-    def of(cls, key: str, text: str, **params: Any) -> Refusal:
-        return cls(msg(key, text, **params))
+    def of(cls, key: str, **params: Any) -> Refusal:
+        """A refusal whose English text is ``key``'s template in ``bot/i18n/en.json``."""
+        from bot.i18n import catalog
+
+        return cls(msg(key, catalog("en")[key], **params))
+
+
+def closed(status: str) -> Refusal:
+    """The refusal for acting on a race that is no longer open to it, by its status."""
+    return Refusal.of(
+        {
+            "lobby": "race.not_started",
+            "running": "race.already_started",
+            "finished": "race.already_finished",
+            "cancelled": "race.already_cancelled",
+        }.get(status, "race.already_finished")
+    )
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ async def load(session: AsyncSession, race_id: int) -> Loaded:
     """The race and its seats, or a refusal saying there is no such race."""
     race = await session.get(RaceRow, race_id)
     if race is None:
-        raise Refusal.of("race.not_found", "There is no race number {race}.", race=race_id)
+        raise Refusal.of("race.not_found", race=race_id)
     rows = await session.execute(select(Seat).where(col(Seat.race_id) == race_id).order_by(col(Seat.position)))
     return Loaded(race, list(rows.scalars()))
 

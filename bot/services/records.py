@@ -22,7 +22,7 @@ async def race_record(ctx: Context, race_id: int) -> RaceRecord:
     async with ctx.db.sessions() as session:
         loaded = await load(session, race_id)
         if loaded.race.seed is None:
-            raise Refusal.of("race.not_started", "This race has not started yet.")
+            raise Refusal.of("race.not_started")
         rows = await session.execute(
             select(OrderRow)
             .where(col(OrderRow.race_id) == race_id, col(OrderRow.step) < loaded.race.step)

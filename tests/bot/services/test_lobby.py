@@ -82,7 +82,7 @@ async def test_starting_fixes_the_seats_draws_the_seed_and_stores_the_opening(ha
     assert row.awaiting and set(row.awaiting) <= {"u1", "u2"}
     with pytest.raises(Refusal) as again:
         await lobby.join(ctx, view.race_id, member(3))
-    assert again.value.key == "lobby.closed"
+    assert again.value.key == "race.already_started"
     async with ctx.db.sessions() as session:
         opening = await session.get(StepEvents, (view.race_id, 0))
         locales = await session.execute(select(col(Member.user_id), col(Member.locale)).order_by(col(Member.user_id)))
