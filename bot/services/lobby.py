@@ -10,7 +10,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -228,11 +228,7 @@ async def start(
                     .values(position=position)
                 )
         session.add(StepEvents(race_id=race_id, step=0, events=opened.events, resolved_at=now))
-        await session.execute(
-            update(Job)
-            .where(col(Job.race_id) == race_id, col(Job.kind) == resolution.LOBBY_TIMEOUT)
-            .values(done_at=now)
-        )
+        await session.execute(delete(Job).where(col(Job.race_id) == race_id, col(Job.kind) == resolution.LOBBY_TIMEOUT))
         await session.flush()
         fresh = await load(session, race_id)
         happened, deadline = await resolution.open_step(ctx, session, fresh, 1, opened.next, now)
@@ -262,9 +258,7 @@ async def cancel(
         )
         if moved.rowcount != 1:  # type: ignore[attr-defined]
             raise Refusal.of("race.busy")
-        await session.execute(
-            update(Job).where(col(Job.race_id) == race_id, col(Job.done_at).is_(None)).values(done_at=now)
-        )
+        await session.execute(delete(Job).where(col(Job.race_id) == race_id))
     return RaceCancelled(race_id, reason)
 
 

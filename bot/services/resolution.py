@@ -17,7 +17,7 @@ import logging
 from datetime import datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -194,11 +194,8 @@ async def _write(
                 .values(body=body, by=by, complete=True, received_at=now)
             )
     session.add(StepEvents(race_id=race.id, step=step, events=outcome.events, resolved_at=now))
-    await session.execute(
-        update(Job)
-        .where(col(Job.race_id) == race.id, col(Job.step) == step, col(Job.done_at).is_(None))
-        .values(done_at=now)
-    )
+    # The step's deadline and reminder are no longer needed (a reminder already sent goes too).
+    await session.execute(delete(Job).where(col(Job.race_id) == race.id, col(Job.step) == step))
     race.step, race.awaiting = step + 1, outcome.next.entrants
     opened, deadline = await open_step(ctx, session, loaded, step + 1, outcome.next, now)
     resolved = StepResolved(race.id, step, outcome.orders, outcome.events, outcome.next.entrants, deadline)
@@ -244,9 +241,5 @@ async def publish_announcement(ctx: Context, race_id: int) -> list[Happening]:
                 recorded_at=now,
             )
         )
-        await session.execute(
-            update(Job)
-            .where(col(Job.race_id) == race_id, col(Job.kind) == ANNOUNCEMENT, col(Job.done_at).is_(None))
-            .values(done_at=now)
-        )
+        await session.execute(delete(Job).where(col(Job.race_id) == race_id, col(Job.kind) == ANNOUNCEMENT))
     return [AnnouncementPublished(race_id, pending.kind, published.events, published.result["standings"])]

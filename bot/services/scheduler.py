@@ -103,7 +103,15 @@ class Scheduler:
         async with self.ctx.db.sessions() as session, session.begin():
             done = await session.execute(
                 update(Job)
-                .where(col(Job.id) == job.id, col(Job.done_at).is_(None))
+                .where(
+                    # The job by its key, not only its id: SQLite reuses the id of a deleted row, and a
+                    # resolution deletes its step's jobs and adds the next step's.
+                    col(Job.id) == job.id,
+                    col(Job.race_id) == job.race_id,
+                    col(Job.kind) == job.kind,
+                    col(Job.step) == job.step,
+                    col(Job.done_at).is_(None),
+                )
                 .values(done_at=self.ctx.clock.now())
             )
         return rowcount(done) == 1
@@ -120,7 +128,9 @@ class Scheduler:
                     col(Job.race_id) == job.race_id, col(Job.kind) == resolution.DEADLINE, col(Job.step) == job.step
                 )
             )
-            due = deadline.scalar_one()
+            due = deadline.scalar_one_or_none()
+            if due is None:  # the step was resolved meanwhile
+                return []
         late = [e for e in race.awaiting or [] if e not in orders or not orders[e].complete]
         seats = {s.entrant: s for s in loaded.seats}
         users = [seats[e].user_id for e in late if seats[e].user_id is not None]

@@ -191,7 +191,10 @@ class PostedMessage(SQLModel, table=True):
 
 
 class Job(SQLModel, table=True):
-    """Something the scheduler must do at ``due_at``: a deadline, a reminder, an announcement, a lobby timeout."""
+    """Something the scheduler must do at ``due_at``: a deadline, a reminder, an announcement, a lobby timeout.
+
+    A job is deleted once it is moot (its step resolved, its race started or cancelled); ``done_at`` marks
+    one that ran (a reminder is claimed before it is sent, so it goes out at most once)."""
 
     __tablename__ = "jobs"
     __table_args__ = (UniqueConstraint("race_id", "kind", "step"), Index(None, "owner", "done_at", "due_at"))
