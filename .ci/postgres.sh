@@ -19,7 +19,7 @@ if [ -z "$BIN" ] || [ ! -x "$BIN/initdb" ]; then
 fi
 
 as_postgres() {
-  if [ "$(id -u)" = 0 ]; then su postgres -s /bin/bash -c "$*"; else bash -c "$*"; fi
+  if [ "$(id -u)" = 0 ]; then (cd / && su postgres -s /bin/bash -c "$*"); else bash -c "$*"; fi
 }
 
 if [ "${1:-start}" = stop ]; then
