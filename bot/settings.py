@@ -32,6 +32,15 @@ class Settings(BaseSettings):
     token: SecretStr | None = Field(default=None, validation_alias=AliasChoices("GREGARIO_TOKEN", "DISCORD_TOKEN"))
     """The bot token from the Discord developer portal; None = not configured."""
 
+    database_url: str = "sqlite+aiosqlite:///gregario.sqlite3"
+    """Where races are stored: a SQLite file by default, PostgreSQL by URL (``postgresql+asyncpg://...``)."""
+
+    default_pace: str = "fast"
+    """How long players have per decision unless the race says: live, fast, daily, or e.g. 30m, 6h, 2d."""
+
+    engine_workers: int = Field(default=1, ge=0, le=32)
+    """Worker processes for the heavy engine work (bot planning, resolution); 0 runs it in the bot's loop."""
+
     log_level: LogLevel = "INFO"
     """How much the bot logs; any case is accepted (``debug`` = ``DEBUG``)."""
 
@@ -67,6 +76,15 @@ class Settings(BaseSettings):
         if not value.startswith(("https://", "http://")):
             raise ValueError("must be an http:// or https:// URL, e.g. https://discord.com/api/v10")
         return value.rstrip("/")
+
+
+    @field_validator("default_pace")
+    @classmethod
+    def _known_pace(cls, value: str) -> str:
+        from bot.services.paces import parse_pace
+
+        parse_pace(value)  # raises a ValueError naming the accepted paces
+        return value
 
     @field_validator("test_guild_id", mode="before")
     @classmethod

@@ -1,7 +1,7 @@
 """The ``gregario`` command: the bot, and races in the terminal without Discord.
 
 Sub-commands: ``run`` (the Discord bot), ``play`` (you against bots, in the terminal), ``simulate``
-(all-bot races and their statistics), ``replay`` (a race record), ``rules`` and ``stages``.
+(all-bot races and their statistics), ``replay`` (a race record), ``rules``, ``stages`` and ``db``.
 Only ``run`` imports discord.py, so the terminal commands start fast and need no token.
 
 Every mistake on the command line gets at most three lines on stderr and exit status 2; Ctrl-C stops with
@@ -137,6 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="a rule system's summary")
     rules.add_argument("ruleset", choices=RULESET_IDS)
 
+    db = sub.add_parser("db", help="the database: upgrade its tables, or check that they are current")
+    db.add_argument("action", choices=["upgrade", "check"], help="upgrade: apply migrations; check: exit 1 if behind")
+    db.add_argument("--url", help="the database URL (default: GREGARIO_DATABASE_URL)")
+
     stages = sub.add_parser("stages", help="the stage presets of a rule system")
     stages.add_argument("ruleset", choices=RULESET_IDS)
     stages.add_argument("stage", nargs="?", help="draw this stage as text")
@@ -176,6 +180,10 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         print(get_ruleset(args.ruleset).summary())
         return 0
+    if args.command == "db":
+        from bot.cli.db import db_command
+
+        return db_command(args.action, args.url)
     if args.command == "stages":
         from bot.cli.replay import stages_command
 

@@ -30,3 +30,16 @@ def ruleset(rulesets: list[Ruleset[Any]]) -> Ruleset[Any]:
         if catalogue.guide(candidate) is not None and candidate.presets():
             return candidate
     raise AssertionError(f"no rule system has both a guide and presets: {[r.id for r in rulesets]}")
+
+
+from tests.bot.databases import check_postgres_ran, count_collected, database_url  # noqa: E402, F401
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    count_collected(items)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    for problem in check_postgres_ran(session):
+        session.config.get_terminal_writer().line(f"ERROR: {problem}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

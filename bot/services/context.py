@@ -1,0 +1,59 @@
+"""What every service needs: the database, the clock, the engine workers and who this process is."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.services.clock import Clock, SystemClock
+from bot.services.outcomes import Happening
+from bot.services.paces import Pace, parse_pace
+from bot.services.workers import Workers
+from bot.store.database import Database
+
+_log = logging.getLogger(__name__)
+
+Sink = Callable[[Happening], Awaitable[None]]
+
+
+async def _drop(_: Happening) -> None:
+    return None
+
+
+@dataclass
+class Context:
+    """The services' shared equipment. ``owner`` names this process (its shard): it resolves the races
+    it owns; any process may store orders. ``sink`` receives what happened in the background (a step
+    resolved after the last order, a deadline...), for the Discord layer to post."""
+
+    db: Database
+    clock: Clock = field(default_factory=SystemClock)
+    workers: Workers = field(default_factory=lambda: Workers(0))
+    owner: str = "main"
+    default_pace: Pace = field(default_factory=lambda: parse_pace("fast"))
+    lobby_timeout_seconds: int = 3600
+    sink: Sink = _drop
+    _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` in the background (kept referenced; errors are logged, never lost silently)."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _log.error("background race work failed", exc_info=task.exception())
+
+    async def idle(self) -> None:
+        """Wait until no background work is left (tests; a clean shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def publish(self, happenings: list[Happening]) -> None:
+        for happening in happenings:
+            await self.sink(happening)

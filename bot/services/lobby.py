@@ -1,0 +1,268 @@
+"""Lobbies: open one, join, leave, seat or unseat bots, start, cancel.
+
+Only the race's opener (or a server manager, as the Discord layer decides) may seat bots, start and
+cancel. Starting fixes the seats, draws the seed, stores the opening events and opens the first step.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from bot.services import resolution, stepping
+from bot.services.context import Context
+from bot.services.outcomes import Happening, MemberRef, RaceCancelled, RaceStarted, RaceView, Refusal, closed
+from bot.services.paces import Pace
+from bot.services.queries import Loaded, load
+from bot.store.tables import Job, Member, RaceRow, Seat, Server, StepEvents
+
+
+async def remember(session: AsyncSession, member: MemberRef, now: datetime) -> None:
+    """Create the server and the member if new; refresh the member's name and locale (for DMs)."""
+    if await session.get(Server, member.server_id) is None:
+        session.add(Server(id=member.server_id, created_at=now))
+        await session.flush()
+    row = (
+        await session.execute(
+            select(Member).where(col(Member.server_id) == member.server_id, col(Member.user_id) == member.user_id)
+        )
+    ).scalar_one_or_none()
+    if row is None:
+        session.add(
+            Member(
+                server_id=member.server_id, user_id=member.user_id, name=member.name, locale=member.locale, seen_at=now
+            )
+        )
+    else:
+        row.name, row.seen_at = member.name, now
+        if member.locale:
+            row.locale = member.locale
+
+
+async def open_lobby(
+    ctx: Context,
+    opener: MemberRef,
+    channel_id: int,
+    ruleset: str,
+    *,
+    stage: Any = None,
+    options: dict[str, Any] | None = None,
+    pace: Pace | None = None,
+) -> RaceView:
+    """A new lobby in ``channel_id`` with its opener seated; it is cancelled if nobody starts it in time."""
+    if ruleset not in stepping.ruleset_ids():
+        raise Refusal.of("race.unknown_ruleset", value=ruleset, names=", ".join(stepping.ruleset_ids()))
+    pace = pace or ctx.default_pace
+    now = ctx.clock.now()
+    async with ctx.db.sessions() as session, session.begin():
+        await remember(session, opener, now)
+        race = RaceRow(
+            server_id=opener.server_id,
+            channel_id=channel_id,
+            opener_id=opener.user_id,
+            owner=ctx.owner,
+            ruleset=ruleset,
+            stage=stage,
+            options=dict(options or {}),
+            pace=pace.name,
+            pace_seconds=pace.seconds,
+            created_at=now,
+        )
+        session.add(race)
+        await session.flush()
+        assert race.id is not None
+        session.add(
+            Seat(race_id=race.id, position=0, entrant=f"u{opener.user_id}", name=opener.name, user_id=opener.user_id)
+        )
+        due = now + timedelta(seconds=ctx.lobby_timeout_seconds)
+        session.add(Job(race_id=race.id, kind=resolution.LOBBY_TIMEOUT, step=0, owner=ctx.owner, due_at=due))
+        await session.flush()
+        return (await load(session, race.id)).view()
+
+
+async def _lobby(session: AsyncSession, race_id: int) -> Loaded:
+    loaded = await load(session, race_id)
+    if loaded.race.status != "lobby":
+        raise closed(loaded.race.status)
+    return loaded
+
+
+def _may_manage(loaded: Loaded, user_id: int, manager: bool) -> None:
+    if not manager and loaded.race.opener_id != user_id:
+        raise Refusal.of("lobby.not_opener")
+
+
+async def _next_position(session: AsyncSession, race_id: int) -> int:
+    top = await session.execute(select(func.max(Seat.position)).where(col(Seat.race_id) == race_id))
+    value = top.scalar()
+    return 0 if value is None else int(value) + 1
+
+
+async def join(ctx: Context, race_id: int, member: MemberRef) -> RaceView:
+    """Take a seat in the lobby."""
+    now = ctx.clock.now()
+    async with ctx.db.sessions() as session, session.begin():
+        loaded = await _lobby(session, race_id)
+        if loaded.seat_of(member.user_id) is not None:
+            raise Refusal.of("lobby.already_in")
+        _check_room(loaded)
+        await remember(session, member, now)
+        position = await _next_position(session, race_id)
+        entrant = f"u{member.user_id}"
+        session.add(Seat(race_id=race_id, position=position, entrant=entrant, name=member.name, user_id=member.user_id))
+        await session.flush()
+        return (await load(session, race_id)).view()
+
+
+def _check_room(loaded: Loaded) -> None:
+    _low, high = stepping.player_limits(loaded.race.ruleset, loaded.race.options)
+    if len(loaded.seats) >= high:
+        raise Refusal.of("lobby.full", count=high)
+
+
+async def leave(ctx: Context, race_id: int, user_id: int) -> RaceView:
+    """Give up one's seat in the lobby (the opener cancels instead)."""
+    async with ctx.db.sessions() as session, session.begin():
+        loaded = await _lobby(session, race_id)
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            raise Refusal.of("lobby.not_in")
+        if loaded.race.opener_id == user_id:
+            raise Refusal.of("lobby.opener_leaves")
+        await session.delete(seat)
+        await session.flush()
+        return (await load(session, race_id)).view()
+
+
+async def add_bot(
+    ctx: Context, race_id: int, by: int, strategy: str | None = None, *, manager: bool = False
+) -> RaceView:
+    """Seat a bot (the rule system's default strategy unless one is named)."""
+    async with ctx.db.sessions() as session, session.begin():
+        loaded = await _lobby(session, race_id)
+        _may_manage(loaded, by, manager)
+        strategies, default = stepping.strategies(loaded.race.ruleset)
+        strategy = strategy or default
+        if strategy not in strategies:
+            raise Refusal.of(
+                "lobby.unknown_bot",
+                value=strategy,
+                names=", ".join(strategies),
+            )
+        _check_room(loaded)
+        taken = {s.entrant for s in loaded.seats}
+        number = next(n for n in range(1, 1000) if f"bot{n}" not in taken)
+        position = await _next_position(session, race_id)
+        session.add(
+            Seat(
+                race_id=race_id,
+                position=position,
+                entrant=f"bot{number}",
+                name=f"Bot {number} ({strategy})",
+                bot=strategy,
+            )
+        )
+        await session.flush()
+        return (await load(session, race_id)).view()
+
+
+async def remove_bot(ctx: Context, race_id: int, by: int, entrant: str, *, manager: bool = False) -> RaceView:
+    """Take a bot's seat away."""
+    async with ctx.db.sessions() as session, session.begin():
+        loaded = await _lobby(session, race_id)
+        _may_manage(loaded, by, manager)
+        seat = next((s for s in loaded.seats if s.entrant == entrant and s.bot is not None), None)
+        if seat is None:
+            raise Refusal.of("lobby.no_such_bot", value=entrant)
+        await session.delete(seat)
+        await session.flush()
+        return (await load(session, race_id)).view()
+
+
+async def start(
+    ctx: Context, race_id: int, by: int, *, manager: bool = False, seed: int | None = None
+) -> list[Happening]:
+    """Start the race: seats fixed (the rule system's default bot seats added when nobody seated a bot),
+    seed drawn, opening events stored, first step opened (and resolved at once if only bots are awaited)."""
+    async with ctx.db.sessions() as session:
+        loaded = await _lobby(session, race_id)
+        _may_manage(loaded, by, manager)
+    race = loaded.race
+    entrants = stepping.seats_at_start(race.ruleset, [(s.entrant, s.name, s.bot) for s in loaded.seats], race.options)
+    seed = seed if seed is not None else secrets.randbelow(2**31)
+    spec = stepping.Spec(race.ruleset, tuple(entrants), seed, race.stage, dict(race.options))
+    try:
+        opened = await ctx.workers.run(stepping.start, spec)
+    except stepping.StartError as exc:
+        raise Refusal.of("lobby.cannot_start", reason=str(exc)) from None
+    now = ctx.clock.now()
+    async with ctx.db.sessions() as session, session.begin():
+        moved = await session.execute(
+            update(RaceRow)
+            .where(col(RaceRow.id) == race_id, col(RaceRow.status) == "lobby")
+            .values(
+                status="running",
+                seed=seed,
+                step=1,
+                state=opened.state,
+                state_format=opened.state_format,
+                awaiting=[] if opened.next.finished else opened.next.entrants,
+                started_at=now,
+            )
+        )
+        if moved.rowcount != 1:  # type: ignore[attr-defined]
+            raise closed("running")
+        known = {s.entrant for s in loaded.seats}
+        for position, (entrant, name, bot) in enumerate(entrants):
+            if entrant not in known:
+                session.add(Seat(race_id=race_id, position=position, entrant=entrant, name=name, bot=bot))
+            else:
+                await session.execute(
+                    update(Seat)
+                    .where(col(Seat.race_id) == race_id, col(Seat.entrant) == entrant)
+                    .values(position=position)
+                )
+        session.add(StepEvents(race_id=race_id, step=0, events=opened.events, resolved_at=now))
+        await session.execute(delete(Job).where(col(Job.race_id) == race_id, col(Job.kind) == resolution.LOBBY_TIMEOUT))
+        await session.flush()
+        fresh = await load(session, race_id)
+        happened, deadline = await resolution.open_step(ctx, session, fresh, 1, opened.next, now)
+    started: list[Happening] = [RaceStarted(race_id, opened.events, opened.next.entrants, deadline), *happened]
+    return started + await resolution.resolve_if_ready(ctx, race_id)
+
+
+async def cancel(
+    ctx: Context, race_id: int, by: int | None, *, manager: bool = False, reason: str = "cancelled"
+) -> RaceCancelled:
+    """Cancel a lobby or a running race (``by=None``: the scheduler's lobby timeout)."""
+    now = ctx.clock.now()
+    async with ctx.db.sessions() as session, session.begin():
+        loaded = await load(session, race_id)
+        if by is not None:
+            _may_manage(loaded, by, manager)
+        if loaded.race.status not in ("lobby", "running"):
+            raise closed(loaded.race.status)
+        moved = await session.execute(
+            update(RaceRow)
+            .where(
+                col(RaceRow.id) == race_id,
+                col(RaceRow.status) == loaded.race.status,
+                col(RaceRow.step) == loaded.race.step,
+            )
+            .values(status="cancelled", finished_at=now, awaiting=[])
+        )
+        if moved.rowcount != 1:  # type: ignore[attr-defined]
+            raise Refusal.of("race.busy")
+        await session.execute(delete(Job).where(col(Job.race_id) == race_id))
+    return RaceCancelled(race_id, reason)
+
+
+async def view(ctx: Context, race_id: int) -> RaceView:
+    """The race as it stands."""
+    async with ctx.db.sessions() as session:
+        return (await load(session, race_id)).view()

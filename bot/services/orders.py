@@ -1,0 +1,122 @@
+"""Order intake: check an order with the rules, commit it, answer with exactly what was recorded.
+
+Any process may store an order. The insert runs in a transaction that first bumps the race row's
+``orders_rev`` with a compare-and-set on the step (and on the revision read), so an order can never
+land in a step that has just been resolved: it is refused as stale instead, and nothing changes. Once
+committed, the race's owner is told (directly in this process, by NOTIFY or the poll elsewhere).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import text, update
+from sqlmodel import col
+
+from bot.services import resolution, stepping
+from bot.services.context import Context
+from bot.services.outcomes import OrderReceipt, PanelView, Refusal, closed
+from bot.services.queries import load, step_orders
+from bot.store.tables import OrderRow, RaceRow
+from engine.messages import OrderError
+
+NOTIFY_CHANNEL = "gregario_orders"
+MAX_ATTEMPTS = 20
+
+
+async def submit_order(
+    ctx: Context, race_id: int, user_id: int, order: dict[str, Any] | str, *, step: int | None = None
+) -> OrderReceipt:
+    """Record ``user_id``'s order (or its change) for the race's current step.
+
+    ``step`` is the step the player's panel showed; an order for another step is refused as stale.
+    Raises :class:`Refusal` (keys ``race.not_found``, ``order.not_seated``, ``race.not_started``/``race.already_*``,
+    ``order.stale``, ``order.not_awaited``, or the engine's own key for an illegal order)."""
+    for _attempt in range(MAX_ATTEMPTS):
+        async with ctx.db.sessions() as session:
+            loaded = await load(session, race_id)
+            race = loaded.race
+            seat = loaded.seat_of(user_id)
+            if seat is None:
+                raise Refusal.of("order.not_seated")
+            if race.status != "running":
+                raise closed(race.status)
+            current, rev = race.step, race.orders_rev
+            if step is not None and step != current:
+                raise Refusal.of(
+                    "order.stale",
+                    step=step,
+                    current=current,
+                )
+            if seat.entrant not in (race.awaiting or []):
+                raise Refusal.of("order.not_awaited")
+            previous = (await step_orders(session, race_id, current)).get(seat.entrant)
+        assert race.state is not None
+        try:
+            checked = stepping.check(
+                loaded.spec, race.state, seat.entrant, order, dict(previous.body) if previous is not None else None
+            )
+        except stepping.NotAwaited:
+            raise Refusal.of("order.not_awaited") from None
+        except OrderError as exc:
+            raise Refusal(exc.message) from None
+        now = ctx.clock.now()
+        async with ctx.db.sessions() as session, session.begin():
+            bumped = await session.execute(
+                update(RaceRow)
+                .where(
+                    col(RaceRow.id) == race_id,
+                    col(RaceRow.step) == current,
+                    col(RaceRow.orders_rev) == rev,
+                    col(RaceRow.status) == "running",
+                )
+                .values(orders_rev=rev + 1)
+            )
+            if bumped.rowcount != 1:  # type: ignore[attr-defined]
+                continue  # another order or the resolution came first: read again
+            if previous is None:
+                session.add(
+                    OrderRow(
+                        race_id=race_id,
+                        step=current,
+                        entrant=seat.entrant,
+                        body=checked.order,
+                        complete=checked.complete,
+                        by="player",
+                        received_at=now,
+                    )
+                )
+            else:
+                await session.execute(
+                    update(OrderRow)
+                    .where(col(OrderRow.id) == previous.id)
+                    .values(body=checked.order, complete=checked.complete, by="player", received_at=now)
+                )
+            if ctx.db.is_postgres and race.owner != ctx.owner:
+                await session.execute(
+                    text("SELECT pg_notify(:channel, :race)"), {"channel": NOTIFY_CHANNEL, "race": str(race_id)}
+                )
+        if checked.complete and race.owner == ctx.owner:
+            ctx.spawn(_resolve_and_publish(ctx, race_id))
+        return OrderReceipt(race_id, current, seat.entrant, checked.order, checked.complete, now, previous is not None)
+    raise Refusal.of("order.busy")
+
+
+async def _resolve_and_publish(ctx: Context, race_id: int) -> None:
+    await ctx.publish(await resolution.resolve_if_ready(ctx, race_id))
+
+
+async def panel(ctx: Context, race_id: int, user_id: int) -> PanelView:
+    """``user_id``'s private panel: what they must decide now (given what they sent) and what they see."""
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, race_id)
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            raise Refusal.of("order.not_seated")
+        race = loaded.race
+        if race.status != "running" or race.state is None:
+            raise closed(race.status)
+        sent = (await step_orders(session, race_id, race.step)).get(seat.entrant)
+    partial = dict(sent.body) if sent is not None else None
+    got = stepping.panel(loaded.spec, race.state, seat.entrant, partial)
+    return PanelView(race_id, race.step, seat.entrant, got.decision, got.view, partial)

@@ -1,0 +1,167 @@
+"""What the services take and give back: plain data the Discord layer renders, and typed refusals.
+
+A refusal carries an engine-style :class:`~engine.messages.Message` (a stable key from
+``bot/i18n/en.json``, its parameters and the English text), which ``bot.i18n.t`` renders in the player's
+language. A refused call changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engine.messages import Message, msg
+
+
+class Refusal(Exception):
+    """A request the service turns down, with the message the player reads."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(message.text)
+        self.message = message
+
+    @property
+    def key(self) -> str:
+        return self.message.key
+
+    @classmethod
+    def of(cls, key: str, **params: Any) -> Refusal:
+        """A refusal whose English text is ``key``'s template in ``bot/i18n/en.json``."""
+        from bot.i18n import catalog
+
+        return cls(msg(key, catalog("en")[key], **params))
+
+
+def closed(status: str) -> Refusal:
+    """The refusal for acting on a race that is no longer open to it, by its status."""
+    return Refusal.of(
+        {
+            "lobby": "race.not_started",
+            "running": "race.already_started",
+            "finished": "race.already_finished",
+            "cancelled": "race.already_cancelled",
+        }.get(status, "race.already_finished")
+    )
+
+
+@dataclass(frozen=True)
+class MemberRef:
+    """A person on a server as the Discord layer sees them (ids are Discord snowflakes)."""
+
+    server_id: int
+    user_id: int
+    name: str
+    locale: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatView:
+    entrant: str
+    name: str
+    user_id: int | None
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class RaceView:
+    """A race as the lobby and the race posts show it."""
+
+    race_id: int
+    server_id: int
+    channel_id: int
+    opener_id: int
+    ruleset: str
+    status: str
+    pace: str
+    pace_seconds: int
+    step: int
+    seats: list[SeatView]
+    awaiting: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class OrderReceipt:
+    """An order as recorded (committed before this is returned): exactly what the step will use."""
+
+    race_id: int
+    step: int
+    entrant: str
+    order: dict[str, Any]
+    complete: bool
+    received_at: datetime
+    changed: bool
+    """True when it replaced an order this entrant had already sent in this step."""
+
+
+@dataclass(frozen=True)
+class PanelView:
+    """A player's private panel for the current step (the Discord layer renders it as a DM)."""
+
+    race_id: int
+    step: int
+    entrant: str
+    decision: dict[str, Any] | None
+    """The engine's decision as data (prompt, fields and choices, ``complete``); None: nothing asked now."""
+    view: dict[str, Any]
+    order: dict[str, Any] | None
+    """What the player has sent in this step so far."""
+
+
+@dataclass(frozen=True)
+class RaceStarted:
+    race_id: int
+    events: list[dict[str, Any]]
+    """The opening events (the first deal, the start line...)."""
+    awaiting: list[str]
+    deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class StepResolved:
+    race_id: int
+    step: int
+    orders: dict[str, Any]
+    """The step as recorded: entrant -> order (``by: bot``, ``auto: true`` for an absent player)."""
+    events: list[dict[str, Any]]
+    awaiting: list[str]
+    """Who the next step waits for (empty once the race is finished)."""
+    deadline: datetime | None
+
+
+@dataclass(frozen=True)
+class RaceFinished:
+    race_id: int
+    standings: list[dict[str, Any]]
+    provisional: bool
+    announcement_due: datetime | None
+
+
+@dataclass(frozen=True)
+class AnnouncementPublished:
+    race_id: int
+    kind: str
+    events: list[dict[str, Any]]
+    standings: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class ReminderDue:
+    """The one quiet reminder of a step, for those who have not ordered yet."""
+
+    race_id: int
+    step: int
+    entrants: list[str]
+    user_ids: list[int]
+    deadline: datetime
+
+
+@dataclass(frozen=True)
+class RaceCancelled:
+    race_id: int
+    reason: str
+    """``cancelled`` (by a person) or ``lobby_timeout``."""
+
+
+Happening = RaceStarted | StepResolved | RaceFinished | AnnouncementPublished | ReminderDue | RaceCancelled
+"""Something the Discord layer posts."""

@@ -1,0 +1,245 @@
+"""Resolving a step exactly once, and opening the next.
+
+A resolution reads the race and the step's orders, computes the step in an engine worker (no lock
+held meanwhile), then commits everything in one transaction that starts with a compare-and-set on the
+race row: ``UPDATE races ... WHERE id = :race AND step = :step AND orders_rev = :rev``. If another task
+or process resolved the step first, ``step`` moved and nothing is written; if an order arrived while
+computing, ``orders_rev`` moved and the step is computed again with it. A crash before the commit
+leaves the step as it was: it resolves at the next start (:func:`bot.services.scheduler.Scheduler.start_up`).
+
+Opening a step stores the bots' orders at once, the deadline and the reminder; a step whose awaited
+orders are all in already (bots only, or nobody) resolves at once, so sequential steps chain.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, time, timedelta
+from typing import Any
+
+from sqlalchemy import delete, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from bot.services import stepping
+from bot.services.context import Context
+from bot.services.outcomes import AnnouncementPublished, Happening, RaceFinished, StepResolved
+from bot.services.paces import REMINDER_AT
+from bot.services.queries import Loaded, iso, load, rowcount, step_orders, stored, utc
+from bot.store.tables import AnnouncementRow, Job, OrderRow, RaceRow, ResultRow, StepEvents
+
+_log = logging.getLogger(__name__)
+
+DEADLINE, REMINDER, ANNOUNCEMENT, LOBBY_TIMEOUT = "deadline", "reminder", "announcement", "lobby_timeout"
+MAX_ATTEMPTS = 20
+"""Recomputations allowed when orders keep arriving during a resolution (each one moved ``orders_rev``)."""
+
+
+def announcement_due(delay: str, hour: int | None, finished_at: datetime) -> datetime:
+    """When held-back news is due: at once, or ``next_morning`` = ``hour``:00 UTC the day after the
+    race finished (servers cannot set a time zone yet)."""
+    if delay != "next_morning":
+        return finished_at
+    day = utc(finished_at).date() + timedelta(days=1)
+    return datetime.combine(day, time(hour if hour is not None else 9), tzinfo=finished_at.tzinfo)
+
+
+async def open_step(
+    ctx: Context, session: AsyncSession, loaded: Loaded, step: int, awaiting: stepping.Awaiting, now: datetime
+) -> tuple[list[Happening], datetime | None]:
+    """Write what opening ``step`` needs (in the caller's transaction): who it awaits, the bots'
+    orders, the deadline and the reminder, or the result when the race is finished."""
+    race = loaded.race
+    assert race.id is not None
+    happened: list[Happening] = []
+    for entrant, body in awaiting.bot_orders.items():
+        session.add(OrderRow(race_id=race.id, step=step, entrant=entrant, body=body, by="bot", received_at=now))
+    humans = [e for e in awaiting.entrants if e not in awaiting.bot_orders]
+    deadline = None
+    if awaiting.finished:
+        result = awaiting.result
+        due = None
+        if awaiting.announcement is not None:
+            kind, delay, hour = awaiting.announcement
+            due = announcement_due(delay, hour, now)
+            session.add(AnnouncementRow(race_id=race.id, kind=kind, due_at=due))
+            session.add(Job(race_id=race.id, kind=ANNOUNCEMENT, step=0, owner=race.owner, due_at=due))
+        session.add(
+            ResultRow(
+                race_id=race.id,
+                provisional=bool(result.get("provisional")),
+                standings=result["standings"],
+                recorded_at=now,
+            )
+        )
+        happened.append(RaceFinished(race.id, result["standings"], bool(result.get("provisional")), due))
+    elif humans:
+        deadline = now + timedelta(seconds=race.pace_seconds)
+        reminder = now + timedelta(seconds=race.pace_seconds * REMINDER_AT)
+        session.add(Job(race_id=race.id, kind=REMINDER, step=step, owner=race.owner, due_at=reminder))
+        session.add(Job(race_id=race.id, kind=DEADLINE, step=step, owner=race.owner, due_at=deadline))
+    return happened, deadline
+
+
+def _ready(loaded: Loaded, orders: dict[str, OrderRow]) -> bool:
+    """Every awaited entrant has a complete order (bots' orders are stored when the step opens)."""
+    awaiting = loaded.race.awaiting or []
+    return all(e in orders and orders[e].complete for e in awaiting)
+
+
+async def resolve_if_ready(ctx: Context, race_id: int) -> list[Happening]:
+    """Resolve the race's current step if every awaited order is in (the owner calls this on news)."""
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, race_id)
+        if loaded.race.status != "running" or loaded.race.owner != ctx.owner:
+            return []
+        step = loaded.race.step
+        if not _ready(loaded, await step_orders(session, race_id, step)):
+            return []
+    return await resolve(ctx, race_id, step)
+
+
+async def resolve(ctx: Context, race_id: int, step: int, *, force: bool = False) -> list[Happening]:
+    """Resolve ``step`` of the race once (``force``: the deadline, absent players get the automatic
+    order), then every following step that is ready at once. Returns what happened; a step already
+    resolved, or not ready without ``force``, returns nothing."""
+    happened: list[Happening] = []
+    while True:
+        outcome = await _resolve_one(ctx, race_id, step, force)
+        if outcome is None:
+            break
+        happened.extend(outcome)
+        finished = next((h for h in outcome if isinstance(h, RaceFinished)), None)
+        if finished is not None:
+            if finished.announcement_due is not None and finished.announcement_due <= ctx.clock.now():
+                happened.extend(await publish_announcement(ctx, race_id))  # an "immediate" announcement
+            break
+        step, force = step + 1, False  # the next step, if it is ready at once (bots only)
+    return happened
+
+
+async def _resolve_one(ctx: Context, race_id: int, step: int, force: bool) -> list[Happening] | None:
+    for _attempt in range(MAX_ATTEMPTS):
+        async with ctx.db.sessions() as session:
+            loaded = await load(session, race_id)
+            race = loaded.race
+            if race.status != "running" or race.step != step:
+                return None
+            orders = await step_orders(session, race_id, step)
+            if not force and not _ready(loaded, orders):
+                return None
+            rev = race.orders_rev
+        now = ctx.clock.now()
+        assert race.state is not None
+        outcome = await ctx.workers.run(
+            stepping.resolve, loaded.spec, race.state, {e: stored(o) for e, o in orders.items()}, force, iso(now)
+        )
+        if isinstance(outcome, stepping.Waiting):
+            return None
+        async with ctx.db.sessions() as session, session.begin():
+            if not await claim(session, race_id, step, rev, outcome, now):
+                continue  # resolved elsewhere (the next read returns None) or a new order came in
+            return await _write(ctx, session, loaded, step, orders, outcome, now)
+    _log.warning("race %s step %s: orders kept arriving; the next order or the deadline resolves it", race_id, step)
+    return None
+
+
+async def claim(
+    session: AsyncSession, race_id: int, step: int, rev: int, outcome: stepping.Resolved, now: datetime
+) -> bool:
+    """The guard: move the race from ``step`` to the next one, only if nobody did and no order came in."""
+    finished = outcome.next.finished
+    values: dict[str, Any] = {
+        "step": step + 1,
+        "orders_rev": rev + 1,
+        "state": outcome.state,
+        "state_format": outcome.state_format,
+        "awaiting": [] if finished else outcome.next.entrants,
+    }
+    if finished:
+        values |= {"status": "finished", "finished_at": now}
+    result = await session.execute(
+        update(RaceRow)
+        .where(col(RaceRow.id) == race_id, col(RaceRow.step) == step, col(RaceRow.orders_rev) == rev)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    return rowcount(result) == 1
+
+
+async def _write(
+    ctx: Context,
+    session: AsyncSession,
+    loaded: Loaded,
+    step: int,
+    orders: dict[str, OrderRow],
+    outcome: stepping.Resolved,
+    now: datetime,
+) -> list[Happening]:
+    race = loaded.race
+    assert race.id is not None
+    for entrant, order in outcome.orders.items():
+        row = orders.get(entrant)
+        if not isinstance(order, dict) or (row is not None and row.complete):
+            continue  # used as stored
+        # Written out in full: an absent player's automatic order, or a bot that answered only now.
+        body = {k: v for k, v in order.items() if k not in ("by", "auto", "received_at")}
+        by = "auto" if order.get("auto") else "bot"
+        if row is None:
+            session.add(OrderRow(race_id=race.id, step=step, entrant=entrant, body=body, by=by, received_at=now))
+        else:
+            await session.execute(
+                update(OrderRow)
+                .where(col(OrderRow.id) == row.id)
+                .values(body=body, by=by, complete=True, received_at=now)
+            )
+    session.add(StepEvents(race_id=race.id, step=step, events=outcome.events, resolved_at=now))
+    # The step's deadline and reminder are no longer needed (a reminder already sent goes too).
+    await session.execute(delete(Job).where(col(Job.race_id) == race.id, col(Job.step) == step))
+    race.step, race.awaiting = step + 1, outcome.next.entrants
+    opened, deadline = await open_step(ctx, session, loaded, step + 1, outcome.next, now)
+    resolved = StepResolved(race.id, step, outcome.orders, outcome.events, outcome.next.entrants, deadline)
+    return [resolved, *opened]
+
+
+async def publish_announcement(ctx: Context, race_id: int) -> list[Happening]:
+    """Publish the race's held-back news (the Gazzetta) once: state, final result and the announcement row."""
+    from sqlalchemy import select
+
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, race_id)
+        rows = await session.execute(
+            select(AnnouncementRow).where(
+                col(AnnouncementRow.race_id) == race_id, col(AnnouncementRow.published_at).is_(None)
+            )
+        )
+        pending = rows.scalars().first()
+        if pending is None or loaded.race.state is None:
+            return []
+        rev = loaded.race.orders_rev
+    published = await ctx.workers.run(stepping.publish, loaded.spec, loaded.race.state)
+    now = ctx.clock.now()
+    async with ctx.db.sessions() as session, session.begin():
+        claimed = await session.execute(
+            update(AnnouncementRow)
+            .where(col(AnnouncementRow.id) == pending.id, col(AnnouncementRow.published_at).is_(None))
+            .values(published_at=now, events=published.events)
+        )
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            return []
+        await session.execute(
+            update(RaceRow)
+            .where(col(RaceRow.id) == race_id, col(RaceRow.orders_rev) == rev)
+            .values(state=published.state, state_format=published.state_format)
+        )
+        await session.execute(
+            update(ResultRow)
+            .where(col(ResultRow.race_id) == race_id)
+            .values(
+                provisional=bool(published.result.get("provisional")),
+                standings=published.result["standings"],
+                recorded_at=now,
+            )
+        )
+        await session.execute(delete(Job).where(col(Job.race_id) == race_id, col(Job.kind) == ANNOUNCEMENT))
+    return [AnnouncementPublished(race_id, pending.kind, published.events, published.result["standings"])]

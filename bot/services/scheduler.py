@@ -1,0 +1,162 @@
+"""The scheduler: deadlines, the one reminder, announcements and lobby timeouts, kept in the database.
+
+Jobs are rows (:class:`~bot.store.tables.Job`), written in the same transaction as the step they
+belong to, so a restart finds them all: :meth:`Scheduler.start_up` resolves every step whose orders
+are all in, then runs every job that fell due while the process was down. Time comes from the
+injected clock: tests move it and call :meth:`Scheduler.run_due`; the bot runs :meth:`Scheduler.run`.
+
+Each job runs at most once where running twice would show (a reminder is claimed before it is
+sent) and at least once where it must happen (a deadline is marked done only after its resolution
+committed; the resolution's own guard makes a second run harmless).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlmodel import col
+
+from bot.services import lobby, resolution
+from bot.services.context import Context
+from bot.services.outcomes import Happening, ReminderDue
+from bot.services.queries import load, rowcount, step_orders, utc
+from bot.store.tables import Job, RaceRow
+
+_log = logging.getLogger(__name__)
+
+POLL_SECONDS = 1.0
+"""How often :meth:`Scheduler.run` looks for due jobs and, on SQLite, for orders stored elsewhere."""
+
+
+class Scheduler:
+    """Runs the jobs of the races this process owns."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    async def start_up(self) -> list[Happening]:
+        """After a (re)start: resolve the steps that are ready, then run everything overdue."""
+        happened: list[Happening] = []
+        async with self.ctx.db.sessions() as session:
+            rows = await session.execute(
+                select(col(RaceRow.id)).where(col(RaceRow.status) == "running", col(RaceRow.owner) == self.ctx.owner)
+            )
+            running = [r for r in rows.scalars() if r is not None]
+        for race_id in running:
+            happened += await resolution.resolve_if_ready(self.ctx, race_id)
+        happened += await self.run_due()
+        return happened
+
+    async def next_due(self) -> datetime | None:
+        """When the next job of this process falls due (None: nothing scheduled)."""
+        async with self.ctx.db.sessions() as session:
+            row = await session.execute(
+                select(col(Job.due_at))
+                .where(col(Job.owner) == self.ctx.owner, col(Job.done_at).is_(None))
+                .order_by(col(Job.due_at))
+                .limit(1)
+            )
+            due = row.scalar_one_or_none()
+        return utc(due) if due is not None else None
+
+    async def run_due(self) -> list[Happening]:
+        """Run every job due by now, oldest first, and return what happened."""
+        now = self.ctx.clock.now()
+        async with self.ctx.db.sessions() as session:
+            rows = await session.execute(
+                select(Job)
+                .where(col(Job.owner) == self.ctx.owner, col(Job.done_at).is_(None), col(Job.due_at) <= now)
+                .order_by(col(Job.due_at), col(Job.id))
+            )
+            jobs = list(rows.scalars())
+        happened: list[Happening] = []
+        for job in jobs:
+            try:
+                happened += await self._run(job)
+            except Exception:
+                _log.exception("job %s (%s of race %s) failed; it will be tried again", job.id, job.kind, job.race_id)
+        return happened
+
+    async def _run(self, job: Job) -> list[Happening]:
+        ctx = self.ctx
+        if job.kind == resolution.REMINDER:
+            if not await self._mark_done(job):
+                return []
+            return await self._reminder(job)
+        if job.kind == resolution.DEADLINE:
+            happened = await resolution.resolve(ctx, job.race_id, job.step, force=True)
+        elif job.kind == resolution.ANNOUNCEMENT:
+            happened = await resolution.publish_announcement(ctx, job.race_id)
+        elif job.kind == resolution.LOBBY_TIMEOUT:
+            happened = await self._lobby_timeout(job)
+        else:
+            _log.error("unknown job kind %r", job.kind)
+            happened = []
+        await self._mark_done(job)
+        return happened
+
+    async def _mark_done(self, job: Job) -> bool:
+        async with self.ctx.db.sessions() as session, session.begin():
+            done = await session.execute(
+                update(Job)
+                .where(
+                    # The job by its key, not only its id: SQLite reuses the id of a deleted row, and a
+                    # resolution deletes its step's jobs and adds the next step's.
+                    col(Job.id) == job.id,
+                    col(Job.race_id) == job.race_id,
+                    col(Job.kind) == job.kind,
+                    col(Job.step) == job.step,
+                    col(Job.done_at).is_(None),
+                )
+                .values(done_at=self.ctx.clock.now())
+            )
+        return rowcount(done) == 1
+
+    async def _reminder(self, job: Job) -> list[Happening]:
+        async with self.ctx.db.sessions() as session:
+            loaded = await load(session, job.race_id)
+            race = loaded.race
+            if race.status != "running" or race.step != job.step:
+                return []
+            orders = await step_orders(session, job.race_id, job.step)
+            deadline = await session.execute(
+                select(col(Job.due_at)).where(
+                    col(Job.race_id) == job.race_id, col(Job.kind) == resolution.DEADLINE, col(Job.step) == job.step
+                )
+            )
+            due = deadline.scalar_one_or_none()
+            if due is None:  # the step was resolved meanwhile
+                return []
+        late = [e for e in race.awaiting or [] if e not in orders or not orders[e].complete]
+        seats = {s.entrant: s for s in loaded.seats}
+        users = [seats[e].user_id for e in late if seats[e].user_id is not None]
+        if not late:
+            return []
+        return [ReminderDue(job.race_id, job.step, late, [u for u in users if u is not None], utc(due))]
+
+    async def _lobby_timeout(self, job: Job) -> list[Happening]:
+        async with self.ctx.db.sessions() as session:
+            race = await session.get(RaceRow, job.race_id)
+            if race is None or race.status != "lobby":
+                return []
+        return [await lobby.cancel(self.ctx, job.race_id, None, reason="lobby_timeout")]
+
+    async def run(self, stop: asyncio.Event, *, start_up: bool = True) -> None:
+        """Run jobs as they fall due until ``stop`` is set, posting what happened through the context's sink."""
+        if start_up:
+            await self.ctx.publish(await self.start_up())
+        while not stop.is_set():
+            try:
+                await self.ctx.publish(await self.run_due())
+            except Exception:
+                _log.exception("the scheduler could not read its jobs; trying again")
+            due = await self.next_due()
+            wait = POLL_SECONDS
+            if due is not None:
+                wait = max(0.0, min(wait, (due - self.ctx.clock.now()).total_seconds()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=wait)

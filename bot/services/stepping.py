@@ -1,0 +1,284 @@
+"""The one place the services talk to the engine's race driver (:class:`engine.race.Race`).
+
+Every function here takes plain, picklable data (a :class:`Spec`, a state dump, stored orders) and
+returns plain data, so it can run in the engine worker process (:mod:`bot.services.workers`): each
+call loads the state from its dump, does one whole job (start, check an order, resolve a step and
+prepare the next, publish, replay) and dumps the state again. Nothing is kept between calls.
+
+Written against the driver of today; the driver being reworked returns the step as the record keeps
+it beside the events, holds the opening events in ``Race.opening``, and may await nobody in a step
+that is not the last (finished then comes from the result). The marked lines handle both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.messages import Message, OrderError
+from engine.race import Race, replay
+from engine.record import RaceRecord, RecordError
+from engine.registry import RULESET_IDS, get_ruleset
+from engine.ruleset import ORDER_META_KEYS, Entrant, Order
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What identifies a race to the engine, besides its state: the envelope of its record."""
+
+    ruleset: str
+    entrants: tuple[tuple[str, str, str | None], ...]
+    """(id, name, bot strategy or None) per seat, in seat order."""
+    seed: int
+    stage: Any = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def record(self, steps: list[dict[str, Any]] | None = None) -> RaceRecord:
+        return RaceRecord(
+            ruleset=self.ruleset,
+            seed=self.seed,
+            stage=self.stage,
+            options=dict(self.options),
+            entrants=[Entrant(id=i, name=n, bot=b) for i, n, b in self.entrants],
+            steps=steps or [],
+        )
+
+
+@dataclass(frozen=True)
+class Stored:
+    """An order as the database holds it: the body, whether it is complete, who made it, when."""
+
+    body: dict[str, Any]
+    complete: bool
+    by: str
+    received_at: str
+    """ISO 8601 (UTC)."""
+
+    def for_record(self) -> Order:
+        """The order as the record keeps it: the body and its bookkeeping keys."""
+        meta: dict[str, Any] = {"received_at": self.received_at}
+        if self.by == "bot":
+            meta["by"] = "bot"
+        elif self.by == "auto":
+            meta["auto"] = True
+        return {**self.body, **meta}
+
+
+@dataclass(frozen=True)
+class Awaiting:
+    """Who the step now open waits for, and the bots' answers (bots answer at once)."""
+
+    entrants: list[str]
+    optional: list[str]
+    """Awaited entrants who may send nothing (Tabella plan mode: they do not start)."""
+    bot_orders: dict[str, dict[str, Any]]
+    finished: bool
+    result: dict[str, Any]
+    announcement: tuple[str, str, int | None] | None
+    """(kind, delay, hour) of news the finished race holds back, if any."""
+
+
+@dataclass(frozen=True)
+class Opened:
+    state: dict[str, Any]
+    state_format: str | None
+    events: list[dict[str, Any]]
+    next: Awaiting
+
+
+@dataclass(frozen=True)
+class Resolved:
+    state: dict[str, Any]
+    state_format: str | None
+    orders: dict[str, Any]
+    """The step as the record keeps it (entrant -> order with ``by``/``auto``/``received_at``)."""
+    events: list[dict[str, Any]]
+    next: Awaiting
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """The step cannot resolve yet: these awaited entrants have no complete order."""
+
+    missing: list[str]
+
+
+@dataclass(frozen=True)
+class Checked:
+    order: dict[str, Any]
+    complete: bool
+
+
+@dataclass(frozen=True)
+class Published:
+    state: dict[str, Any]
+    state_format: str | None
+    events: list[dict[str, Any]]
+    result: dict[str, Any]
+
+
+class NotAwaited(Exception):
+    """The entrant has nothing to decide in this step."""
+
+
+def _race(spec: Spec, state: dict[str, Any]) -> Race:
+    ruleset = get_ruleset(spec.ruleset)
+    return Race(ruleset=ruleset, record=spec.record(), state=ruleset.load(state))
+
+
+def _dump(race: Race) -> tuple[dict[str, Any], str | None]:
+    data = race.ruleset.dump(race.state)
+    form = data.get("format")
+    return data, form if isinstance(form, str) else None
+
+
+def _awaiting(race: Race) -> Awaiting:
+    decisions = race.awaited()
+    result = race.result()
+    bots = {}
+    for decision in decisions:
+        if race.entrants[decision.entrant].bot is not None:
+            bots[decision.entrant] = _body(race.bot_order(decision.entrant))
+    announcement = None
+    if result.finished:
+        pending = race.ruleset.pending_announcement(race.state)
+        if pending is not None:
+            announcement = (pending.kind, pending.delay, pending.hour)
+    return Awaiting(
+        entrants=[d.entrant for d in decisions],
+        optional=[d.entrant for d in decisions if not d.required],
+        bot_orders=bots,
+        finished=result.finished,
+        result=result.model_dump(mode="json"),
+        announcement=announcement,
+    )
+
+
+def _body(order: Order) -> dict[str, Any]:
+    return {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
+
+
+class StartError(ValueError):
+    """The rules refuse to start this race (seats, stage or options), with the engine's reason."""
+
+
+def ruleset_ids() -> tuple[str, ...]:
+    return RULESET_IDS
+
+
+def player_limits(ruleset: str, options: dict[str, Any]) -> tuple[int, int]:
+    """How many seats the race may have (the engine will make this depend on the options)."""
+    rules = get_ruleset(ruleset)
+    return rules.min_players, rules.max_players
+
+
+def strategies(ruleset: str) -> tuple[tuple[str, ...], str]:
+    """The bot strategies of a rule system and its default one."""
+    rules = get_ruleset(ruleset)
+    return tuple(rules.strategies), rules.default_strategy
+
+
+def seats_at_start(
+    ruleset: str, seats: list[tuple[str, str, str | None]], options: dict[str, Any]
+) -> list[tuple[str, str, str | None]]:
+    """The seats the race starts with: as the lobby chose them, or, when nobody seated a bot, with the
+    rule system's default bot seats added (Flamme Rouge's bot teams)."""
+    if any(bot is not None for _, _, bot in seats):
+        return seats
+    entrants = [Entrant(id=i, name=n, bot=b) for i, n, b in seats]
+    return [(e.id, e.name, e.bot) for e in get_ruleset(ruleset).default_entrants(entrants, options)]
+
+
+def start(spec: Spec) -> Opened:
+    """A new race: its state, the opening events and what its first step awaits (raises :class:`StartError`)."""
+    try:
+        race = Race.start(spec.ruleset, spec.record().entrants, spec.seed, stage=spec.stage, options=spec.options)
+    except (RecordError, ValueError) as exc:
+        raise StartError(str(exc)) from None
+    state, form = _dump(race)
+    opening = getattr(race, "opening", [])  # the reworked driver's opening events; none today
+    return Opened(state, form, [e.model_dump(mode="json") for e in opening], _awaiting(race))
+
+
+def check(spec: Spec, state: dict[str, Any], entrant: str, order: Order | str, previous: Order | None) -> Checked:
+    """An entrant's order checked by the rules (merged with what they sent before this step).
+
+    Raises :class:`NotAwaited` or the engine's :class:`~engine.messages.OrderError`."""
+    race = _race(spec, state)
+    if entrant not in {d.entrant for d in race.awaited()}:
+        raise NotAwaited(entrant)
+    if isinstance(order, dict):
+        order = _body(order)
+    checked = race.ruleset.validate(race.state, entrant, order, previous)
+    return Checked(_body(checked.order), checked.complete)
+
+
+@dataclass(frozen=True)
+class Panel:
+    decision: dict[str, Any] | None
+    """What the entrant must decide now, given what they sent (fields, choices, prompt), or None."""
+    view: dict[str, Any]
+    """What the entrant alone may see (their hand, their plan)."""
+
+
+def panel(spec: Spec, state: dict[str, Any], entrant: str, partial: Order | None) -> Panel:
+    """An entrant's private panel: their pending decision and their private view."""
+    race = _race(spec, state)
+    decisions = race.awaited({entrant: partial} if partial else None)
+    mine = next((d for d in decisions if d.entrant == entrant), None)
+    view = race.ruleset.private_view(race.state, entrant)
+    return Panel(mine.model_dump(mode="json") if mine is not None else None, view)
+
+
+def resolve(spec: Spec, state: dict[str, Any], orders: dict[str, Stored], force: bool, now: str) -> Resolved | Waiting:
+    """Resolve the step now open with the stored orders, or say who is missing.
+
+    With ``force`` (the deadline), an absent player gets the rules' automatic order, completing what
+    they sent (marked ``auto``); an entrant the rules let send nothing is left out. A bot without a
+    stored order answers now."""
+    race = _race(spec, state)
+    decisions = race.awaited()
+    step: dict[str, Order] = {}
+    missing = []
+    for decision in decisions:
+        who = decision.entrant
+        stored = orders.get(who)
+        if stored is not None and stored.complete:
+            step[who] = stored.for_record()
+        elif race.entrants[who].bot is not None:
+            step[who] = {**_body(race.bot_order(who)), "by": "bot", "received_at": now}
+        elif not force:
+            missing.append(who)
+        elif stored is not None or decision.required:
+            partial = stored.body if stored is not None else None
+            step[who] = {**_body(race.absent_order(who, partial)), "auto": True, "received_at": now}
+    if missing:
+        return Waiting(missing)
+    played: Any = race.play_step(step, decisions)
+    if isinstance(played, list):  # today's driver: the events, and the step appended to the record
+        events, recorded = played, race.record.steps[-1]
+    else:  # the reworked driver: StepPlayed(orders, events)
+        events, recorded = played.events, played.orders
+    data, form = _dump(race)
+    return Resolved(data, form, dict(recorded), [e.model_dump(mode="json") for e in events], _awaiting(race))
+
+
+def publish(spec: Spec, state: dict[str, Any]) -> Published:
+    """Publish what the finished race held back (the Gazzetta): new state, its events, the final result."""
+    race = _race(spec, state)
+    events = race.publish()
+    data, form = _dump(race)
+    return Published(data, form, [e.model_dump(mode="json") for e in events], race.result().model_dump(mode="json"))
+
+
+def replay_result(record: RaceRecord, published: bool) -> dict[str, Any]:
+    """The result a record replays to (after its announcement, when it was published)."""
+    race = replay(record)
+    if published:
+        race.publish()
+    return race.result().model_dump(mode="json")
+
+
+def order_error(exc: OrderError) -> Message:
+    """The engine's typed refusal, to hand to the player."""
+    return exc.message

@@ -1,0 +1,208 @@
+"""The tables of Gregario's database, one class each (SQLModel over SQLAlchemy).
+
+A race row holds everything needed to carry on after a restart: its rule system, the stage copied in
+(a preset renamed later does not change a race in progress), options, seed, status, pace, the number
+of the step it awaits now (``step``, the compare-and-set guard of every resolution) and the engine's
+state dump with its format. The record of a race is rebuilt from ``seats`` and ``orders``; ``step_events``
+keep what each step told; ``jobs`` are the scheduler's deadlines, reminders, announcements and lobby
+timeouts. Times are UTC.
+
+The migrations in ``bot/store/migrations`` create exactly these tables; a test compares them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, Integer, MetaData, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+"""Constraint names fixed by convention, so migrations name them the same on SQLite and PostgreSQL."""
+
+metadata: MetaData = SQLModel.metadata
+metadata.naming_convention = NAMING
+
+
+def utcnow() -> datetime:
+    """Now, in UTC (for row defaults only; the services take their time from an injected clock)."""
+    return datetime.now(UTC)
+
+
+def _time(nullable: bool = False) -> Any:
+    return Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=nullable))
+
+
+def _race_fk(primary_key: bool = False) -> Any:
+    return Field(
+        sa_column=Column(Integer, ForeignKey("races.id", ondelete="CASCADE"), nullable=False, primary_key=primary_key)
+    )
+
+
+class Server(SQLModel, table=True):
+    """A Discord server (guild) that has used the bot."""
+
+    __tablename__ = "servers"
+
+    id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    created_at: datetime = _time()
+
+
+class Member(SQLModel, table=True):
+    """A person on a server, with the locale Discord last reported for them (for DMs without an interaction)."""
+
+    __tablename__ = "members"
+    __table_args__ = (UniqueConstraint("server_id", "user_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    server_id: int = Field(sa_column=Column(BigInteger, ForeignKey("servers.id", ondelete="CASCADE"), nullable=False))
+    user_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    name: str
+    locale: str | None = None
+    seen_at: datetime = _time()
+
+
+class RaceRow(SQLModel, table=True):
+    """A race, from its lobby to its result."""
+
+    __tablename__ = "races"
+    __table_args__ = (Index(None, "status", "owner"), Index(None, "server_id", "status"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    server_id: int = Field(sa_column=Column(BigInteger, ForeignKey("servers.id", ondelete="CASCADE"), nullable=False))
+    channel_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    opener_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    """The member who opened the lobby (may start, cancel and seat bots)."""
+    owner: str
+    """The process that resolves this race's steps, posts and runs its deadlines (its server's shard)."""
+    ruleset: str
+    stage: Any = Field(default=None, sa_column=Column(JSON, nullable=True))
+    """The stage copied into the race (a preset's data, or None for the rule system's default)."""
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    seed: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    status: str = "lobby"
+    """``lobby``, ``running``, ``finished`` or ``cancelled``."""
+    pace: str
+    """``live``, ``fast``, ``daily`` or ``custom``."""
+    pace_seconds: int
+    step: int = 0
+    """The step awaited now (1 = the first); 0 before the start. Every resolution is a compare-and-set on it."""
+    awaiting: list[str] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    """The entrants the current step waits for (bots included), so readiness is a query, not an engine call."""
+    orders_rev: int = 0
+    """Bumped by every stored order, so a resolution computed from older orders does not commit."""
+    state: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    state_format: str | None = None
+    created_at: datetime = _time()
+    started_at: datetime | None = _time(nullable=True)
+    finished_at: datetime | None = _time(nullable=True)
+
+
+class Seat(SQLModel, table=True):
+    """A seat of a race: a member, or a bot named by its strategy. Fixed at the start."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("race_id", "entrant"), UniqueConstraint("race_id", "user_id"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    race_id: int = _race_fk()
+    position: int
+    entrant: str
+    """The entrant id the engine knows (``u<user id>`` for a member, ``bot<n>`` for a bot)."""
+    name: str
+    user_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    bot: str | None = None
+
+
+class OrderRow(SQLModel, table=True):
+    """An entrant's order for one step, as recorded: by a player, by a bot, or automatic for an absent player."""
+
+    __tablename__ = "orders"
+    __table_args__ = (UniqueConstraint("race_id", "step", "entrant"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    race_id: int = _race_fk()
+    step: int
+    entrant: str
+    body: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    """The order without bookkeeping keys (``by``, ``auto``, ``received_at`` are columns)."""
+    complete: bool = True
+    by: str = "player"
+    """``player``, ``bot`` or ``auto`` (completed by the rules for an absent player)."""
+    received_at: datetime = _time()
+
+
+class StepEvents(SQLModel, table=True):
+    """What one step told (step 0: the opening of the race)."""
+
+    __tablename__ = "step_events"
+
+    race_id: int = _race_fk(primary_key=True)
+    step: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    events: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    resolved_at: datetime = _time()
+
+
+class AnnouncementRow(SQLModel, table=True):
+    """News a finished race holds back (Tabella's Gazzetta), when it is due and what it said."""
+
+    __tablename__ = "announcements"
+    __table_args__ = (UniqueConstraint("race_id", "kind"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    race_id: int = _race_fk()
+    kind: str
+    due_at: datetime = _time()
+    published_at: datetime | None = _time(nullable=True)
+    events: list[dict[str, Any]] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+
+
+class ResultRow(SQLModel, table=True):
+    """The standings of a finished race (provisional until its announcement is published)."""
+
+    __tablename__ = "results"
+
+    race_id: int = _race_fk(primary_key=True)
+    provisional: bool = False
+    standings: list[dict[str, Any]] = Field(sa_column=Column(JSON, nullable=False))
+    recorded_at: datetime = _time()
+
+
+class PostedMessage(SQLModel, table=True):
+    """A message the bot posted for a race step, so a restart never posts it twice."""
+
+    __tablename__ = "posted_messages"
+    __table_args__ = (UniqueConstraint("race_id", "step", "kind"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    race_id: int = _race_fk()
+    step: int
+    kind: str
+    channel_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    message_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    posted_at: datetime = _time()
+
+
+class Job(SQLModel, table=True):
+    """Something the scheduler must do at ``due_at``: a deadline, a reminder, an announcement, a lobby timeout.
+
+    A job is deleted once it is moot (its step resolved, its race started or cancelled); ``done_at`` marks
+    one that ran (a reminder is claimed before it is sent, so it goes out at most once)."""
+
+    __tablename__ = "jobs"
+    __table_args__ = (UniqueConstraint("race_id", "kind", "step"), Index(None, "owner", "done_at", "due_at"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    race_id: int = _race_fk()
+    kind: str
+    step: int
+    owner: str
+    due_at: datetime = _time()
+    done_at: datetime | None = _time(nullable=True)

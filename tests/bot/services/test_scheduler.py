@@ -1,0 +1,241 @@
+"""Deadlines, the reminder, the Gazzetta and lobby timeouts, with the clock moved by hand; restarts and crashes."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import func, select
+from sqlmodel import col
+
+from bot.services import lobby, orders, records, resolution
+from bot.services.outcomes import (
+    AnnouncementPublished,
+    OrderReceipt,
+    RaceCancelled,
+    RaceFinished,
+    Refusal,
+    ReminderDue,
+    StepResolved,
+)
+from bot.services.queries import utc
+from bot.store.tables import OrderRow, ResultRow, StepEvents
+from engine.registry import get_ruleset
+from tests.bot.services.conftest import CHANNEL, Harness, member
+
+
+async def _step_events(harness: Harness, race_id: int, step: int) -> int:
+    assert harness.ctx is not None
+    async with harness.ctx.db.sessions() as session:
+        count = await session.execute(
+            select(func.count())
+            .select_from(StepEvents)
+            .where(col(StepEvents.race_id) == race_id, col(StepEvents.step) == step)
+        )
+        return int(count.scalar_one())
+
+
+async def _order_rows(harness: Harness, race_id: int, step: int) -> dict[str, OrderRow]:
+    assert harness.ctx is not None
+    async with harness.ctx.db.sessions() as session:
+        rows = await session.execute(
+            select(OrderRow).where(col(OrderRow.race_id) == race_id, col(OrderRow.step) == step)
+        )
+        return {o.entrant: o for o in rows.scalars()}
+
+
+async def test_an_absent_player_gets_the_automatic_order_written_out_in_full(harness: Harness) -> None:
+    """Carla never orders; at the deadline the rules order for her, in full, marked automatic."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=3, options={"mode": "live"})
+    await harness.order_all(race_id, skip={"u3"})
+    harness.clock.advance(minutes=14, seconds=59)
+    assert [h for h in await harness.scheduler.run_due() if isinstance(h, StepResolved)] == []
+    harness.clock.advance(seconds=1)
+    (resolved,) = [h for h in await harness.scheduler.run_due() if isinstance(h, StepResolved)]
+    assert resolved.step == 1 and resolved.orders["u3"]["auto"] is True
+    row = (await _order_rows(harness, race_id, 1))["u3"]
+    assert row.by == "auto" and row.complete
+    state = get_ruleset("tabella").load((await harness.race(race_id)).state or {})
+    assert row.body == {k: v for k, v in resolved.orders["u3"].items() if k not in ("auto", "received_at")}
+    assert row.body["start"] in ("A", "B", "C") and state is not None
+
+
+async def test_the_reminder_goes_once_at_three_quarters_to_those_who_have_not_ordered(harness: Harness) -> None:
+    """At 11 min 15 s of a 15-minute step, only Carla (who has not ordered) is reminded, and only once."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=3, options={"mode": "live"})
+    await harness.order_all(race_id, skip={"u3"})
+    harness.clock.advance(minutes=11, seconds=14)
+    assert await harness.scheduler.run_due() == []
+    harness.clock.advance(seconds=1)
+    (reminder,) = await harness.scheduler.run_due()
+    assert isinstance(reminder, ReminderDue)
+    assert reminder.entrants == ["u3"] and reminder.user_ids == [3] and reminder.step == 1
+    assert reminder.deadline == datetime(2026, 5, 1, 18, 15, tzinfo=UTC)
+    assert await harness.scheduler.run_due() == []
+
+
+async def test_the_deadline_and_the_last_order_arriving_together_resolve_the_step_once(harness: Harness) -> None:
+    """Carla's order lands just as the deadline fires: the step is resolved exactly once, with her order."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=3, options={"mode": "live"})
+    await harness.order_all(race_id, skip={"u3"})
+    order = await harness.human_order(race_id, "u3")
+    harness.clock.advance(minutes=15)
+    receipt, from_deadline = await asyncio.gather(
+        orders.submit_order(harness.ctx, race_id, 3, order, step=1), harness.scheduler.run_due(), return_exceptions=True
+    )
+    await harness.ctx.idle()
+    assert isinstance(from_deadline, list)
+    resolved = [h for h in harness.posted + from_deadline if isinstance(h, StepResolved) and h.step == 1]
+    assert len(resolved) == 1
+    assert await _step_events(harness, race_id, 1) == 1
+    assert (await harness.race(race_id)).step == 2
+    used = resolved[0].orders["u3"]
+    if isinstance(receipt, Refusal):  # the deadline came first: she is told, and the rules ordered for her
+        assert receipt.key == "order.stale" and used.get("auto") is True
+    else:  # her order was acknowledged: then it is the one resolved
+        assert isinstance(receipt, OrderReceipt)
+        assert {k: v for k, v in used.items() if k != "received_at"} == receipt.order
+
+
+async def test_a_restart_in_the_middle_of_a_step_keeps_every_order(harness: Harness) -> None:
+    """Two riders order, the bot restarts, the third orders: the step resolves with all three orders."""
+    race_id, _ = await harness.open_and_start("tabella", humans=3, options={"mode": "live"})
+    receipts = {r.entrant: r for r in await harness.order_all(race_id, skip={"u3"})}
+    await harness.crash()
+    await harness.boot()
+    assert harness.scheduler is not None
+    assert [h for h in await harness.scheduler.start_up() if isinstance(h, StepResolved)] == []
+    await harness.order_all(race_id)
+    (resolved,) = [h for h in harness.posted if isinstance(h, StepResolved) and h.step == 1]
+    for entrant, receipt in receipts.items():
+        assert {k: v for k, v in resolved.orders[entrant].items() if k != "received_at"} == receipt.order
+    assert not any(o.get("auto") for o in resolved.orders.values())
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_resolves_at_start_up(harness: Harness) -> None:
+    """The bot is down across the deadline; when it comes back, the step resolves at once."""
+    race_id, _ = await harness.open_and_start("tabella", humans=3, options={"mode": "live"})
+    await harness.order_all(race_id, skip={"u2"})
+    await harness.crash()
+    harness.clock.advance(hours=3)
+    await harness.boot()
+    assert harness.scheduler is not None
+    happened = await harness.scheduler.start_up()
+    (resolved,) = [h for h in happened if isinstance(h, StepResolved)]
+    assert resolved.step == 1 and resolved.orders["u2"]["auto"] is True
+    assert (await harness.race(race_id)).step == 2
+
+
+async def test_a_crash_in_the_middle_of_a_resolution_leaves_the_step_to_resolve_at_the_next_start(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies while writing the step: nothing of it is kept, and the next start resolves it."""
+    assert harness.ctx is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=3, options={"mode": "live"})
+    written = resolution._write
+
+    async def dies(*args: object, **kwargs: object) -> object:
+        await written(*args, **kwargs)  # type: ignore[arg-type]
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(resolution, "_write", dies)
+    await harness.order_all(race_id)
+    assert (await harness.race(race_id)).step == 1
+    assert await _step_events(harness, race_id, 1) == 0
+    monkeypatch.setattr(resolution, "_write", written)
+    await harness.crash()
+    await harness.boot()
+    assert harness.scheduler is not None
+    (resolved,) = [h for h in await harness.scheduler.start_up() if isinstance(h, StepResolved)]
+    assert resolved.step == 1 and not any(o.get("auto") for o in resolved.orders.values())
+    assert await _step_events(harness, race_id, 1) == 1
+
+
+async def test_the_gazzetta_is_published_the_next_morning(harness: Harness) -> None:
+    """A Tabella race ends at 18:00; its Gazzetta comes out at 09:00 UTC the next day, and the result is final."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=3, options={"gazzetta_probability": 1.0})
+    await harness.order_all(race_id)
+    (finished,) = [h for h in harness.posted if isinstance(h, RaceFinished)]
+    assert finished.provisional and finished.announcement_due == datetime(2026, 5, 2, 9, 0, tzinfo=UTC)
+    harness.clock.set(datetime(2026, 5, 2, 8, 59, 59, tzinfo=UTC))
+    assert await harness.scheduler.run_due() == []
+    harness.clock.set(datetime(2026, 5, 2, 9, 0, tzinfo=UTC))
+    (published,) = await harness.scheduler.run_due()
+    assert isinstance(published, AnnouncementPublished) and published.kind == "tabella.gazzetta"
+    assert published.events and published.events[0]["kind"].startswith("tabella.")
+    async with harness.ctx.db.sessions() as session:
+        result = await session.get(ResultRow, race_id)
+    assert result is not None and not result.provisional
+    assert await records.replays_to_stored_result(harness.ctx, race_id)
+    assert await harness.scheduler.run_due() == []
+
+
+async def test_an_unstarted_lobby_is_cancelled_when_its_time_runs_out(harness: Harness) -> None:
+    """Nobody starts Anna's lobby; an hour later it is cancelled."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    view = await lobby.open_lobby(harness.ctx, member(1, "Anna"), CHANNEL, "wyscig")
+    harness.clock.advance(minutes=59)
+    assert await harness.scheduler.run_due() == []
+    harness.clock.advance(minutes=1)
+    assert await harness.scheduler.run_due() == [RaceCancelled(view.race_id, "lobby_timeout")]
+    assert (await harness.race(view.race_id)).status == "cancelled"
+
+
+@pytest.mark.rules("R-SVC-2")
+async def test_a_half_built_plan_counts_as_sent_at_the_deadline_and_no_plan_does_not_start(harness: Harness) -> None:
+    """Tabella plan mode: Bruno chose only his start, Carla sent nothing; at the deadline Bruno's plan is
+    completed by the automatic order and he starts, Carla does not start."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=3)
+    plan = await harness.human_order(race_id, "u1")
+    await orders.submit_order(harness.ctx, race_id, 1, plan, step=1)
+    partial = await orders.submit_order(harness.ctx, race_id, 2, {"start": "A"}, step=1)
+    assert not partial.complete
+    harness.clock.advance(minutes=15)
+    (resolved,) = [h for h in await harness.scheduler.run_due() if isinstance(h, StepResolved)]
+    assert set(resolved.orders) == {"u1", "u2"}
+    bruno = resolved.orders["u2"]
+    assert bruno["auto"] is True and bruno["start"] == "A" and bruno["m1"] == {"effort": 1, "dir": "R"}
+    kinds = [(e["kind"], e["data"].get("rider")) for e in resolved.events]
+    assert ("tabella.did_not_start", "u3") in kinds
+    assert ("tabella.did_not_start", "u2") not in kinds
+
+
+@pytest.mark.rules("R-SVC-1")
+async def test_a_race_finishing_just_after_midnight_gets_its_gazzetta_at_nine_the_following_day() -> None:
+    """Finished at 00:30 UTC on 2 May: the "next morning" is the day after the finish's date, 3 May at 09:00."""
+    finished = datetime(2026, 5, 2, 0, 30, tzinfo=UTC)
+    assert resolution.announcement_due("next_morning", 9, finished) == datetime(2026, 5, 3, 9, 0, tzinfo=UTC)
+    assert resolution.announcement_due("immediate", None, finished) == finished
+
+
+@pytest.mark.rules("R-SVC-3")
+async def test_a_bot_answers_the_moment_the_step_opens(harness: Harness) -> None:
+    """The bot's order is stored at the start, timed at the start; Anna's, a minute later, is timed after it."""
+    assert harness.ctx is not None
+    opened_at = harness.clock.now()
+    race_id, _ = await harness.open_and_start("tabella", humans=2, bots=1, options={"mode": "live"})
+    bot = (await _order_rows(harness, race_id, 1))["bot1"]
+    assert bot.by == "bot" and bot.complete and utc(bot.received_at) == opened_at
+    harness.clock.advance(minutes=1)
+    await harness.order_all(race_id)
+    (resolved,) = [h for h in harness.posted if isinstance(h, StepResolved) and h.step == 1]
+    assert resolved.orders["bot1"]["received_at"] < resolved.orders["u1"]["received_at"]
+    assert resolved.orders["bot1"]["by"] == "bot"
+
+
+async def test_an_immediate_gazzetta_leaves_nothing_to_schedule(harness: Harness) -> None:
+    """With gazzetta_delay = immediate, the rules publish at the finish: the result is final, nothing is scheduled."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    options = {"gazzetta_probability": 1.0, "gazzetta_delay": "immediate"}
+    race_id, _ = await harness.open_and_start("tabella", humans=2, options=options)
+    await harness.order_all(race_id)
+    (finished,) = [h for h in harness.posted if isinstance(h, RaceFinished)]
+    assert not finished.provisional and finished.announcement_due is None
+    assert await harness.scheduler.next_due() is None
+    assert await records.replays_to_stored_result(harness.ctx, race_id)

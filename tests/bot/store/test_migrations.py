@@ -1,0 +1,84 @@
+"""The migrations build exactly the tables the models describe, and ``gregario db`` reports honestly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect
+from sqlalchemy.engine import Connection
+
+from bot.cli import main
+from bot.store import migrate, tables
+from bot.store.database import connect
+
+
+async def test_the_migrated_database_matches_the_models(database_url: str) -> None:
+    """After ``upgrade``, Alembic finds no difference between the database and the SQLModel tables."""
+    db = connect(database_url)
+    try:
+        status = await migrate.upgrade(db)
+        assert status.up_to_date and status.current == migrate.head()
+
+        def diff(connection: Connection) -> list[object]:
+            context = MigrationContext.configure(connection, opts={"compare_type": True})
+            return list(compare_metadata(context, tables.metadata))
+
+        def names(connection: Connection) -> set[str]:
+            return set(inspect(connection).get_table_names())
+
+        async with db.engine.connect() as conn:
+            assert await conn.run_sync(diff) == []
+            assert await conn.run_sync(names) >= {t for t in tables.metadata.tables}
+    finally:
+        await db.close()
+
+
+async def test_upgrading_twice_changes_nothing(database_url: str) -> None:
+    """A second ``upgrade`` (every start-up runs one) is a no-op."""
+    db = connect(database_url)
+    try:
+        first = await migrate.upgrade(db)
+        second = await migrate.upgrade(db)
+        assert first == second and second.up_to_date
+    finally:
+        await db.close()
+
+
+async def test_sqlite_runs_with_wal_a_busy_timeout_and_foreign_keys(tmp_path: Path) -> None:
+    """The SQLite file is opened in WAL mode, waits for a busy writer, and enforces foreign keys."""
+    db = connect(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    try:
+        async with db.engine.connect() as conn:
+            mode = (await conn.exec_driver_sql("PRAGMA journal_mode")).scalar()
+            timeout = (await conn.exec_driver_sql("PRAGMA busy_timeout")).scalar()
+            keys = (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar()
+        assert (mode, keys) == ("wal", 1) and timeout is not None and timeout >= 1000
+    finally:
+        await db.close()
+
+
+def test_db_check_says_when_the_database_needs_an_upgrade(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``db check`` exits 1 on an empty database, ``db upgrade`` fixes it, then ``db check`` exits 0."""
+    url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    assert main(["db", "check", "--url", url]) == 1
+    assert "gregario db upgrade" in capsys.readouterr().out
+    assert main(["db", "upgrade", "--url", url]) == 0
+    assert f"revision {migrate.head()}" in capsys.readouterr().out
+    assert main(["db", "check", "--url", url]) == 0
+    assert "is current" in capsys.readouterr().out
+
+
+def test_db_check_on_an_unreachable_database_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """A closed port gives one line naming the database (without a password) and exit status 2."""
+    assert main(["db", "check", "--url", "postgresql://gregario:secret@127.0.0.1:1/gregario"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "127.0.0.1:1" in err[0] and "secret" not in err[0]
+
+
+def test_the_migrations_ship_inside_the_package() -> None:
+    """The Alembic scripts live in the ``bot.store`` package, so an installed wheel can migrate."""
+    assert migrate.MIGRATIONS.is_dir() and (migrate.MIGRATIONS / "env.py").is_file()
+    assert any(p.name.startswith(migrate.head()) for p in (migrate.MIGRATIONS / "versions").glob("*.py"))
