@@ -41,6 +41,9 @@ class Settings(BaseSettings):
     engine_workers: int = Field(default=1, ge=0, le=32)
     """Worker processes for the heavy engine work (bot planning, resolution); 0 runs it in the bot's loop."""
 
+    lobby_timeout_minutes: int = Field(default=60, ge=1, le=7 * 24 * 60)
+    """How long an unstarted lobby stays open before it is cancelled."""
+
     log_level: LogLevel = "INFO"
     """How much the bot logs; any case is accepted (``debug`` = ``DEBUG``)."""
 
@@ -76,7 +79,6 @@ class Settings(BaseSettings):
         if not value.startswith(("https://", "http://")):
             raise ValueError("must be an http:// or https:// URL, e.g. https://discord.com/api/v10")
         return value.rstrip("/")
-
 
     @field_validator("default_pace")
     @classmethod
