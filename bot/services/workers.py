@@ -10,10 +10,14 @@ and for tests that measure nothing about the loop.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ParamSpec, TypeVar
+
+_log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -36,8 +40,11 @@ class Workers:
         self.count = count
         self._executor: Executor | None = executor
         if executor is None and count > 0:
-            # "spawn": a fresh interpreter, never a fork of a process holding an event loop and threads.
-            self._executor = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+            self._executor = self._pool()
+
+    def _pool(self) -> ProcessPoolExecutor:
+        # "spawn": a fresh interpreter, never a fork of a process holding an event loop and threads.
+        return ProcessPoolExecutor(self.count, mp_context=multiprocessing.get_context("spawn"))
 
     async def start(self) -> None:
         """Start the workers and import the engine there (start-up pays, not the first order)."""
@@ -50,7 +57,15 @@ class Workers:
         if self._executor is None:
             return fn(*args, **kwargs)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _call, fn, args, kwargs)
+        try:
+            return await loop.run_in_executor(self._executor, _call, fn, args, kwargs)
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the call did nothing anyone relies on (it only
+            # computes), so start a new pool and run it again once.
+            _log.warning("an engine worker died; starting new workers")
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._pool()
+            return await loop.run_in_executor(self._executor, _call, fn, args, kwargs)
 
     def close(self) -> None:
         if self._executor is not None:

@@ -11,7 +11,7 @@ from sqlmodel import col
 
 from bot.services import orders, resolution
 from bot.services.outcomes import Refusal, StepResolved
-from bot.services.queries import utc
+from bot.services.queries import iso, utc
 from bot.store.tables import Job, OrderRow
 from tests.bot.services.conftest import Harness
 
@@ -41,6 +41,7 @@ async def test_the_receipt_is_exactly_what_was_recorded(harness: Harness) -> Non
     assert receipt.complete and not receipt.changed and receipt.received_at == harness.clock.now()
 
 
+@pytest.mark.rules("R-SVC-4")
 async def test_a_changed_order_replaces_the_first_and_is_the_one_resolved(harness: Harness) -> None:
     """Anna changes her mind before the others order: the step is resolved with her second order."""
     assert harness.ctx is not None
@@ -56,7 +57,8 @@ async def test_a_changed_order_replaces_the_first_and_is_the_one_resolved(harnes
     resolved = next(h for h in harness.posted if isinstance(h, StepResolved) and h.step == 1)
     kept = {k: v for k, v in resolved.orders["u1"].items() if k != "received_at"}
     assert kept == changed.order
-    assert resolved.orders["u1"]["received_at"].startswith(changed.received_at.isoformat()[:19])
+    assert resolved.orders["u1"]["received_at"] == iso(changed.received_at)
+    assert (changed.received_at - original.received_at).total_seconds() == 30
     assert [r for r in await _rows(harness, race_id) if r[1] == "u1" and r[0] == 1] == [
         (1, "u1", changed.order, "player")
     ]
