@@ -18,10 +18,10 @@ from bot.cli import parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
 from engine.messages import OrderError
-from engine.race import Race
+from engine.race import Race, StepPlayed
 from engine.record import RecordError
 from engine.registry import get_ruleset
-from engine.ruleset import Decision, Entrant, InputField, Order, set_path
+from engine.ruleset import Decision, Entrant, Event, InputField, Order, set_path
 
 HUMAN_ID = "you"
 HELP = (
@@ -123,12 +123,18 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     ruleset = get_ruleset(args.ruleset)
     options = parse_options(args.option)
     strategies = parse_strategies(ruleset, args.bots)
-    opponents = args.opponents if args.opponents is not None else max(ruleset.min_players - 1, 0)
+    stage = parse_stage(args.stage)
+    try:
+        low = ruleset.player_limits(stage, options).minimum
+    except ValueError as exc:
+        term.say(f"gregario play: {exc}")
+        return 2
+    opponents = args.opponents if args.opponents is not None else max(low - 1, 0)
     human = Entrant(id=HUMAN_ID, name=args.name)
     entrants = ruleset.default_entrants([human, *bot_seats(ruleset, opponents, strategies)], options)
     seed = new_seed(args.seed)
     try:
-        race = Race.start(ruleset.id, entrants, seed, stage=parse_stage(args.stage), options=options)
+        race = Race.start(ruleset.id, entrants, seed, stage=stage, options=options)
     except RecordError as exc:
         term.say(f"gregario play: {exc}")
         return 2
@@ -138,37 +144,41 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     def show_board() -> None:
         term.say(race.ruleset.board_text(race.state))
 
+    steps: list[dict[str, Any]] = []
+    news: list[Event] = list(race.opening)
+
     def save() -> None:
         if args.record:
-            Path(args.record).write_text(race.record.to_json(), encoding="utf-8")
+            Path(args.record).write_text(race.record(steps).to_json(), encoding="utf-8")
             term.say(f"Race record saved to {args.record}")
 
-    shown = 0
+    def keep(played: StepPlayed) -> None:
+        steps.append(played.orders)
+        news.extend(played.events)
 
     def tell_news() -> None:
-        nonlocal shown
-        if shown == len(race.events):
+        if not news:
             return
         term.say("")
-        for events in race.events[shown:]:
-            for event in events:
-                term.say(f"• {event.message.text}")
-        shown = len(race.events)
+        for event in news:
+            term.say(f"• {event.message.text}")
+        news.clear()
         show_board()
 
-    show_board()
+    if not news:
+        show_board()
     try:
         while True:
-            race.play_bots_until_human()
             tell_news()
-            awaited = race.awaited()
-            if not awaited:
+            race.play_bots_until_human(keep)
+            tell_news()
+            if race.finished:
                 break
+            awaited = race.awaited()
             orders: dict[str, Any] = {}
             if any(d.entrant == HUMAN_ID for d in awaited):
                 orders[HUMAN_ID] = ask_order(race, term, show_board)
-            race.play_step(orders)
-            tell_news()
+            keep(race.play_step(orders, awaited))
     except Quit:
         term.say("\nRace abandoned.")
         save()

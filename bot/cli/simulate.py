@@ -12,12 +12,14 @@ import math
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from bot.cli import parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
-from engine.race import Race
+from engine.race import Race, StepPlayed
 from engine.registry import get_ruleset
 
 
@@ -31,11 +33,21 @@ def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _recorder(steps: list[dict[str, Any]]) -> Callable[[StepPlayed], None]:
+    """A step callback that keeps each step's orders (the race record's steps) in ``steps``."""
+
+    def keep(played: StepPlayed) -> None:
+        steps.append(played.orders)
+
+    return keep
+
+
 def simulate(args: argparse.Namespace) -> int:
     ruleset = get_ruleset(args.ruleset)
     options = parse_options(args.option)
     strategies = parse_strategies(ruleset, args.bots)
-    players = args.players or max(ruleset.min_players, len(strategies))
+    fewest = ruleset.player_limits(parse_stage(args.stage), options).minimum
+    players = args.players or max(fewest, len(strategies))
     base_seed = new_seed(args.seed)
     wins_by_seat: Counter[str] = Counter()
     wins_by_strategy: Counter[str] = Counter()
@@ -43,6 +55,7 @@ def simulate(args: argparse.Namespace) -> int:
     steps = 0
     unfinished = 0
     last: Race | None = None
+    last_steps: list[dict[str, Any]] = []
     started = time.perf_counter()
     for n in range(args.races):
         seats = bot_seats(ruleset, players, strategies, start=0 if args.no_rotate else n)
@@ -52,9 +65,9 @@ def simulate(args: argparse.Namespace) -> int:
         except Exception as exc:
             print(f"gregario simulate: {exc}", file=sys.stderr)
             return 2
-        race.play_bots_until_human()
-        last = race
-        steps += len(race.record.steps)
+        kept: list[dict[str, Any]] = []
+        steps += race.play_bots_until_human(_recorder(kept) if args.record else None)
+        last, last_steps = race, kept
         race.publish()  # news held back for later (Tabella's Gazzetta) counts in the final result
         result = race.result()
         if not result.finished:
@@ -85,6 +98,6 @@ def simulate(args: argparse.Namespace) -> int:
         print("standings of the last race (the system's own classification):")
         print(render_standings(last))
     if args.record and last is not None:
-        Path(args.record).write_text(last.record.to_json(), encoding="utf-8")
+        Path(args.record).write_text(last.record(last_steps).to_json(), encoding="utf-8")
         print(f"last race's record saved to {args.record}")
     return 0

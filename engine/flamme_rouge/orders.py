@@ -22,7 +22,7 @@ from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of, hand_values
 from engine.flamme_rouge.grid import free_lane, square_of
 from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.messages import OrderError, join_values
-from engine.ruleset import ORDER_META_KEYS, Order, Validated
+from engine.ruleset import Order, Validated
 
 LETTERS = {"r": "r", "rouleur": "r", "s": "s", "sprinteur": "s", "sprinter": "s"}
 _CARD = re.compile(r"^([rs])(\d+)$")
@@ -109,12 +109,13 @@ def parse_text(text: str) -> Order:
 
 
 def as_order(order: Order | str) -> Order:
-    """A JSON order from any accepted form (text, ``{"text": ...}`` or JSON), without bookkeeping keys."""
+    """A JSON order from any accepted form (text, ``{"text": ...}`` or JSON); the driver has taken the
+    bookkeeping keys out."""
     if isinstance(order, str):
         return parse_text(order)
     if not isinstance(order, dict):
         raise _err("bad_order", "An order is a JSON object or a line of text like 'r5 s9'.")
-    body = {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
+    body = dict(order)
     if "text" in body:
         text = body.pop("text")
         if not isinstance(text, str):

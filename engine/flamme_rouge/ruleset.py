@@ -17,7 +17,9 @@ from engine.flamme_rouge.orders import validate
 from engine.flamme_rouge.ranking import result
 from engine.flamme_rouge.round import play_round
 from engine.flamme_rouge.start import (
+    MAX_TEAMS,
     after_choice,
+    max_riders,
     new_race,
     next_placer,
     normalise_stage,
@@ -40,7 +42,19 @@ from engine.flamme_rouge.strategies import auto_order
 from engine.flamme_rouge.track import TERRAIN_NAMES, catalogue
 from engine.flamme_rouge.views import board_text, private_view, public_view, stage_board
 from engine.rng import Rng
-from engine.ruleset import Decision, Entrant, Event, Order, Preset, Result, Ruleset, Validated
+from engine.ruleset import (
+    Decision,
+    Entrant,
+    Event,
+    Order,
+    OrderMeta,
+    PlayerLimits,
+    Preset,
+    Result,
+    Ruleset,
+    Validated,
+    check_state_format,
+)
 
 STATE_FORMAT = "flamme_rouge.state/1"
 
@@ -50,8 +64,6 @@ class FlammeRouge(Ruleset[RaceState]):
 
     id: ClassVar[str] = "flamme_rouge"
     name: ClassVar[str] = "Flamme Rouge"
-    min_players: ClassVar[int] = 1
-    max_players: ClassVar[int] = 12
     options_model: ClassVar[type[BaseModel]] = Options
     stage_model: ClassVar[type[BaseModel]] = Stage
     setup_model: ClassVar[type[BaseModel]] = Setup
@@ -98,17 +110,24 @@ class FlammeRouge(Ruleset[RaceState]):
     def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
         return stage_board(normalise_stage(stage))
 
+    def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
+        """1 to 6 teams with two riders each (D22), or 1 to 12 riders with one each (D23), fewer where the
+        stage's start area is smaller. A bot team takes two riders: the race refuses a mix that does not fit."""
+        riders = max_riders(stage)
+        if Options.model_validate(dict(options)).riders_per_player == 1:
+            return PlayerLimits(1, riders)
+        return PlayerLimits(1, min(MAX_TEAMS, riders // 2))
+
     # --- a race ----------------------------------------------------------------------------------
-    def new_race(
+    def open_race(
         self,
         stage: Mapping[str, Any] | str | None,
         options: Mapping[str, Any],
         entrants: list[Entrant],
         seed: int,
-        setup: Mapping[str, Any] | None = None,
-    ) -> RaceState:
-        state, _ = new_race(stage, options, entrants, seed, setup, self.strategies)
-        return state
+        setup: Mapping[str, Any] | None,
+    ) -> tuple[RaceState, list[Event]]:
+        return new_race(stage, options, entrants, seed, setup)
 
     def awaited(self, state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
         if partial:
@@ -126,7 +145,9 @@ class FlammeRouge(Ruleset[RaceState]):
             raise _bot_team(entrant)
         return validate(state, entrant, order, previous)
 
-    def resolve(self, state: RaceState, orders: Mapping[str, Order]) -> tuple[RaceState, list[Event]]:
+    def resolve(
+        self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
+    ) -> tuple[RaceState, list[Event]]:
         new = state.clone()
         events: list[Event] = []
         if state.phase == ENERGY:
@@ -220,8 +241,7 @@ class FlammeRouge(Ruleset[RaceState]):
         }
 
     def load(self, data: Mapping[str, Any]) -> RaceState:
-        if data.get("format") != STATE_FORMAT:
-            raise ValueError(f"not a Flamme Rouge state (format {data.get('format')!r})")
+        check_state_format(data, STATE_FORMAT)
         stage = dict(data["stage"])
         return RaceState(
             stage=stage,

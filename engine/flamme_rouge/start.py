@@ -6,6 +6,7 @@ Also the phase changes of the race's set-up part: rider choice -> Breakaway -> g
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from engine.flamme_rouge import cards as C
@@ -115,18 +116,13 @@ def new_race(
     entrants: list[Entrant],
     seed: int,
     setup: Mapping[str, Any] | None,
-    strategies: tuple[str, ...],
 ) -> tuple[RaceState, list[Event]]:
-    """A race ready for its first step (and the events of what happened by itself: the bots' grid...)."""
+    """A race ready for its first step (and the events of what happened by itself: the bots' grid...).
+
+    The entrants' ids, count and strategies are already checked (``engine.ruleset.check_entrants``)."""
     opts, opts_json = _options(options)
     stage_spec = normalise_stage(stage)
     su = Setup.model_validate(dict(setup)) if setup else _NO_SETUP
-    ids = [e.id for e in entrants]
-    if len(set(ids)) != len(ids):
-        raise ValueError("entrant ids must be unique")
-    for e in entrants:
-        if e.bot is not None and e.bot not in strategies:
-            raise ValueError(f"entrant {e.id}: unknown bot {e.bot!r}; choose one of: {', '.join(strategies)}")
     bot_teams = [e for e in entrants if e.bot in BOT_TEAMS]
     players = [e for e in entrants if e.bot not in BOT_TEAMS]
     if not players:
@@ -230,6 +226,22 @@ def _options(options: Mapping[str, Any]) -> tuple[Options, dict[str, Any]]:
 
 def capacity_of(track: Track) -> int:
     return sum(track.lanes[n] for n in range(1, track.start_squares + 1))
+
+
+def max_riders(stage: Mapping[str, Any] | str | None) -> int:
+    """The most riders a race on ``stage`` can start (D22's 12, or fewer if its start area is smaller; D13:
+    more than 8 riders race on the large version)."""
+    spec = normalise_stage(stage)
+    return _max_riders(tuple(sorted(spec.items())))
+
+
+@lru_cache(maxsize=256)
+def _max_riders(spec: tuple[tuple[str, Any], ...]) -> int:
+    stage = dict(spec)
+    return max(
+        (n for n in range(1, MAX_RIDERS + 1) if capacity_of(build_track(stage, riders_make_it_large(n))) >= n),
+        default=0,
+    )
 
 
 def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
