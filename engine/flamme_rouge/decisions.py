@@ -15,7 +15,7 @@ from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of
 from engine.flamme_rouge.events import message, shared_message
 from engine.flamme_rouge.grid import free_start_positions
-from engine.flamme_rouge.orders import free_riders, racing_letters
+from engine.flamme_rouge.orders import choosing_letters, free_riders
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.flamme_rouge.track import TERRAIN_NAMES
 from engine.messages import Message
@@ -74,7 +74,7 @@ def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision
         out = []
         for e in state.entrants:
             eid = e["id"]
-            letters = racing_letters(state, eid)
+            letters = choosing_letters(state, eid)  # a rider without cards plays by itself (§9.1)
             if letters:
                 out.append(energy_decision(state, eid, letters, partial.get(eid) or {}))
         return out

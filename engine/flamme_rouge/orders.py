@@ -184,6 +184,28 @@ def racing_letters(state: RaceState, entrant: str) -> list[str]:
     return racing.get(entrant, _NONE)
 
 
+def choosing_letters(state: RaceState, entrant: str) -> list[str]:
+    """The racing riders the entrant chooses a card for: those with a card left in their deck or recycled
+    pile. A rider with none plays its exhaustion card by itself (§9.1), so nobody is asked for it (cached
+    per state, for every entrant at once, like :func:`racing_letters`)."""
+    choosing: dict[str, list[str]] | None = state.cache.get("choosing")
+    if choosing is None:
+        choosing = {}
+        riders = state.riders
+        for owner, letters in _all_racing(state).items():
+            team = state.team(owner)
+            mine = [x for x in letters if riders[team[x]].deck or riders[team[x]].recycled]
+            choosing[owner] = letters if len(mine) == len(letters) else mine
+        state.cache["choosing"] = choosing
+    return choosing.get(entrant, _NONE)
+
+
+def _all_racing(state: RaceState) -> dict[str, list[str]]:
+    racing_letters(state, "")
+    got: dict[str, list[str]] = state.cache["racing"]
+    return got
+
+
 def _index(state: RaceState, entrant: str, letter: str) -> int:
     return state.team(entrant)[letter]
 
@@ -238,7 +260,7 @@ def complete_energy(state: RaceState, entrant: str, order: Order) -> Validated |
     cards = order.get("cards")
     if type(cards) is not dict or len(order) != (2 if "first" in order else 1):
         return None
-    letters = racing_letters(state, entrant)
+    letters = choosing_letters(state, entrant)
     if len(cards) != len(letters) or not letters:
         return None
     team = state.team(entrant)
@@ -260,9 +282,10 @@ def complete_energy(state: RaceState, entrant: str, order: Order) -> Validated |
 
 
 def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:
-    letters = racing_letters(state, entrant)
-    if not letters:
+    racing = racing_letters(state, entrant)
+    if not racing:
         raise _err("nothing_to_play", "All your riders have crossed the line: you have nothing to play.")
+    letters = choosing_letters(state, entrant)
     prev_cards: dict[str, int] = dict(prev.get("cards") or {})
     first: str | None = prev.get("first") or (next(iter(prev_cards)) if prev_cards else None)
     if "first" in body:
@@ -279,7 +302,13 @@ def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) ->
         raise _err("bad_cards", "Give the cards as rider -> card, for example r5 s9.")
     new_cards: dict[str, Any] = {}
     for key, value in raw.items():
-        new_cards[_letter(state, entrant, key)] = value
+        letter = _letter(state, entrant, key)
+        if letter in letters:
+            new_cards[letter] = value
+        else:  # a rider without cards: its exhaustion card is played by itself (an older record names it)
+            check_card(state, entrant, letter, value)
+    if not letters:
+        return _validated({}, True)
     if len(letters) == 1:
         first = letters[0]
     elif first is None and new_cards:

@@ -18,28 +18,37 @@ PELOTON_FRONT_ATTACK, PELOTON_REAR_ATTACK = 2, 9
 """§7.2: Attack! moves the front Peloton rider 2 and the rear one 9."""
 
 
-def energy_cards(state: RaceState, orders: dict[str, Order]) -> dict[int, int]:
-    """The energy phase: each rider's chosen card is taken from its drawn hand, the rest recycled.
+def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event]) -> dict[int, int]:
+    """The energy phase: each rider's chosen card is taken from its drawn hand, the rest recycled. A rider
+    without cards (deck and recycled pile empty) plays an exhaustion card by itself (§9.1): an event says so.
 
     Returns rider index -> the card played (code); the moves reveal them.
     """
     played: dict[int, int] = {}
-    for entrant, order in orders.items():
-        chosen = order.get("cards", {})
-        riders = state.riders
-        for i in state.team(entrant).values():
-            rider = riders[i]
-            if rider.crossed:
-                continue
-            wanted = chosen.get(rider.kind)
-            hand, deck, recycled = hand_of(state, i)
-            card = pick(hand, wanted) if isinstance(wanted, int) else None
-            if card is None:  # validated orders always name a card of the hand; keep resolve total anyway
-                card = min(hand, key=C.value)
-            hand.remove(card)  # hand_of gives a fresh list
-            rider.deck = deck
-            rider.recycled = recycled + hand  # 5.1: the unchosen cards go onto the recycled pile
-            played[i] = card
+    riders = state.riders
+    no_cards: dict[str, int] = {}
+    for i, rider in enumerate(riders):
+        if rider.crossed or rider.bot or not rider.owner:
+            continue
+        if not rider.deck and not rider.recycled:
+            played[i] = C.EXHAUSTION
+            events.append(
+                fast_event(
+                    "fr.auto_exhaustion",
+                    {"rider": rider.id, "card": 2, "auto": True},
+                    f"{rider.id} has no cards left and plays an exhaustion card (2) automatically.",
+                )
+            )
+            continue
+        wanted = orders.get(rider.owner, no_cards).get("cards", no_cards).get(rider.kind)
+        hand, deck, recycled = hand_of(state, i)
+        card = pick(hand, wanted) if isinstance(wanted, int) else None
+        if card is None:  # validated orders always name a card of the hand; keep resolve total anyway
+            card = min(hand, key=C.value)
+        hand.remove(card)  # hand_of gives a fresh list
+        rider.deck = deck
+        rider.recycled = recycled + hand  # 5.1: the unchosen cards go onto the recycled pile
+        played[i] = card
     return played
 
 
@@ -88,8 +97,8 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
     riders = state.riders
     rnd = state.round
     clip = state.options["finish_overflow"] == "clip"
-    played = energy_cards(state, orders)
     events: list[Event] = []
+    played = energy_cards(state, orders, events)
     order = movement_order(riders)
     values, labels = C.VALUES, C.LABELS
     moves: dict[int, tuple[int, str]] = {i: (values[card], labels[card]) for i, card in played.items()}
