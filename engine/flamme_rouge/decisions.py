@@ -2,8 +2,8 @@
 
 Energy phase (§9.1): which rider draws first (two buttons), then that rider's hand, then the other's; the
 second hand exists only once the first card is chosen (D27). Sequential phases (rider choice, grid
-placement) await one entrant; Breakaway bids are simultaneous. This runs every round of every race:
-prompts, labels and buttons are built once and shared.
+placement) await one entrant; Breakaway bids are simultaneous. This runs every round of every race: the
+texts of prompts and labels are formatted once (``shared_message``), but every object handed out is new.
 """
 
 from __future__ import annotations
@@ -19,24 +19,16 @@ from engine.flamme_rouge.orders import choosing_letters, free_riders
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.flamme_rouge.track import TERRAIN_NAMES
 from engine.messages import Message
-from engine.ruleset import Choice, Decision, InputField, Order
-
-_CHOICES: dict[tuple[Any, str], Choice] = {}
+from engine.ruleset import Choice, Decision, InputField, Order, choice, choice_field, decision
 
 
 def _choice(value: Any, label: str) -> Choice:
-    """A button, built once per value and label and then shared (nobody changes one once made)."""
-    key = (value, label)
-    got = _CHOICES.get(key)
-    if got is None:
-        if len(_CHOICES) > 4096:
-            _CHOICES.clear()
-        got = _CHOICES[key] = Choice(value, label)
-    return got
+    """A button (new each time: the caller may change what it is handed)."""
+    return choice(value, label)
 
 
 def _field(path: list[str], label: Message, choices: list[Choice]) -> InputField:
-    return InputField(path, label, "choice", choices)
+    return choice_field(path, label, choices)
 
 
 def _decision(
@@ -49,13 +41,7 @@ def _decision(
     example: str,
     info: list[Message],
 ) -> Decision:
-    # by position (cheaper than by keyword): entrant, kind, prompt, fields, partial, complete, required,
-    # example, info
-    return Decision(entrant, kind, prompt, fields, partial, complete, True, example, info)
-
-
-_DRAW_FIRST: dict[int, tuple[Message, list[InputField]]] = {}
-"""Round number -> the "draw first" prompt and field (the same for every race; shared, never changed)."""
+    return decision(entrant, kind, prompt, fields, partial, complete=complete, example=example, info=info)
 
 
 def card_choices(hand: list[int]) -> list[Choice]:
@@ -121,18 +107,12 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
     index = state.team(entrant)
     example = "r5 s9" if len(letters) == 2 else f"{letters[0]}5"
     if first is None:
-        # the same prompt and buttons for every team and race in this round (built once per round number)
-        shared = _DRAW_FIRST.get(state.round)
-        if shared is None:
-            prompt = shared_message(
-                "fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round
-            )
-            choices = [_choice(x, TYPE_NAMES[x]) for x in ("r", "s")]
-            shared = _DRAW_FIRST[state.round] = (
-                prompt,
-                [_field(["first"], shared_message("fr.field.first", "Draw first"), choices)],
-            )
-        return _decision(entrant, "energy", shared[0], shared[1], partial, False, example, [])
+        prompt = shared_message(
+            "fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round
+        )
+        choices = [_choice(x, TYPE_NAMES[x]) for x in ("r", "s")]
+        fields = [_field(["first"], shared_message("fr.field.first", "Draw first"), choices)]
+        return _decision(entrant, "energy", prompt, fields, partial, False, example, [])
     info = [_team_info(state, [index[x] for x in letters])]
     todo = [x for x in sorted(letters, key=lambda x: x != first) if x not in cards]
     if not todo:

@@ -1,13 +1,14 @@
 """Events and messages of this package, built straight from the plain JSON values made here.
 
 The interface objects (:class:`~engine.messages.Message`, :class:`~engine.ruleset.Event`) are light slotted
-dataclasses, built here by position (cheaper than by keyword); prompts, labels and the placements, bids and
-Peloton cards that come back race after race are still built once and shared (nobody changes a Message once
-made).
+dataclasses, built here by position (cheaper than by keyword). The English texts of the prompts, labels,
+placements, bids and Peloton cards that come back race after race are formatted once and cached; every
+Message and Event is new, as it belongs to whoever it is handed to.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engine.messages import Message
@@ -19,27 +20,25 @@ def message(key: str, text: str, **params: Any) -> Message:
     return Message(key, params, text.format(**params))
 
 
-_SHARED: dict[tuple[Any, ...], Message] = {}
-
-
 def shared_message(key: str, text: str, **params: Any) -> Message:
-    """:func:`message`, built once and then shared: for prompts and labels, which every race repeats
-    (``params`` must be hashable: names, numbers)."""
-    k = (key, *params.items())
+    """:func:`message` for prompts, labels and events that every race repeats: the English text is formatted
+    once per key and parameters (``params`` must be hashable: names, numbers) and cached; the
+    :class:`Message` itself is new each time, as it belongs to whoever it is handed to."""
     try:
-        got = _SHARED.get(k)
-    except TypeError:  # an unhashable parameter: not shared
+        rendered = _rendered(key, text, tuple(params.items()))
+    except TypeError:  # an unhashable parameter: formatted each time
         return message(key, text, **params)
-    if got is None:
-        if len(_SHARED) > 4096:
-            _SHARED.clear()
-        got = _SHARED[k] = message(key, text, **params)
-    return got
+    return Message(key, params, rendered)
+
+
+@lru_cache(maxsize=4096)
+def _rendered(key: str, text: str, params: tuple[tuple[str, Any], ...]) -> str:
+    return text.format(**dict(params))
 
 
 def event(kind: str, data: dict[str, Any], text: str, **params: Any) -> Event:
-    """An :class:`Event` of ``kind`` whose message has the same key (a shared :class:`Message`: the same
-    placements, bids and Peloton cards come back race after race)."""
+    """An :class:`Event` of ``kind`` whose message has the same key (its text cached: the same placements,
+    bids and Peloton cards come back race after race)."""
     return Event(kind, data, shared_message(kind, text, **params))
 
 

@@ -130,12 +130,8 @@ class FlammeRouge(Ruleset[RaceState]):
         return new_race(stage, options, entrants, seed, setup)
 
     def awaited(self, state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
-        if partial:
-            return awaited(state, dict(partial))
-        got: list[Decision] | None = state.cache.get("awaited")
-        if got is None:  # asked twice per step by the race driver
-            got = state.cache["awaited"] = awaited(state, None)
-        return list(got)
+        # Fresh decisions every time: they belong to the caller, who may change them.
+        return awaited(state, dict(partial) if partial else None)
 
     def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
         kinds = state.bot_kinds()

@@ -5,6 +5,7 @@ Also the phase changes of the race's set-up part: rider choice -> Breakaway -> g
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -95,19 +96,15 @@ def build_track(stage: dict[str, Any], large: bool) -> Track:
     return from_profile(stage["profile"], name)
 
 
-_TRACKS: dict[tuple[str, bool, tuple[str, ...]], Track] = {}
-
-
 def race_track(stage: dict[str, Any], large: bool, weather: list[str]) -> Track:
-    """The track with its weather, cached (tracks are immutable and shared by every state)."""
-    key = (repr(sorted(stage.items())), large, tuple(weather))
-    track = _TRACKS.get(key)
-    if track is None:
-        track = weathered(build_track(stage, large), weather)
-        if len(_TRACKS) > 256:
-            _TRACKS.clear()
-        _TRACKS[key] = track
-    return track
+    """The track with its weather, cached (a :class:`Track` is frozen, its tables tuples: every state and
+    race may share it)."""
+    return _race_track(tuple(sorted(stage.items())), large, tuple(weather))
+
+
+@lru_cache(maxsize=256)
+def _race_track(stage: tuple[tuple[str, Any], ...], large: bool, weather: tuple[str, ...]) -> Track:
+    return weathered(build_track(dict(stage), large), list(weather))
 
 
 def new_race(
@@ -208,20 +205,25 @@ def new_race(
 
 
 _NO_SETUP = Setup()
-_OPTIONS: dict[str, tuple[Options, dict[str, Any]]] = {}
 
 
 def _options(options: Mapping[str, Any]) -> tuple[Options, dict[str, Any]]:
     """The validated options and their JSON (a fresh copy), cached by their text: a lobby or a benchmark
     starts many races with the same few option sets. Invalid options raise each time (nothing is cached)."""
-    key = repr(options)
-    got = _OPTIONS.get(key)
-    if got is None:
-        opts = Options.model_validate(dict(options))
-        if len(_OPTIONS) > 256:
-            _OPTIONS.clear()
-        got = _OPTIONS[key] = (opts, opts.model_dump(mode="json"))
-    return got[0], {k: list(v) if isinstance(v, list) else v for k, v in got[1].items()}
+    try:
+        key = json.dumps(dict(options), sort_keys=True)
+    except TypeError:  # not JSON at all: pydantic says what is wrong
+        Options.model_validate(dict(options))
+        raise
+    opts, data = _validated_options(key)
+    return opts, {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
+
+
+@lru_cache(maxsize=256)
+def _validated_options(text: str) -> tuple[Options, dict[str, Any]]:
+    """Only ever handed out through :func:`_options`, which copies the JSON; the model stays inside."""
+    opts = Options.model_validate(json.loads(text))
+    return opts, opts.model_dump(mode="json")
 
 
 def capacity_of(track: Track) -> int:

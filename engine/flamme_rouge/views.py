@@ -68,7 +68,7 @@ def public_view(state: RaceState) -> dict[str, Any]:
         "turn": state.turn_order[state.cursor] if state.phase in ("place", "choose") else None,
         "stage": dict(state.stage),
         "track": track_view(state.track),
-        "options": dict(state.options),
+        "options": {k: list(v) if isinstance(v, list) else v for k, v in state.options.items()},
         "weather_tokens": list(state.weather),
         "riders": [_rider_view(state, r, show) for r in state.riders],
         "bids": bids,
