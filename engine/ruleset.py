@@ -190,7 +190,7 @@ class Event(Light):
     """Something that happened while resolving a step: typed data plus its English message.
 
     Rule systems fill ``data``; ``kind`` is stable (``fr.slipstream``, ``wk.penalty``). Every field is
-    required and may be given by position (``Event(kind, data, message)``), like :class:`Message`.
+    required; built by position only in :func:`make_event` (a test pins the field order).
     """
 
     kind: str

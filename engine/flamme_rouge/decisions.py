@@ -18,7 +18,7 @@ from engine.flamme_rouge.grid import free_start_positions
 from engine.flamme_rouge.orders import choosing_letters, free_riders
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.flamme_rouge.track import TERRAIN_NAMES
-from engine.messages import Message
+from engine.messages import Message, message_of
 from engine.ruleset import Choice, Decision, InputField, Order, choice, choice_field, decision
 
 
@@ -96,7 +96,7 @@ def _team_info(state: RaceState, indexes: list[int]) -> Message:
                 "recycled": len(r.recycled),
             }
         )
-    return Message("fr.info.riders", {"riders": riders}, " · ".join(parts))
+    return message_of("fr.info.riders", {"riders": riders}, " · ".join(parts))
 
 
 def energy_decision(state: RaceState, entrant: str, letters: list[str], partial: Order) -> Decision:

@@ -38,10 +38,8 @@ def draw(deck: list[int], recycled: list[int], size: int, rng: Rng) -> tuple[lis
 
 def hand_rng(state: RaceState, index: int) -> Rng:
     """The generator of rider ``index``'s reshuffle this step (derived from the state, never advanced):
-    ``Rng.from_seed(state.rng, index + 1)``, spelled out (it runs at every reshuffle)."""
-    rng = Rng(state.rng ^ ((index + 1) * 0x9E3779B97F4A7C15))
-    rng.next64()
-    return rng
+    ``Rng.from_seed(state.rng, index + 1)``."""
+    return Rng.split(state.rng, index + 1)
 
 
 def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list[int], list[int], list[int]]:

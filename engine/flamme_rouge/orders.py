@@ -22,7 +22,7 @@ from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of, hand_values
 from engine.flamme_rouge.grid import free_lane, square_of
 from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.messages import OrderError, join_values
-from engine.ruleset import Order, Validated
+from engine.ruleset import Order, Validated, validated
 
 LETTERS = {"r": "r", "rouleur": "r", "s": "s", "sprinteur": "s", "sprinter": "s"}
 _CARD = re.compile(r"^([rs])(\d+)$")
@@ -33,7 +33,7 @@ def hand_text(hand: list[int]) -> str:
 
 
 def _validated(order: dict[str, Any], complete: bool) -> Validated:
-    return Validated(order, complete)
+    return validated(order, complete)
 
 
 def _err(key: str, text: str, **params: Any) -> OrderError:

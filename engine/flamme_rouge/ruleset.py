@@ -260,19 +260,9 @@ class FlammeRouge(Ruleset[RaceState]):
 
 def _advance(state: RaceState) -> None:
     """A new stream of chance for the next step (the hands of a step derive from the state's generator)."""
-    state.rng = _next_state(state.rng)
+    state.rng = Rng.after_draw(state.rng)
     state.hands = {}  # a new dict: the state this one was copied from keeps its (still valid) cache
     state.cache.clear()
-
-
-_GAMMA = Rng(0)
-_GAMMA.next64()
-
-
-def _next_state(rng: int) -> int:
-    """The generator state after one draw, without building a generator: SplitMix64 adds a constant (the
-    state one draw gives from 0) to its state on every draw."""
-    return (rng + _GAMMA.state) & 0xFFFFFFFFFFFFFFFF
 
 
 def _not_entrant(entrant: str) -> Exception:
