@@ -47,7 +47,7 @@ def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event]
             card = min(hand, key=C.value)
         hand.remove(card)  # hand_of gives a fresh list
         rider.deck = deck
-        rider.recycled = recycled + hand  # 5.1: the unchosen cards go onto the recycled pile
+        rider.recycled = (*recycled, *hand)  # 5.1: the unchosen cards go onto the recycled pile
         played[i] = card
     return played
 
@@ -70,7 +70,7 @@ def flip_bots(state: RaceState, order: list[int]) -> tuple[dict[int, int], int |
             deck = r.deck
             if deck:
                 values[i] = C.VALUES[deck[0]]
-                r.deck = deck[1:]  # a new list: the decks are shared with the state this one was copied from
+                r.deck = deck[1:]
             else:
                 values[i] = C.EMPTY_BOT_DECK_VALUE
         elif bot == PELOTON:

@@ -138,10 +138,10 @@ def new_race(
     rng = Rng.from_seed(seed)
     riders: list[Rider] = []
 
-    def deck(cards: tuple[int, ...]) -> list[int]:
+    def deck(cards: tuple[int, ...]) -> tuple[int, ...]:
         d = list(cards)
         C.shuffle(d, rng)
-        return d
+        return tuple(d)
 
     if one:
         # D23: bot teams take colours from the end; the players choose among the riders of the rest.
@@ -161,7 +161,7 @@ def new_race(
         colour = team_colour[e.id]
         if e.bot == PELOTON:
             riders.append(Rider(f"{colour}-p1", colour, "p", e.id, PELOTON, deck(C.PELOTON_DECK)))
-            riders.append(Rider(f"{colour}-p2", colour, "p", e.id, PELOTON, []))
+            riders.append(Rider(f"{colour}-p2", colour, "p", e.id, PELOTON, ()))
         else:
             riders.append(Rider(f"{colour}-s", colour, "s", e.id, MUSCLE, deck(C.MUSCLE_SPRINTEUR_DECK)))
             riders.append(Rider(f"{colour}-r", colour, "r", e.id, MUSCLE, deck(C.ROULEUR_DECK)))
@@ -270,13 +270,13 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
             raise ValueError(f"setup.riders: no rider {rid!r} in this race; riders: {', '.join(known)}")
         r = known[rid]
         if rs.deck is not None:
-            r.deck = [C.parse_card(c) for c in rs.deck]
+            r.deck = tuple(C.parse_card(c) for c in rs.deck)
         if rs.hand is not None:
-            r.deck = [C.parse_card(c) for c in rs.hand] + r.deck
+            r.deck = (*[C.parse_card(c) for c in rs.hand], *r.deck)
         if rs.recycled is not None:
-            r.recycled = [C.parse_card(c) for c in rs.recycled]
+            r.recycled = tuple(C.parse_card(c) for c in rs.recycled)
         if rs.exhaustion:
-            r.recycled = r.recycled + [C.EXHAUSTION] * rs.exhaustion
+            r.recycled = (*r.recycled, *[C.EXHAUSTION] * rs.exhaustion)
             r.exhaustion = rs.exhaustion
         if rs.square is not None:
             if rs.square > state.track.last and state.options["finish_overflow"] == "clip":

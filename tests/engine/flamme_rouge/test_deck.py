@@ -31,23 +31,23 @@ def test_the_decks_hold_the_documented_cards() -> None:
 @pytest.mark.rules("5.1")
 def test_a_deck_holding_the_whole_hand_is_drawn_as_it_is_even_if_that_empties_it() -> None:
     """Deck of exactly 4: those 4, no reshuffle; the recycled pile stays."""
-    hand, deck, recycled = draw([3, 4, 5, 6], [7, 7], 4, Rng(1))
-    assert (hand, deck, recycled) == ([3, 4, 5, 6], [], [7, 7])
+    hand, deck, recycled = draw((3, 4, 5, 6), (7, 7), 4, Rng(1))
+    assert (hand, deck, recycled) == ([3, 4, 5, 6], (), (7, 7))
 
 
 @pytest.mark.rules("5.1")
 def test_running_out_mid_draw_reshuffles_the_recycled_pile_and_draws_on() -> None:
     """Deck 2 + recycled 5: the 2, then 2 from the shuffled pile; 3 left as the new deck."""
-    hand, deck, recycled = draw([3, 4], [5, 6, 7, 7, 0], 4, Rng(1))
+    hand, deck, recycled = draw((3, 4), (5, 6, 7, 7, 0), 4, Rng(1))
     assert hand[:2] == [3, 4] and len(hand) == 4
-    assert Counter(hand[2:] + deck) == Counter([5, 6, 7, 7, 0]) and recycled == []
+    assert Counter([*hand[2:], *deck]) == Counter([5, 6, 7, 7, 0]) and recycled == ()
 
 
 @pytest.mark.rules("5.1")
 def test_fewer_cards_than_a_hand_are_all_drawn_and_none_at_all_means_an_exhaustion_card() -> None:
     """3 cards left in all: a hand of 3. Nothing left: the rider plays an exhaustion card from the supply."""
-    assert sorted(draw([3], [4, 5], 4, Rng(1))[0]) == [3, 4, 5]
-    assert draw([], [], 4, Rng(1))[0] == [C.EXHAUSTION]
+    assert sorted(draw((3,), (4, 5), 4, Rng(1))[0]) == [3, 4, 5]
+    assert draw((), (), 4, Rng(1))[0] == [C.EXHAUSTION]
 
 
 @pytest.mark.rules("5.1", "5.3")
@@ -66,7 +66,7 @@ def test_the_unchosen_cards_are_recycled_after_the_draw_and_played_cards_leave_t
     )
     race = play(rec)
     r = race.state.rider("black-r")
-    assert r.deck == [6] and sorted(r.recycled) == [C.EXHAUSTION, 3, 4, 5]
+    assert r.deck == (6,) and sorted(r.recycled) == [C.EXHAUSTION, 3, 4, 5]
     d = race.awaited({"anna": {"first": "r"}})[0]
     values = sorted(c.value for c in d.fields[0].choices)
     assert 6 in values and set(values) <= {2, 3, 4, 5, 6}
