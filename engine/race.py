@@ -132,8 +132,9 @@ class Race:
 
     @property
     def finished(self) -> bool:
-        """The race is over (from the result: a step may await nobody and still be to play)."""
-        return self.result().finished
+        """The race is over (``result().finished``, never an empty list of awaited decisions: a step may
+        await nobody and still be to play)."""
+        return self.ruleset.finished(self.state)
 
     # --- stepping --------------------------------------------------------------------------------
     def validate(self, entrant: str, order: Order | str, previous: Order | None = None) -> Order:

@@ -203,6 +203,12 @@ def make_event(kind: str, data: dict[str, Any], message: Message) -> Event:
     return Event(kind, data, message)
 
 
+def event_of(kind: str, data: dict[str, Any], text: str) -> Event:
+    """An :class:`Event` whose message has the key ``kind``, the event's data as parameters and an English
+    ``text`` already written: the hot path of a round's moves (one call builds both objects)."""
+    return Event(kind, data, Message(kind, data, text))
+
+
 class Standing(BaseModel):
     """One line of a result: who, which riders, which place, and the system's own figures."""
 
@@ -350,6 +356,11 @@ class Ruleset(ABC, Generic[S]):
     @abstractmethod
     def result(self, state: S) -> Result:
         """Finished or not, and the standings so far."""
+
+    def finished(self, state: S) -> bool:
+        """``result(state).finished``, which a system may answer more cheaply (the driver asks it whenever a
+        step awaits nobody; the contract tests check the two agree at every step)."""
+        return self.result(state).finished
 
     @abstractmethod
     def dump(self, state: S) -> dict[str, Any]:

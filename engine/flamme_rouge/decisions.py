@@ -19,29 +19,11 @@ from engine.flamme_rouge.orders import choosing_letters, free_riders
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.flamme_rouge.track import TERRAIN_NAMES
 from engine.messages import Message, message_of
-from engine.ruleset import Choice, Decision, InputField, Order, choice, choice_field, decision
+from engine.ruleset import Choice, Decision, Order, choice, choice_field, decision
 
-
-def _choice(value: Any, label: str) -> Choice:
-    """A button (new each time: the caller may change what it is handed)."""
-    return choice(value, label)
-
-
-def _field(path: list[str], label: Message, choices: list[Choice]) -> InputField:
-    return choice_field(path, label, choices)
-
-
-def _decision(
-    entrant: str,
-    kind: str,
-    prompt: Message,
-    fields: list[InputField],
-    partial: Order,
-    complete: bool,
-    example: str,
-    info: list[Message],
-) -> Decision:
-    return decision(entrant, kind, prompt, fields, partial, complete=complete, example=example, info=info)
+_choice = choice
+"""A button (new each time: the caller may change what it is handed)."""
+_field = choice_field
 
 
 def card_choices(hand: list[int]) -> list[Choice]:
@@ -74,7 +56,11 @@ def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision
         choices = [_choice(rid, f"{rid.split('-')[0]} {TYPE_NAMES[rid.split('-')[1]]}") for rid in free_riders(state)]
         prompt = shared_message("fr.prompt.choose_rider", "Choose your rider")
         fields = [_field(["rider"], shared_message("fr.field.rider", "Rider"), choices)]
-        return [_decision(eid, "choose_rider", prompt, fields, partial.get(eid) or {}, False, "rider blue s", [])]
+        return [
+            decision(
+                eid, "choose_rider", prompt, fields, partial.get(eid) or {}, complete=False, example="rider blue s"
+            )
+        ]
     return []
 
 
@@ -112,12 +98,12 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
         )
         choices = [_choice(x, TYPE_NAMES[x]) for x in ("r", "s")]
         fields = [_field(["first"], shared_message("fr.field.first", "Draw first"), choices)]
-        return _decision(entrant, "energy", prompt, fields, partial, False, example, [])
+        return decision(entrant, "energy", prompt, fields, partial, complete=False, example=example)
     info = [_team_info(state, [index[x] for x in letters])]
     todo = [x for x in sorted(letters, key=lambda x: x != first) if x not in cards]
     if not todo:
         prompt = shared_message("fr.prompt.energy_done", "Round {round}: your cards are chosen", round=state.round)
-        return _decision(entrant, "energy", prompt, [], partial, True, example, info)
+        return decision(entrant, "energy", prompt, [], partial, complete=True, example=example, info=info)
     letter = todo[0]
     hand = drawn(state, index[letter])
     rejected = partial.get("rejected")
@@ -136,7 +122,7 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
             ["cards", letter], shared_message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand)
         )
     ]
-    return _decision(entrant, "energy", prompt, fields, partial, False, example, info)
+    return decision(entrant, "energy", prompt, fields, partial, complete=False, example=example, info=info)
 
 
 def place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
@@ -164,7 +150,9 @@ def place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
         )
         prompt = shared_message("fr.prompt.place_square", "Choose the {rider}'s start square", rider=TYPE_NAMES[rider])
     complete = rider is not None and "square" in chosen
-    return _decision(entrant, "place", prompt, [] if complete else fields, partial, complete, "place s 3", [])
+    return decision(
+        entrant, "place", prompt, [] if complete else fields, partial, complete=complete, example="place s 3"
+    )
 
 
 def bid_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
@@ -180,10 +168,10 @@ def bid_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
                 [_choice(x, TYPE_NAMES[x]) for x in letters],
             )
         ]
-        return _decision(entrant, "bid", prompt, fields, partial, False, "bid r6", [])
+        return decision(entrant, "bid", prompt, fields, partial, complete=False, example="bid r6")
     if "card" in chosen:
         prompt = shared_message("fr.prompt.bid_done", "Breakaway: your bid is chosen")
-        return _decision(entrant, "bid", prompt, [], partial, True, "bid r6", [])
+        return decision(entrant, "bid", prompt, [], partial, complete=True, example="bid r6")
     hand = hand_of(state, rider_index(state, entrant, letter), HAND_SIZE)[0]
     prompt = shared_message(
         "fr.prompt.bid_card",
@@ -196,4 +184,4 @@ def bid_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
             ["bid", "card"], shared_message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand)
         )
     ]
-    return _decision(entrant, "bid", prompt, fields, partial, False, "bid r6", [])
+    return decision(entrant, "bid", prompt, fields, partial, complete=False, example="bid r6")

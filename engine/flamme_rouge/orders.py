@@ -32,8 +32,7 @@ def hand_text(hand: list[int]) -> str:
     return join_values(sorted(C.value(c) for c in hand))
 
 
-def _validated(order: dict[str, Any], complete: bool) -> Validated:
-    return validated(order, complete)
+_validated = validated
 
 
 def _err(key: str, text: str, **params: Any) -> OrderError:
@@ -171,17 +170,41 @@ def racing_letters(state: RaceState, entrant: str) -> list[str]:
     at once: ``awaited`` asks for each of them). Shared: callers must not change it."""
     racing: dict[str, list[str]] | None = state.cache.get("racing")
     if racing is None:
-        racing = {}
-        for r in state.riders:  # the riders of state.team(entrant) that have not crossed
-            if r.crossed == 0 and r.owner and not r.bot:
-                got = racing.get(r.owner)
+        racing = _sort_out(state)[0]
+    return racing.get(entrant, _NONE)
+
+
+def _sort_out(state: RaceState) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Each entrant's racing riders and those of them that have a card to choose, in one pass (cached)."""
+    racing: dict[str, list[str]] = {}
+    choosing: dict[str, list[str]] = {}
+    for r in state.riders:  # the riders of state.team(entrant) that have not crossed
+        if r.crossed == 0 and r.owner and not r.bot:
+            owner = r.owner
+            got = racing.get(owner)
+            if got is None:
+                racing[owner] = [r.kind]
+            else:
+                got.append(r.kind)
+                got.sort()
+            if r.deck or r.recycled:
+                got = choosing.get(owner)
                 if got is None:
-                    racing[r.owner] = [r.kind]
+                    choosing[owner] = [r.kind]
                 else:
                     got.append(r.kind)
                     got.sort()
-        state.cache["racing"] = racing
-    return racing.get(entrant, _NONE)
+    state.cache["racing"] = racing
+    state.cache["choosing"] = choosing
+    return racing, choosing
+
+
+def every_racing_team(state: RaceState) -> dict[str, list[str]]:
+    """Entrant -> its racing riders' type letters, for every entrant with a rider racing (in rider order)."""
+    racing: dict[str, list[str]] | None = state.cache.get("racing")
+    if racing is None:
+        racing = _sort_out(state)[0]
+    return racing
 
 
 def choosing_letters(state: RaceState, entrant: str) -> list[str]:
@@ -190,20 +213,8 @@ def choosing_letters(state: RaceState, entrant: str) -> list[str]:
     per state, for every entrant at once, like :func:`racing_letters`)."""
     choosing: dict[str, list[str]] | None = state.cache.get("choosing")
     if choosing is None:
-        choosing = {}
-        riders = state.riders
-        for owner, letters in _all_racing(state).items():
-            team = state.team(owner)
-            mine = [x for x in letters if riders[team[x]].deck or riders[team[x]].recycled]
-            choosing[owner] = letters if len(mine) == len(letters) else mine
-        state.cache["choosing"] = choosing
+        choosing = _sort_out(state)[1]
     return choosing.get(entrant, _NONE)
-
-
-def _all_racing(state: RaceState) -> dict[str, list[str]]:
-    racing_letters(state, "")
-    got: dict[str, list[str]] = state.cache["racing"]
-    return got
 
 
 def _index(state: RaceState, entrant: str, letter: str) -> int:

@@ -10,6 +10,7 @@ from engine.flamme_rouge.deck import hand_of, pick
 from engine.flamme_rouge.events import event, fast_event
 from engine.flamme_rouge.exhaustion import take_exhaustion
 from engine.flamme_rouge.movement import move, movement_order, occupancy, target_square
+from engine.flamme_rouge.orders import every_racing_team
 from engine.flamme_rouge.slipstream import slipstream
 from engine.flamme_rouge.state import DONE, MUSCLE, PELOTON, RaceState
 from engine.ruleset import Event, Order
@@ -26,29 +27,32 @@ def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event]
     """
     played: dict[int, int] = {}
     riders = state.riders
-    no_cards: dict[str, int] = {}
-    for i, rider in enumerate(riders):
-        if rider.crossed or rider.bot or not rider.owner:
-            continue
-        if not rider.deck and not rider.recycled:
-            played[i] = C.EXHAUSTION
-            events.append(
-                fast_event(
-                    "fr.auto_exhaustion",
-                    {"rider": rider.id, "card": 2, "auto": True},
-                    f"{rider.id} has no cards left and plays an exhaustion card (2) automatically.",
+    no_order: Order = {}
+    for entrant in every_racing_team(state):
+        chosen = orders.get(entrant, no_order).get("cards", no_order)
+        for i in state.team(entrant).values():
+            rider = riders[i]
+            if rider.crossed:
+                continue
+            if not rider.deck and not rider.recycled:
+                played[i] = C.EXHAUSTION
+                events.append(
+                    fast_event(
+                        "fr.auto_exhaustion",
+                        {"rider": rider.id, "card": 2, "auto": True},
+                        f"{rider.id} has no cards left and plays an exhaustion card (2) automatically.",
+                    )
                 )
-            )
-            continue
-        wanted = orders.get(rider.owner, no_cards).get("cards", no_cards).get(rider.kind)
-        hand, deck, recycled = hand_of(state, i)
-        card = pick(hand, wanted) if isinstance(wanted, int) else None
-        if card is None:  # validated orders always name a card of the hand; keep resolve total anyway
-            card = min(hand, key=C.value)
-        hand.remove(card)  # hand_of gives a fresh list
-        rider.deck = deck
-        rider.recycled = (*recycled, *hand)  # 5.1: the unchosen cards go onto the recycled pile
-        played[i] = card
+                continue
+            wanted = chosen.get(rider.kind)
+            hand, deck, recycled = hand_of(state, i)
+            card = pick(hand, wanted) if isinstance(wanted, int) else None
+            if card is None:  # validated orders always name a card of the hand; keep resolve total anyway
+                card = min(hand, key=C.value)
+            hand.remove(card)  # hand_of gives a fresh list
+            rider.deck = deck
+            rider.recycled = (*recycled, *hand)  # 5.1: the unchosen cards go onto the recycled pile
+            played[i] = card
     return played
 
 

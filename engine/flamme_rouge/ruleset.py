@@ -23,6 +23,7 @@ from engine.flamme_rouge.start import (
     new_race,
     next_placer,
     normalise_stage,
+    options_of,
     placed_event,
     race_track,
     start_grid,
@@ -114,7 +115,7 @@ class FlammeRouge(Ruleset[RaceState]):
         """1 to 6 teams with two riders each (D22), or 1 to 12 riders with one each (D23), fewer where the
         stage's start area is smaller. A bot team takes two riders: the race refuses a mix that does not fit."""
         riders = max_riders(stage)
-        if Options.model_validate(dict(options)).riders_per_player == 1:
+        if options_of(options).riders_per_player == 1:
             return PlayerLimits(1, riders)
         return PlayerLimits(1, min(MAX_TEAMS, riders // 2))
 
@@ -212,6 +213,9 @@ class FlammeRouge(Ruleset[RaceState]):
 
     def result(self, state: RaceState) -> Result:
         return result(state)
+
+    def finished(self, state: RaceState) -> bool:
+        return state.phase == DONE
 
     def board_text(self, state: RaceState) -> str:
         return board_text(state)

@@ -5,7 +5,6 @@ Also the phase changes of the race's set-up part: rider choice -> Breakaway -> g
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -208,21 +207,30 @@ _NO_SETUP = Setup()
 
 
 def _options(options: Mapping[str, Any]) -> tuple[Options, dict[str, Any]]:
-    """The validated options and their JSON (a fresh copy), cached by their text: a lobby or a benchmark
-    starts many races with the same few option sets. Invalid options raise each time (nothing is cached)."""
+    """The validated options and their JSON (a fresh copy), cached: a lobby or a benchmark starts many races
+    with the same few option sets. Invalid options raise each time (nothing is cached)."""
     try:
-        key = json.dumps(dict(options), sort_keys=True)
-    except TypeError:  # not JSON at all: pydantic says what is wrong
-        Options.model_validate(dict(options))
-        raise
-    opts, data = _validated_options(key)
+        opts, data = _validated_options(_frozen(options))
+    except TypeError:  # an unhashable value (a misspelt option holding an object): not cached
+        opts = Options.model_validate(dict(options))
+        data = opts.model_dump(mode="json")
     return opts, {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
 
 
+def options_of(options: Mapping[str, Any]) -> Options:
+    """The validated options (cached; never handed out of the engine)."""
+    return _options(options)[0]
+
+
+def _frozen(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """A hashable copy of a JSON options object (its lists as tuples), in key order."""
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+
+
 @lru_cache(maxsize=256)
-def _validated_options(text: str) -> tuple[Options, dict[str, Any]]:
-    """Only ever handed out through :func:`_options`, which copies the JSON; the model stays inside."""
-    opts = Options.model_validate(json.loads(text))
+def _validated_options(frozen: tuple[tuple[str, Any], ...]) -> tuple[Options, dict[str, Any]]:
+    """Only handed out through :func:`_options`, which copies the JSON, and :func:`options_of`."""
+    opts = Options.model_validate({k: list(v) if isinstance(v, tuple) else v for k, v in frozen})
     return opts, opts.model_dump(mode="json")
 
 

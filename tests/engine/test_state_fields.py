@@ -131,6 +131,7 @@ def test_every_field_survives_dump_load_and_copy(ruleset_id: str) -> None:
             assert differences(state, loaded) == [], "lost in dump/load"
             assert differences(state, COPIES[ruleset_id](state)) == [], "lost in the copy"
             fields_of(state, "state", seen)
+            assert ruleset.finished(state) == ruleset.result(state).finished
             if race.finished:
                 break
             race.play_step({})
