@@ -165,6 +165,13 @@ class Race:
         """
         if awaited is None:
             awaited = self.awaited()
+        return self._play(orders, [(d.entrant, d.required) for d in awaited], awaited)
+
+    def _play(
+        self, orders: Mapping[str, Order | str], awaited: list[tuple[str, bool]], decisions: list[Decision] | None
+    ) -> StepPlayed:
+        """:meth:`play_step` for the awaited entrants and whether each must send an order (``decisions``,
+        if the caller has them, only name what an incomplete order lacks)."""
         if not awaited and self.finished:
             raise RecordError("the race is finished: no order is awaited")
         entrants = self.entrants
@@ -172,8 +179,7 @@ class Race:
         normalised: dict[str, Order] = {}
         metas: dict[str, dict[str, Any]] = {}
         ruleset, state = self.ruleset, self.state
-        for decision in awaited:
-            who = decision.entrant
+        for who, required in awaited:
             if who in orders:
                 sent = orders[who]
                 try:
@@ -187,7 +193,7 @@ class Race:
                 body = ruleset.auto_order(state, who, None, entrants[who].bot)
                 metas[who] = {"by": "bot"}
                 sent = {**body, "by": "bot"}
-            elif not decision.required:
+            elif not required:
                 continue
             else:
                 raise RecordError(f"no order from {who}", entrant=who)
@@ -197,6 +203,7 @@ class Race:
                 exc.entrant = who
                 raise
             if not checked.complete:
+                decision = next(d for d in decisions or self.awaited() if d.entrant == who)
                 incomplete = OrderError.of(
                     "order.incomplete", "The order is incomplete: {missing}", missing=decision.prompt.text
                 )
@@ -225,12 +232,13 @@ class Race:
         """Resolve steps while every awaited entrant is a bot (or nobody is awaited and the race goes on);
         each step goes to ``on_step``. Returns the number of steps played."""
         entrants = self.entrants
+        ruleset = self.ruleset
         played = 0
         while True:
-            awaited = self.awaited()
-            if any(entrants[d.entrant].bot is None for d in awaited) or (not awaited and self.finished):
+            awaited = ruleset.awaited_ids(self.state)  # who, without building the decisions
+            if any(entrants[who].bot is None for who in awaited) or (not awaited and self.finished):
                 return played
-            step = self.play_step({}, awaited)
+            step = self._play({}, [(who, True) for who in awaited], None)
             played += 1
             if on_step is not None:
                 on_step(step)

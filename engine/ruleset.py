@@ -326,6 +326,12 @@ class Ruleset(ABC, Generic[S]):
     def awaited(self, state: S, partial: Mapping[str, Order] | None = None) -> list[Decision]:
         """The decisions pending now; empty when the race is finished."""
 
+    def awaited_ids(self, state: S) -> list[str]:
+        """The entrants :meth:`awaited` returns decisions for, in the same order, without building them:
+        the driver's bot loop asks it at every step (a system may answer it more cheaply; the contract
+        tests check the two agree at every step)."""
+        return [d.entrant for d in self.awaited(state)]
+
     @abstractmethod
     def validate(self, state: S, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
         """Check an order (JSON object or text syntax) against the rules; raise ``OrderError``.

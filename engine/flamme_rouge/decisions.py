@@ -36,6 +36,17 @@ def card_choices(hand: list[int]) -> list[Choice]:
     return [_choice(v, lab) for v, lab in seen.items()]
 
 
+def awaited_ids(state: RaceState) -> list[str]:
+    """Who :func:`awaited` asks, in its order, without building the decisions."""
+    if state.phase == ENERGY:
+        return [e["id"] for e in state.entrants if choosing_letters(state, e["id"])]
+    if state.phase in (PLACE, CHOOSE):
+        return [state.turn_order[state.cursor]]
+    if state.phase == BID:
+        return bidders(state)
+    return []
+
+
 def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision]:
     partial = partial or {}
     if state.phase == ENERGY:

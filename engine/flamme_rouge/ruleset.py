@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from engine.flamme_rouge.breakaway import resolve_bids
-from engine.flamme_rouge.decisions import awaited
+from engine.flamme_rouge.decisions import awaited, awaited_ids
 from engine.flamme_rouge.events import event
 from engine.flamme_rouge.grid import place, square_of
 from engine.flamme_rouge.models import Options, Setup, Stage
@@ -133,6 +133,9 @@ class FlammeRouge(Ruleset[RaceState]):
     def awaited(self, state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
         # Fresh decisions every time: they belong to the caller, who may change them.
         return awaited(state, dict(partial) if partial else None)
+
+    def awaited_ids(self, state: RaceState) -> list[str]:
+        return awaited_ids(state)
 
     def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
         kinds = state.bot_kinds()

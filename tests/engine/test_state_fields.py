@@ -132,6 +132,7 @@ def test_every_field_survives_dump_load_and_copy(ruleset_id: str) -> None:
             assert differences(state, COPIES[ruleset_id](state)) == [], "lost in the copy"
             fields_of(state, "state", seen)
             assert ruleset.finished(state) == ruleset.result(state).finished
+            assert ruleset.awaited_ids(state) == [d.entrant for d in ruleset.awaited(state)]
             if race.finished:
                 break
             race.play_step({})
