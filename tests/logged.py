@@ -1,13 +1,13 @@
 """A race that keeps its steps and events, as a front end does (the driver keeps neither): for tests.
 
 ``LoggedRace`` is :class:`engine.race.Race` plus the record's ``steps`` and each step's ``events``, appended
-by ``play_step`` (and so by ``play_bots_until_human``); ``full_record`` is the record so far.
+by ``play_step`` and ``play_bots_until_human``; ``full_record`` is the record so far.
 ``logged_replay`` replays a record into one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from engine.race import Race, StepPlayed, replay
@@ -24,9 +24,20 @@ class LoggedRace(Race):
 
     def play_step(self, orders: Mapping[str, Order | str], awaited: list[Decision] | None = None) -> StepPlayed:
         played = super().play_step(orders, awaited)
+        self._log(played)
+        return played
+
+    def play_bots_until_human(self, on_step: Callable[[StepPlayed], object] | None = None) -> int:
+        def log(played: StepPlayed) -> None:
+            self._log(played)
+            if on_step is not None:
+                on_step(played)
+
+        return super().play_bots_until_human(log)
+
+    def _log(self, played: StepPlayed) -> None:
         self.steps.append(played.orders)
         self.events.append(played.events)
-        return played
 
     @property
     def full_record(self) -> RaceRecord:
