@@ -17,6 +17,9 @@ Shape (after OpenSpiel's state API and python-chess's small vocabulary):
 - ``auto_order(state, entrant, partial, strategy)``: what a bot (``strategy`` = its name) or an absent
   player (``strategy`` = ``None``, the rules' automatic order) plays, completing ``partial``.
 - ``public_view`` / ``private_view`` / ``result`` / ``dump`` / ``load``.
+- ``player_limits(stage, options) -> PlayerLimits``: how many entrants a race may have.
+- ``awaited_ids(state)`` and ``finished(state)``: what ``awaited`` and ``result`` would say (who, and
+  whether the race is over), cheaply, for the driver's loop; defaults derive them from the full answers.
 
 Orders are plain JSON objects (``dict``) at this boundary; each rule system validates them with its own
 pydantic models. Keys :data:`ORDER_META_KEYS` are bookkeeping of the race record, not part of the
