@@ -111,7 +111,8 @@ class Race:
             raise RecordError(_name_the_part(ruleset, record) or describe_validation_error(exc)) from exc
         except (ValueError, OrderError) as exc:
             raise RecordError(_name_the_part(ruleset, record) or str(exc)) from exc
-        header = record.model_copy(update={"steps": []}) if record.steps else record
+        # A copy: the caller may go on appending steps to its own record.
+        header = record.model_copy(update={"steps": []})
         return cls(ruleset=ruleset, header=header, state=state, opening=opening)
 
     def record(self, steps: list[dict[str, Order | str]]) -> RaceRecord:
