@@ -48,10 +48,9 @@ def run(name: str, races: int, players: int, seed: int) -> tuple[float, int, int
     start = time.process_time()
     for i in range(races):
         race = Race.start("mind_cycling", entrants, seed + i, options=options)
-        race.play_bots_until_human()
+        steps += race.play_bots_until_human()
         if not race.result().finished:
             raise SystemExit(f"{name}: race {i} did not finish")
-        steps += len(race.record.steps)
         rounds += race.state.round
     return time.process_time() - start, steps, rounds
 

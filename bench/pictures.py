@@ -45,8 +45,8 @@ def play(ruleset_id: str, players: int, options: dict[str, Any], stage: Any) -> 
     seats = [Entrant(id=f"p{i}", name=f"Rider {i}", bot=ruleset.default_strategy) for i in range(players)]
     race = Race.start(ruleset_id, ruleset.default_entrants(seats, options), 2026, stage=stage, options=options)
     steps: list[tuple[dict[str, Any], list[Event]]] = []
-    while race.awaited():
-        events = race.play_step({})
+    while not race.finished:
+        events = race.play_step({}).events
         steps.append((ruleset.public_view(race.state), events))
     race.publish()
     return race, steps
@@ -91,7 +91,7 @@ def main() -> int:
     worst_ms, worst_kb = 0.0, 0.0
     for ruleset_id, players, options, stage, riders in RACES:
         race, steps = play(ruleset_id, players, options, stage)
-        names = {e.id: e.name for e in race.record.entrants}
+        names = {e.id: e.name for e in race.header.entrants}
         pictures = still_pictures(ruleset_id, race, steps, stage, options, names)
         print(f"{get_ruleset(ruleset_id).name} ({riders})")
         for label, draw in pictures:

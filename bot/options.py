@@ -34,7 +34,7 @@ class RulesetOption(app_commands.Transformer):
     async def transform(self, interaction: discord.Interaction[Any], value: Any) -> Ruleset[Any]:
         try:
             return get_ruleset(str(value))
-        except (UnknownRuleset, ImportError, AttributeError):
+        except UnknownRuleset:
             names = ", ".join(r.name for r in catalogue.rulesets()) or "none yet"
             raise UserError("error.unknown_ruleset", value=value, names=names) from None
 

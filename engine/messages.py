@@ -8,6 +8,7 @@ language and falls back to ``text``, the English rendering the engine always pro
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -49,8 +50,9 @@ class Light:
 class Message(Light):
     """A translatable sentence: a stable key, its parameters, and its English text.
 
-    Every field is required and may be given by position (``Message(key, params, text)``): calling a class
-    with keyword arguments costs about twice as much, and the engine builds hundreds of these a race."""
+    Every field is required. The engine builds hundreds of these a race, by position (calling a class with
+    keyword arguments costs about twice as much), but only in the factories beside it (:func:`msg`,
+    :func:`message_of`), whose field order a test pins."""
 
     key: str
     params: dict[str, Any]
@@ -58,6 +60,28 @@ class Message(Light):
 
     def __str__(self) -> str:
         return self.text
+
+
+def message_of(key: str, params: dict[str, Any], text: str) -> Message:
+    """A :class:`Message` whose English ``text`` is already written, built by position (the field order is
+    pinned by a test): the hot path of a rule system that writes its texts itself."""
+    return Message(key, params, text)
+
+
+def cached_msg(key: str, text: str, **params: Any) -> Message:
+    """:func:`msg` for the sentences every race repeats (prompts, labels, common events): the English text
+    is formatted once per key and parameters and cached (``params`` hashable: names, numbers); the
+    :class:`Message` itself is new each time, as it belongs to whoever it is handed to."""
+    try:
+        rendered = _rendered(key, text, tuple(params.items()))
+    except TypeError:  # an unhashable parameter: formatted each time
+        rendered = text.format(**params)
+    return Message(key, params, rendered)
+
+
+@lru_cache(maxsize=4096)
+def _rendered(key: str, text: str, params: tuple[tuple[str, Any], ...]) -> str:
+    return text.format(**dict(params))
 
 
 def msg(key: str, text: str, **params: Any) -> Message:

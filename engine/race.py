@@ -1,14 +1,15 @@
 """A race in progress: a rule system, its state and the record being written, stepped generically.
 
 This is the one loop every front end shares (the terminal, ``simulate``, ``replay``, and the bot's
-race service): collect the awaited orders, fill in bots and absent players, resolve, append the step
-to the record. Nothing here knows which rule system it drives.
+race service): collect the awaited orders, fill in bots and absent players, resolve, and hand the step
+(its orders for the record, its events) to the caller. Nothing here knows which rule system it drives.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 from typing import Any
 
@@ -17,25 +18,59 @@ from pydantic import BaseModel, ValidationError
 from engine.messages import OrderError
 from engine.record import RaceRecord, RecordError, describe_validation_error
 from engine.registry import get_ruleset
-from engine.ruleset import ORDER_META_KEYS, Decision, Entrant, Event, Order, Result, Ruleset
+from engine.ruleset import ORDER_META_KEYS, Decision, Entrant, EntrantError, Event, Order, Result, Ruleset
 
 
-def strip_meta(order: Order | str) -> Order | str:
-    """The order as the rule system validates it: without ``by`` and ``auto`` (who made it), but with
-    ``received_at``, which a rule may read (Tabella's third priority key, D6)."""
-    if isinstance(order, str):
-        return order
-    return {k: v for k, v in order.items() if k not in ORDER_META_KEYS or k == "received_at"}
+def split_meta(order: Order | str) -> tuple[Order | str, dict[str, Any]]:
+    """An order as the rule system validates it, and its bookkeeping keys (:data:`ORDER_META_KEYS`) apart.
+
+    The one place the bookkeeping is taken out: ``validate`` and ``auto_order`` never see it, ``resolve``
+    gets it beside the orders. An order without bookkeeping is returned as it is (no copy)."""
+    if isinstance(order, str) or order.keys().isdisjoint(ORDER_META_KEYS):
+        return order, {}
+    meta = {k: v for k, v in order.items() if k in ORDER_META_KEYS}
+    received = meta.get("received_at")
+    if received is not None:
+        _check_time(received)
+    return {k: v for k, v in order.items() if k not in ORDER_META_KEYS}, meta
+
+
+def _check_time(value: Any) -> None:
+    """``received_at`` must be an ISO 8601 time (a rule may compare them: Tabella D6)."""
+    try:
+        if not isinstance(value, str):
+            raise ValueError
+        datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise OrderError.of(
+            "order.bad_time", "received_at must be an ISO 8601 time, not {value}", value=value
+        ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class StepPlayed:
+    """One resolved step: its orders exactly as the record keeps them (bookkeeping keys included, bot orders
+    marked ``"by": "bot"``) and its events. The caller appends ``orders`` to its record and shows or stores
+    ``events``; the race keeps neither."""
+
+    orders: dict[str, Order | str]
+    events: list[Event]
 
 
 @dataclass
 class Race:
-    """A race: its rule system, current state, the record so far and the events of every step."""
+    """A race in progress: its rule system, the record's header and the current state.
+
+    It keeps what the next step needs and nothing that grows with the race: each step's orders and events
+    go to the caller (:class:`StepPlayed`), who keeps the record's steps. ``opening`` holds the events of
+    the start (the first deal, the bots' grid...), shown before the first step.
+    """
 
     ruleset: Ruleset[Any]
-    record: RaceRecord
+    header: RaceRecord
+    """The record without its steps: rule system, seed, stage, options, entrants, setup."""
     state: Any
-    events: list[list[Event]] = field(default_factory=list)
+    opening: list[Event] = field(default_factory=list)
 
     # --- creation --------------------------------------------------------------------------------
     @classmethod
@@ -48,15 +83,18 @@ class Race:
         options: Mapping[str, Any] | None = None,
         setup: Mapping[str, Any] | None = None,
     ) -> Race:
-        """A new race and its empty record."""
-        record = RaceRecord(
-            ruleset=ruleset_id,
-            seed=seed,
-            stage=stage,
-            options=dict(options or {}),
-            entrants=entrants,
-            setup=dict(setup) if setup is not None else None,
-        )
+        """A new race; raises :class:`RecordError` naming what is wrong (``entrants.2.bot: ...``)."""
+        try:
+            record = RaceRecord(
+                ruleset=ruleset_id,
+                seed=seed,
+                stage=stage,
+                options=dict(options or {}),
+                entrants=entrants,
+                setup=dict(setup) if setup is not None else None,
+            )
+        except ValidationError as exc:
+            raise RecordError(describe_validation_error(exc)) from exc
         return cls.from_record_start(record)
 
     @classmethod
@@ -64,19 +102,28 @@ class Race:
         """The race at the start of ``record`` (its steps are not played; see :func:`replay`)."""
         ruleset = get_ruleset(record.ruleset)
         try:
-            state = ruleset.new_race(record.stage, record.options, list(record.entrants), record.seed, record.setup)
+            state, opening = ruleset.start_race(
+                record.stage, record.options, list(record.entrants), record.seed, record.setup
+            )
+        except EntrantError as exc:
+            raise RecordError(str(exc)) from exc
         except ValidationError as exc:
             raise RecordError(_name_the_part(ruleset, record) or describe_validation_error(exc)) from exc
         except (ValueError, OrderError) as exc:
             raise RecordError(_name_the_part(ruleset, record) or str(exc)) from exc
-        empty = record.model_copy(update={"steps": []})
-        return cls(ruleset=ruleset, record=empty, state=state)
+        # A copy: the caller may go on appending steps to its own record.
+        header = record.model_copy(update={"steps": []})
+        return cls(ruleset=ruleset, header=header, state=state, opening=opening)
+
+    def record(self, steps: list[dict[str, Order | str]]) -> RaceRecord:
+        """The race record: this race's header with ``steps`` (the orders of the steps played so far)."""
+        return self.header.model_copy(update={"steps": steps})
 
     # --- queries ---------------------------------------------------------------------------------
     @cached_property
     def entrants(self) -> dict[str, Entrant]:
         """Seats by id (fixed for the whole race)."""
-        return {e.id: e for e in self.record.entrants}
+        return {e.id: e for e in self.header.entrants}
 
     def awaited(self, partial: Mapping[str, Order] | None = None) -> list[Decision]:
         return self.ruleset.awaited(self.state, partial)
@@ -86,53 +133,68 @@ class Race:
 
     @property
     def finished(self) -> bool:
-        return not self.awaited() and self.result().finished
+        """The race is over (``result().finished``, never an empty list of awaited decisions: a step may
+        await nobody and still be to play)."""
+        return self.ruleset.finished(self.state)
 
     # --- stepping --------------------------------------------------------------------------------
     def validate(self, entrant: str, order: Order | str, previous: Order | None = None) -> Order:
-        """A player's order, checked and normalised (raises ``OrderError``)."""
-        return self.ruleset.validate(self.state, entrant, strip_meta(order), previous).order
+        """A player's order, checked and normalised (raises ``OrderError``); bookkeeping keys are not
+        part of it."""
+        body, _ = split_meta(order)
+        return self.ruleset.validate(self.state, entrant, body, previous).order
 
     def bot_order(self, entrant: str, partial: Order | None = None) -> Order:
         """What a bot seat plays now, marked ``"by": "bot"`` for the record."""
         strategy = self.entrants[entrant].bot
-        order = self.ruleset.auto_order(self.state, entrant, partial, strategy)
+        order = self.ruleset.auto_order(self.state, entrant, _body(partial), strategy)
         return {**order, "by": "bot"}
 
     def absent_order(self, entrant: str, partial: Order | None = None) -> Order:
         """The rules' automatic order for an absent player, keeping what they chose, marked ``auto``."""
-        order = self.ruleset.auto_order(self.state, entrant, partial, None)
+        order = self.ruleset.auto_order(self.state, entrant, _body(partial), None)
         return {**order, "auto": True}
 
-    def play_step(self, orders: Mapping[str, Order | str], awaited: list[Decision] | None = None) -> list[Event]:
+    def play_step(self, orders: Mapping[str, Order | str], awaited: list[Decision] | None = None) -> StepPlayed:
         """Resolve one step. ``orders`` hold the humans' orders; bot seats are filled in here.
 
-        Every order is validated (bots' too, through the same path); the orders as sent, with their
-        bookkeeping keys, are appended to the record so a replay reproduces the step exactly.
-        ``awaited`` may pass the decisions the caller has just asked for, to save asking twice.
+        Every order is validated (bots' too, through the same path) without its bookkeeping keys, which
+        go to ``resolve`` beside it. The orders as sent, bookkeeping included, come back in
+        :class:`StepPlayed` for the caller's record, so a replay reproduces the step exactly. ``awaited``
+        may pass the decisions the caller has just asked for, to save asking twice. A step that awaits
+        nobody is resolved with no orders.
         """
         if awaited is None:
             awaited = self.awaited()
-        if not awaited:
+        return self._play(orders, [(d.entrant, d.required) for d in awaited], awaited)
+
+    def _play(
+        self, orders: Mapping[str, Order | str], awaited: list[tuple[str, bool]], decisions: list[Decision] | None
+    ) -> StepPlayed:
+        """:meth:`play_step` for the awaited entrants and whether each must send an order (``decisions``,
+        if the caller has them, only name what an incomplete order lacks)."""
+        if not awaited and self.finished:
             raise RecordError("the race is finished: no order is awaited")
         entrants = self.entrants
         step: dict[str, Order | str] = {}
         normalised: dict[str, Order] = {}
+        metas: dict[str, dict[str, Any]] = {}
         ruleset, state = self.ruleset, self.state
-        for decision in awaited:
-            who = decision.entrant
-            meta: dict[str, Any] = {}
+        for who, required in awaited:
             if who in orders:
                 sent = orders[who]
-                body: Order | str = sent
-                if isinstance(sent, dict) and not sent.keys().isdisjoint(ORDER_META_KEYS):
-                    meta = {k: v for k, v in sent.items() if k in ORDER_META_KEYS}
-                    body = strip_meta(sent)
+                try:
+                    body, meta = split_meta(sent)
+                except OrderError as exc:
+                    exc.entrant = who
+                    raise
+                if meta:
+                    metas[who] = meta
             elif entrants[who].bot is not None:
                 body = ruleset.auto_order(state, who, None, entrants[who].bot)
-                meta = {"by": "bot"}
+                metas[who] = {"by": "bot"}
                 sent = {**body, "by": "bot"}
-            elif not decision.required:
+            elif not required:
                 continue
             else:
                 raise RecordError(f"no order from {who}", entrant=who)
@@ -142,21 +204,20 @@ class Race:
                 exc.entrant = who
                 raise
             if not checked.complete:
+                decision = next(d for d in decisions or self.awaited() if d.entrant == who)
                 incomplete = OrderError.of(
                     "order.incomplete", "The order is incomplete: {missing}", missing=decision.prompt.text
                 )
                 incomplete.entrant = who
                 raise incomplete
-            normalised[who] = {**checked.order, **meta} if meta else checked.order
+            normalised[who] = checked.order
             step[who] = sent
         if len(step) != len(orders):
             extra = sorted(set(orders) - set(step))
             if extra:
                 raise RecordError(f"an order from {', '.join(extra)}, who is not awaited now", entrant=extra[0])
-        self.state, events = self.ruleset.resolve(self.state, normalised)
-        self.record.steps.append(step)
-        self.events.append(events)
-        return events
+        self.state, events = ruleset.resolve(state, normalised, metas or None)
+        return StepPlayed(step, events)
 
     def publish(self) -> list[Event]:
         """Publish what the finished race held back (Tabella's Gazzetta), if anything.
@@ -168,38 +229,72 @@ class Race:
         self.state, events = self.ruleset.publish(self.state)
         return events
 
-    def play_bots_until_human(self) -> None:
-        """Resolve steps while every awaited entrant is a bot."""
+    def play_bots_until_human(self, on_step: Callable[[StepPlayed], object] | None = None) -> int:
+        """Resolve steps while every awaited entrant is a bot (or nobody is awaited and the race goes on);
+        each step goes to ``on_step``. Returns the number of steps played."""
         entrants = self.entrants
+        ruleset = self.ruleset
+        played = 0
         while True:
-            awaited = self.awaited()
-            if not awaited or any(entrants[d.entrant].bot is None for d in awaited):
-                return
-            self.play_step({}, awaited)
+            awaited = ruleset.awaited_ids(self.state)  # who, without building the decisions
+            if any(entrants[who].bot is None for who in awaited) or (not awaited and self.finished):
+                return played
+            step = self._play({}, [(who, True) for who in awaited], None)
+            played += 1
+            if on_step is not None:
+                on_step(step)
 
 
-def replay(record: RaceRecord) -> Race:
-    """Play every step of ``record``; an illegal order raises :class:`RecordError` naming step and entrant."""
+def replay(record: RaceRecord, on_step: Callable[[int, StepPlayed], object] | None = None) -> Race:
+    """Play every step of ``record``, each to ``on_step(number, step)``; an illegal order raises
+    :class:`RecordError` naming step and entrant. The race keeps no step: a caller that wants the events
+    collects them in ``on_step``.
+
+    A record made before a play became automatic (Flamme Rouge's exhaustion card of a rider without cards)
+    holds an order from an entrant the step no longer awaits: such an order is still checked with the rule
+    system and then left out, as the rules now play it by themselves."""
     race = Race.from_record_start(record)
     for n, step in enumerate(record.steps, start=1):
         decisions = race.awaited()
         awaited = {d.entrant for d in decisions}
-        if not awaited:
+        if not decisions and race.finished:
             raise RecordError(f"step {n}: the race is already finished, but the record goes on", step=n)
+        extra = [who for who in step if who not in awaited]
+        if extra:
+            for who in extra:
+                try:
+                    race.validate(who, step[who])
+                except OrderError:
+                    raise RecordError(
+                        f"step {n}, {who}: an order from {who}, who is not awaited now", step=n, entrant=who
+                    ) from None
+            step = {who: order for who, order in step.items() if who in awaited}
         missing = sorted(awaited - set(step))
         # An entrant who sent nothing where the rules say they do not start (Tabella plan mode) is
         # simply absent from the step; the rule system decides whether that is allowed.
         try:
-            race.play_step(step, decisions)
+            played = race.play_step(step, decisions)
         except OrderError as exc:
-            who = _guess_entrant(exc, step)
-            raise RecordError(f"step {n}, {who}: {exc.message.text}", step=n, entrant=who) from exc
+            blamed = exc.entrant
+            where = f"step {n}, {blamed}" if blamed else f"step {n}"
+            raise RecordError(f"{where}: {exc.message.text}", step=n, entrant=blamed) from exc
         except RecordError as exc:
-            who = exc.entrant or (missing[0] if missing else "?")
-            raise RecordError(f"step {n}, {who}: {exc}", step=n, entrant=who) from exc
+            blamed = exc.entrant or (missing[0] if missing else None)
+            where = f"step {n}, {blamed}" if blamed else f"step {n}"
+            raise RecordError(f"{where}: {exc}", step=n, entrant=blamed) from exc
         except ValidationError as exc:
             raise RecordError(f"step {n}: {describe_validation_error(exc)}", step=n) from exc
+        if on_step is not None:
+            on_step(n, played)
     return race
+
+
+def _body(partial: Order | None) -> Order | None:
+    """A partial order without its bookkeeping keys."""
+    if partial is None:
+        return None
+    body = split_meta(partial)[0]
+    return body if isinstance(body, dict) else None
 
 
 def _name_the_part(ruleset: Ruleset[Any], record: RaceRecord) -> str | None:
@@ -219,7 +314,3 @@ def _name_the_part(ruleset: Ruleset[Any], record: RaceRecord) -> str | None:
         except ValidationError as exc:
             return describe_validation_error(exc, name)
     return None
-
-
-def _guess_entrant(exc: OrderError, step: Mapping[str, Any]) -> str:
-    return exc.entrant or next(iter(step), "?")

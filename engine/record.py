@@ -43,12 +43,10 @@ class RaceRecord(BaseModel):
         return value
 
     @model_validator(mode="after")
-    def _unique_entrants(self) -> RaceRecord:
-        ids = [e.id for e in self.entrants]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
-        if dupes:
-            raise ValueError(f"entrant ids must be unique; repeated: {', '.join(dupes)}")
-        known = set(ids)
+    def _orders_from_entrants(self) -> RaceRecord:
+        # Unique ids, the player count and known strategies are checked when the race starts, for every
+        # rule system alike (engine.ruleset.check_entrants).
+        known = {e.id for e in self.entrants}
         for n, step in enumerate(self.steps, start=1):
             strangers = sorted(set(step) - known)
             if strangers:

@@ -2,22 +2,36 @@
 
 Shape (after OpenSpiel's state API and python-chess's small vocabulary):
 
-- ``new_race(stage, options, entrants, seed, setup) -> state``
+- ``start_race(stage, options, entrants, seed, setup) -> (state, opening events)``: the checks common to
+  every system (:func:`check_entrants`: unique ids, the player count of :meth:`Ruleset.player_limits`,
+  known strategies), then the system's own ``open_race``. ``new_race`` is the same without the events.
 - ``awaited(state, partial) -> [Decision]``: who must decide now, what, and what is legal. Simultaneous
   systems await several entrants at once, sequential ones a single entrant. ``partial`` holds the
   orders entrants have sent so far this step, so a multi-part decision (Flamme Rouge: pick the rider
   to draw for first, then its card, then the team-mate's card) shows its next part.
 - ``validate(state, entrant, order, previous) -> Validated``: a typed order (JSON object) or the text
   syntax, to a normalised order or an :class:`~engine.messages.OrderError` naming what is wrong.
-- ``resolve(state, orders) -> (state, events)``: the awaited orders in, a new state and typed events out.
-  It never mutates the state it is given.
+- ``resolve(state, orders, meta) -> (state, events)``: the awaited orders in, a new state and typed events
+  out. It never mutates the state it is given. A step may await nobody (a Flamme Rouge rider without cards
+  plays its exhaustion card by itself): it is resolved with no orders.
 - ``auto_order(state, entrant, partial, strategy)``: what a bot (``strategy`` = its name) or an absent
   player (``strategy`` = ``None``, the rules' automatic order) plays, completing ``partial``.
 - ``public_view`` / ``private_view`` / ``result`` / ``dump`` / ``load``.
+- ``player_limits(stage, options) -> PlayerLimits``: how many entrants a race may have.
+- ``awaited_ids(state)`` and ``finished(state)``: what ``awaited`` and ``result`` would say (who, and
+  whether the race is over), cheaply, for the driver's loop; defaults derive them from the full answers.
 
 Orders are plain JSON objects (``dict``) at this boundary; each rule system validates them with its own
 pydantic models. Keys :data:`ORDER_META_KEYS` are bookkeeping of the race record, not part of the
-decision, and the rule systems ignore them except where a rule reads them (``received_at``).
+decision: the driver (:mod:`engine.race`) takes them out of every order before ``validate`` and
+``auto_order`` see it, and hands them to ``resolve`` beside the orders (``meta``), where a rule may read
+them (Tabella's ``received_at``, D6). No rule system filters them itself.
+
+Nothing handed out is shared between races: whatever ``awaited``, ``validate``, ``resolve``, the views and
+``result`` return belongs to the caller, who may change it (the contract tests do).
+
+Every state dump carries its format (``"format": "<system>.state/1"``); ``load`` refuses another with
+:class:`StateFormatError`.
 """
 
 from __future__ import annotations
@@ -25,7 +39,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -39,6 +53,36 @@ Order = dict[str, Any]
 ORDER_META_KEYS = frozenset({"by", "auto", "received_at"})
 """Record bookkeeping carried inside an order object: who made it (``"by": "bot"``), whether the engine
 completed it for an absent player (``"auto": true``) and when it was received (ISO 8601)."""
+
+OrderMeta = Mapping[str, Any]
+"""An order's bookkeeping keys (a subset of :data:`ORDER_META_KEYS`), passed to ``resolve`` beside it."""
+
+
+class StateFormatError(ValueError):
+    """A dumped state that is not of this rule system's format (another system, or a version this code
+    does not know): ``load`` refuses it rather than guess."""
+
+
+def check_state_format(data: Mapping[str, Any], expected: str) -> None:
+    """Raise :class:`StateFormatError` unless ``data["format"]`` is ``expected`` (``"tabella.state/1"``)."""
+    found = data.get("format") if isinstance(data, Mapping) else None
+    if found != expected:
+        raise StateFormatError(f"cannot load a state of format {found!r}: this code reads {expected!r}")
+
+
+class EntrantError(ValueError):
+    """Entrants a race cannot start with; ``field`` names the offending part (``entrants.2.bot``)."""
+
+    def __init__(self, field: str, text: str) -> None:
+        super().__init__(f"{field}: {text}")
+        self.field = field
+
+
+class PlayerLimits(NamedTuple):
+    """How many entrants (people and bots, as passed to ``new_race``) a race may have."""
+
+    minimum: int
+    maximum: int
 
 
 class Entrant(BaseModel):
@@ -62,6 +106,11 @@ class Choice(Light):
     value: Any
     label: str
     hint: Message | None = None
+
+
+def choice(value: Any, label: str) -> Choice:
+    """A :class:`Choice` without a hint, built by position (the hot path of ``awaited``)."""
+    return Choice(value, label, None)
 
 
 @dataclass(slots=True)
@@ -104,6 +153,28 @@ class Decision(Light):
     info: list[Message] = field(default_factory=list)
 
 
+def choice_field(path: list[str], label: Message, choices: list[Choice]) -> InputField:
+    """A required ``choice`` :class:`InputField`, built by position (the field order is pinned by a test)."""
+    return InputField(path, label, "choice", choices, None, None, True)
+
+
+def decision(
+    entrant: str,
+    kind: str,
+    prompt: Message,
+    fields: list[InputField],
+    partial: Order,
+    *,
+    complete: bool,
+    example: str | None = None,
+    info: list[Message] | None = None,
+    required: bool = True,
+) -> Decision:
+    """A :class:`Decision`, built by position: calling the class by keyword costs about twice as much, and
+    the two adjacent booleans are named here, once (the field order is pinned by a test)."""
+    return Decision(entrant, kind, prompt, fields, partial, complete, required, example, [] if info is None else info)
+
+
 @dataclass(slots=True)
 class Validated(Light):
     """A normalised order and whether it is complete for this step."""
@@ -112,17 +183,33 @@ class Validated(Light):
     complete: bool = True
 
 
+def validated(order: Order, complete: bool) -> Validated:
+    """A :class:`Validated`, built by position."""
+    return Validated(order, complete)
+
+
 @dataclass(slots=True)
 class Event(Light):
     """Something that happened while resolving a step: typed data plus its English message.
 
     Rule systems fill ``data``; ``kind`` is stable (``fr.slipstream``, ``wk.penalty``). Every field is
-    required and may be given by position (``Event(kind, data, message)``), like :class:`Message`.
+    required; built by position only in :func:`make_event` (a test pins the field order).
     """
 
     kind: str
     data: dict[str, Any]
     message: Message
+
+
+def make_event(kind: str, data: dict[str, Any], message: Message) -> Event:
+    """An :class:`Event`, built by position (the field order is pinned by a test)."""
+    return Event(kind, data, message)
+
+
+def event_of(kind: str, data: dict[str, Any], text: str) -> Event:
+    """An :class:`Event` whose message has the key ``kind``, the event's data as parameters and an English
+    ``text`` already written: the hot path of a round's moves (one call builds both objects)."""
+    return Event(kind, data, Message(kind, data, text))
 
 
 class Standing(BaseModel):
@@ -167,8 +254,6 @@ class Ruleset(ABC, Generic[S]):
 
     id: ClassVar[str]
     name: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
     options_model: ClassVar[type[BaseModel]]
     stage_model: ClassVar[type[BaseModel]]
     setup_model: ClassVar[type[BaseModel]]
@@ -194,8 +279,29 @@ class Ruleset(ABC, Generic[S]):
         """A stage drawn as text (the terminal and ``/stages``)."""
         return str(stage)
 
-    # --- a race ----------------------------------------------------------------------------------
     @abstractmethod
+    def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
+        """How many entrants a race on ``stage`` with ``options`` may have (the CLI, ``/rules`` and the lobby
+        ask this; :func:`check_entrants` enforces it). A system may still refuse a particular mix inside
+        these bounds (Flamme Rouge's bot teams take two riders each) with its own message. Raises
+        ``ValueError`` (pydantic) for a bad stage or options."""
+
+    # --- a race ----------------------------------------------------------------------------------
+    def start_race(
+        self,
+        stage: Mapping[str, Any] | str | None,
+        options: Mapping[str, Any],
+        entrants: list[Entrant],
+        seed: int,
+        setup: Mapping[str, Any] | None = None,
+    ) -> tuple[S, list[Event]]:
+        """A new race ready for its first step, and the events of its opening (a first deal, the bots'
+        grid, the first round's start line): the common checks (:func:`check_entrants`), then the system's
+        :meth:`open_race`. Raises ``ValueError`` for a bad stage, options, setup or entrants
+        (:class:`EntrantError` naming the field for the common checks)."""
+        check_entrants(self, stage, options, entrants)
+        return self.open_race(stage, options, entrants, seed, setup)
+
     def new_race(
         self,
         stage: Mapping[str, Any] | str | None,
@@ -204,11 +310,30 @@ class Ruleset(ABC, Generic[S]):
         seed: int,
         setup: Mapping[str, Any] | None = None,
     ) -> S:
-        """A new race ready for its first step. Raises ``ValueError`` (pydantic) for a bad stage/options."""
+        """:meth:`start_race` without its opening events (tests and tools that only want the state)."""
+        return self.start_race(stage, options, entrants, seed, setup)[0]
+
+    @abstractmethod
+    def open_race(
+        self,
+        stage: Mapping[str, Any] | str | None,
+        options: Mapping[str, Any],
+        entrants: list[Entrant],
+        seed: int,
+        setup: Mapping[str, Any] | None,
+    ) -> tuple[S, list[Event]]:
+        """The system's own start, called by :meth:`start_race` once the common checks have passed (so it
+        need not check the entrants' ids, count or strategies again)."""
 
     @abstractmethod
     def awaited(self, state: S, partial: Mapping[str, Order] | None = None) -> list[Decision]:
         """The decisions pending now; empty when the race is finished."""
+
+    def awaited_ids(self, state: S) -> list[str]:
+        """The entrants :meth:`awaited` returns decisions for, in the same order, without building them:
+        the driver's bot loop asks it at every step (a system may answer it more cheaply; the contract
+        tests check the two agree at every step)."""
+        return [d.entrant for d in self.awaited(state)]
 
     @abstractmethod
     def validate(self, state: S, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
@@ -218,8 +343,12 @@ class Ruleset(ABC, Generic[S]):
         what the rules still allow to change (the merged, normalised result is returned)."""
 
     @abstractmethod
-    def resolve(self, state: S, orders: Mapping[str, Order]) -> tuple[S, list[Event]]:
-        """Resolve one step with every awaited entrant's complete, validated order."""
+    def resolve(
+        self, state: S, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
+    ) -> tuple[S, list[Event]]:
+        """Resolve one step with every awaited entrant's complete, validated order (none at all when the
+        step awaits nobody). ``meta`` holds each order's bookkeeping keys by entrant (the driver splits them
+        off); most systems ignore it."""
 
     @abstractmethod
     def auto_order(self, state: S, entrant: str, partial: Order | None = None, strategy: str | None = None) -> Order:
@@ -237,13 +366,18 @@ class Ruleset(ABC, Generic[S]):
     def result(self, state: S) -> Result:
         """Finished or not, and the standings so far."""
 
+    def finished(self, state: S) -> bool:
+        """``result(state).finished``, which a system may answer more cheaply (the driver asks it whenever a
+        step awaits nobody; the contract tests check the two agree at every step)."""
+        return self.result(state).finished
+
     @abstractmethod
     def dump(self, state: S) -> dict[str, Any]:
         """The state as JSON data; ``load(dump(s))`` is equivalent to ``s``."""
 
     @abstractmethod
     def load(self, data: Mapping[str, Any]) -> S:
-        """The state back from :meth:`dump`."""
+        """The state back from :meth:`dump`; :class:`StateFormatError` for another format or version."""
 
     def pending_announcement(self, state: S) -> Announcement | None:
         """What this race still has to publish, if anything; until then its result is provisional."""
@@ -258,6 +392,31 @@ class Ruleset(ABC, Generic[S]):
         import json
 
         return json.dumps(self.public_view(state), indent=1)
+
+
+def check_entrants(
+    ruleset: Ruleset[Any], stage: Mapping[str, Any] | str | None, options: Mapping[str, Any], entrants: list[Entrant]
+) -> None:
+    """The start checks every rule system shares, in one place: unique entrant ids, known strategies, and
+    the player count of :meth:`Ruleset.player_limits`. Raises :class:`EntrantError` naming the field
+    (positions from 0, as in the record: ``entrants.2.bot``)."""
+    seen: dict[str, int] = {}
+    for n, e in enumerate(entrants):
+        if e.id in seen:
+            raise EntrantError(f"entrants.{n}.id", f"{e.id!r} is already the id of entrants.{seen[e.id]}")
+        seen[e.id] = n
+        if e.bot is not None and e.bot not in ruleset.strategies:
+            raise EntrantError(
+                f"entrants.{n}.bot",
+                f"unknown bot {e.bot!r} for {ruleset.name}; choose one of: {', '.join(ruleset.strategies)}",
+            )
+    low, high = ruleset.player_limits(stage, options)
+    if not low <= len(entrants) <= high:
+        allowed = str(low) if low == high else f"{low} to {high}"
+        raise EntrantError(
+            "entrants",
+            f"{ruleset.name} takes {allowed} entrants with this stage and these options, not {len(entrants)}",
+        )
 
 
 def set_path(order: Order, path: list[str], value: Any) -> Order:

@@ -20,10 +20,10 @@ from bot.cli import UsageError, brief, check_record_path, parse_options, parse_s
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
 from engine.messages import OrderError
-from engine.race import Race
+from engine.race import Race, StepPlayed
 from engine.record import RecordError, describe_validation_error
 from engine.registry import get_ruleset
-from engine.ruleset import Decision, Entrant, InputField, Order, set_path
+from engine.ruleset import Decision, Entrant, Event, InputField, Order, set_path
 
 HUMAN_ID = "you"
 HELP = (
@@ -128,7 +128,11 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     options = parse_options(args.option)
     stage = parse_stage(args.stage)
     strategies = parse_strategies(ruleset, args.bots)
-    opponents = args.opponents if args.opponents is not None else max(ruleset.min_players - 1, 0)
+    try:
+        low = ruleset.player_limits(stage, options).minimum
+    except ValueError:  # a bad stage or option: the race's start below names the part in one line
+        low = 1
+    opponents = args.opponents if args.opponents is not None else max(low - 1, 0)
     human = Entrant(id=HUMAN_ID, name=args.name)
     seed = new_seed(args.seed)
     try:
@@ -144,43 +148,47 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     def show_board() -> None:
         term.say(race.ruleset.board_text(race.state))
 
+    steps: list[dict[str, Any]] = []
+    news: list[Event] = list(race.opening)
+
     def save(status: int) -> int:
         """Write the record (if asked); a failure to write is reported in one line, exit status 2."""
         if args.record:
             try:
-                Path(args.record).write_text(race.record.to_json(), encoding="utf-8")
+                Path(args.record).write_text(race.record(steps).to_json(), encoding="utf-8")
             except OSError as exc:
                 print(f"gregario play: could not save the record to {args.record}: {exc.strerror}", file=sys.stderr)
                 return 2
             term.say(f"Race record saved to {args.record}")
         return status
 
-    shown = 0
+    def keep(played: StepPlayed) -> None:
+        steps.append(played.orders)
+        news.extend(played.events)
 
     def tell_news() -> None:
-        nonlocal shown
-        if shown == len(race.events):
+        if not news:
             return
         term.say("")
-        for events in race.events[shown:]:
-            for event in events:
-                term.say(f"• {event.message.text}")
-        shown = len(race.events)
+        for event in news:
+            term.say(f"• {event.message.text}")
+        news.clear()
         show_board()
 
-    show_board()
+    if not news:
+        show_board()
     try:
         while True:
-            race.play_bots_until_human()
             tell_news()
-            awaited = race.awaited()
-            if not awaited:
+            race.play_bots_until_human(keep)
+            tell_news()
+            if race.finished:
                 break
+            awaited = race.awaited()
             orders: dict[str, Any] = {}
             if any(d.entrant == HUMAN_ID for d in awaited):
                 orders[HUMAN_ID] = ask_order(race, term, show_board)
-            race.play_step(orders)
-            tell_news()
+            keep(race.play_step(orders, awaited))
     except Quit:
         term.say("\nRace abandoned.")
         return save(0)

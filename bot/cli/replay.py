@@ -8,26 +8,29 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli import brief
-from engine.race import Race, replay
+from engine.race import Race, StepPlayed, replay
 from engine.record import RecordError, parse_record
 from engine.registry import get_ruleset
+from engine.ruleset import Event
 
 
-def replay_summary(race: Race) -> dict[str, Any]:
-    """The ``replay --json`` object: finished, standings, final public state, events per step."""
+def replay_summary(race: Race, events: list[list[Event]]) -> dict[str, Any]:
+    """The ``replay --json`` object: finished, standings, final public state, the opening events and the
+    events per step."""
     result = race.result()
     return {
         "finished": result.finished,
         "provisional": result.provisional,
         "standings": [s.model_dump(mode="json") for s in result.standings],
         "state": race.ruleset.public_view(race.state),
-        "events": [[e.model_dump(mode="json") for e in step] for step in race.events],
+        "opening": [e.model_dump(mode="json") for e in race.opening],
+        "events": [[e.model_dump(mode="json") for e in step] for step in events],
     }
 
 
 def render_standings(race: Race) -> str:
     """The standings as aligned text lines: place, name, the system's figures."""
-    names = {e.id: e.name for e in race.record.entrants}
+    names = {e.id: e.name for e in race.header.entrants}
     lines = []
     for s in race.result().standings:
         figures = ", ".join(f"{k} {v}" for k, v in s.figures.items())
@@ -47,15 +50,24 @@ def replay_command(path: str, *, as_json: bool) -> int:
     except UnicodeDecodeError:
         print(f"gregario replay: {source} is not UTF-8 text; a race record is a JSON file", file=sys.stderr)
         return 2
+    steps: list[list[Event]] = []
+
+    def keep(n: int, played: StepPlayed) -> None:
+        steps.append(played.events)
+
     try:
-        race = replay(parse_record(text))
+        race = replay(parse_record(text), keep)
     except RecordError as exc:
         print(f"gregario replay: {brief(str(exc))}", file=sys.stderr)
         return 2
     if as_json:
-        print(json.dumps(replay_summary(race), ensure_ascii=False, sort_keys=True))
+        print(json.dumps(replay_summary(race, steps), ensure_ascii=False, sort_keys=True))
         return 0
-    for n, events in enumerate(race.events, start=1):
+    if race.opening:
+        print("— start")
+        for event in race.opening:
+            print(f"  {event.message.text}")
+    for n, events in enumerate(steps, start=1):
         print(f"— step {n}")
         for event in events:
             print(f"  {event.message.text}")

@@ -12,14 +12,16 @@ import math
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from bot.cli import UsageError, brief, check_record_path, parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
-from engine.race import Race
+from engine.race import Race, StepPlayed
 from engine.record import RecordError, describe_validation_error
 from engine.registry import get_ruleset
 
@@ -34,6 +36,15 @@ def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def _recorder(steps: list[dict[str, Any]]) -> Callable[[StepPlayed], None]:
+    """A step callback that keeps each step's orders (the race record's steps) in ``steps``."""
+
+    def keep(played: StepPlayed) -> None:
+        steps.append(played.orders)
+
+    return keep
+
+
 def simulate(args: argparse.Namespace) -> int:
     """Run the races and print the tables; Ctrl-C stops early (exit status 130) with the last race's record
     saved; a bad argument raises :class:`UsageError` before the first race."""
@@ -42,7 +53,11 @@ def simulate(args: argparse.Namespace) -> int:
     options = parse_options(args.option)
     stage = parse_stage(args.stage)
     strategies = parse_strategies(ruleset, args.bots)
-    players = args.players or max(ruleset.min_players, len(strategies))
+    try:
+        fewest = ruleset.player_limits(stage, options).minimum
+    except ValueError:  # a bad stage or option: the race's start below names the part in one line
+        fewest = 1
+    players = args.players or max(fewest, len(strategies))
     base_seed = new_seed(args.seed)
     wins_by_seat: Counter[str] = Counter()
     wins_by_strategy: Counter[str] = Counter()
@@ -51,6 +66,7 @@ def simulate(args: argparse.Namespace) -> int:
     unfinished = 0
     last: Race | None = None
     print(f"{ruleset.name}: {args.races} races, stage {args.stage or 'default'}, seed {base_seed}", flush=True)
+    last_steps: list[dict[str, Any]] = []
     started = time.perf_counter()
     races = 0
     try:
@@ -63,9 +79,9 @@ def simulate(args: argparse.Namespace) -> int:
                 raise UsageError(brief(describe_validation_error(exc, "options"))) from None
             except RecordError as exc:
                 raise UsageError(brief(str(exc))) from None
-            race.play_bots_until_human()
-            last = race
-            steps += len(race.record.steps)
+            kept: list[dict[str, Any]] = []
+            steps += race.play_bots_until_human(_recorder(kept) if args.record else None)
+            last, last_steps = race, kept
             race.publish()  # news held back for later (Tabella's Gazzetta) counts in the final result
             races += 1
             result = race.result()
@@ -82,7 +98,7 @@ def simulate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"gregario simulate: interrupted after {races} of {args.races} races", file=sys.stderr)
         if args.record and last is not None:
-            return _save(args.record, last, 130)
+            return _save(args.record, last.record(last_steps).to_json(), 130)
         return 130
     elapsed = time.perf_counter() - started
     print(f"races per second: {races / elapsed:.1f}   steps per race: {steps / max(races, 1):.1f}")
@@ -100,14 +116,14 @@ def simulate(args: argparse.Namespace) -> int:
         print("standings of the last race (the system's own classification):")
         print(render_standings(last))
     if args.record and last is not None:
-        return _save(args.record, last, 0)
+        return _save(args.record, last.record(last_steps).to_json(), 0)
     return 0
 
 
-def _save(path: str, race: Race, status: int) -> int:
+def _save(path: str, record_json: str, status: int) -> int:
     """Write the last race's record; a failure to write is reported in one line, exit status 2."""
     try:
-        Path(path).write_text(race.record.to_json(), encoding="utf-8")
+        Path(path).write_text(record_json, encoding="utf-8")
     except OSError as exc:
         print(f"gregario simulate: could not save the record to {path}: {exc.strerror}", file=sys.stderr)
         return 2

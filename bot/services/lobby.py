@@ -120,7 +120,7 @@ async def join(ctx: Context, race_id: int, member: MemberRef) -> RaceView:
 
 
 def _check_room(loaded: Loaded) -> None:
-    _low, high = stepping.player_limits(loaded.race.ruleset, loaded.race.options)
+    _low, high = stepping.player_limits(loaded.race.ruleset, loaded.race.stage, loaded.race.options)
     if len(loaded.seats) >= high:
         raise Refusal.of("lobby.full", count=high)
 

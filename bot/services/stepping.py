@@ -5,9 +5,10 @@ returns plain data, so it can run in the engine worker process (:mod:`bot.servic
 call loads the state from its dump, does one whole job (start, check an order, resolve a step and
 prepare the next, publish, replay) and dumps the state again. Nothing is kept between calls.
 
-Written against the driver of today; the driver being reworked returns the step as the record keeps
-it beside the events, holds the opening events in ``Race.opening``, and may await nobody in a step
-that is not the last (finished then comes from the result). The marked lines handle both.
+The driver hands each step back as the record keeps it beside its events (:class:`engine.race.StepPlayed`),
+holds the opening events in ``Race.opening``, and may await nobody in a step that is not the last (a
+Flamme Rouge rider without cards plays its exhaustion card by itself): such a step is ready at once and
+resolves with no orders; finished comes from the result.
 """
 
 from __future__ import annotations
@@ -123,7 +124,7 @@ class NotAwaited(Exception):
 
 def _race(spec: Spec, state: dict[str, Any]) -> Race:
     ruleset = get_ruleset(spec.ruleset)
-    return Race(ruleset=ruleset, record=spec.record(), state=ruleset.load(state))
+    return Race(ruleset=ruleset, header=spec.record(), state=ruleset.load(state))
 
 
 def _dump(race: Race) -> tuple[dict[str, Any], str | None]:
@@ -166,10 +167,11 @@ def ruleset_ids() -> tuple[str, ...]:
     return RULESET_IDS
 
 
-def player_limits(ruleset: str, options: dict[str, Any]) -> tuple[int, int]:
-    """How many seats the race may have (the engine will make this depend on the options)."""
-    rules = get_ruleset(ruleset)
-    return rules.min_players, rules.max_players
+def player_limits(ruleset: str, stage: Any, options: dict[str, Any]) -> tuple[int, int]:
+    """How many seats a race on ``stage`` with ``options`` may have (raises ``ValueError`` for a bad stage
+    or options)."""
+    limits = get_ruleset(ruleset).player_limits(stage, options)
+    return limits.minimum, limits.maximum
 
 
 def strategies(ruleset: str) -> tuple[tuple[str, ...], str]:
@@ -196,8 +198,7 @@ def start(spec: Spec) -> Opened:
     except (RecordError, ValueError) as exc:
         raise StartError(str(exc)) from None
     state, form = _dump(race)
-    opening = getattr(race, "opening", [])  # the reworked driver's opening events; none today
-    return Opened(state, form, [e.model_dump(mode="json") for e in opening], _awaiting(race))
+    return Opened(state, form, [e.model_dump(mode="json") for e in race.opening], _awaiting(race))
 
 
 def check(spec: Spec, state: dict[str, Any], entrant: str, order: Order | str, previous: Order | None) -> Checked:
@@ -254,13 +255,10 @@ def resolve(spec: Spec, state: dict[str, Any], orders: dict[str, Stored], force:
             step[who] = {**_body(race.absent_order(who, partial)), "auto": True, "received_at": now}
     if missing:
         return Waiting(missing)
-    played: Any = race.play_step(step, decisions)
-    if isinstance(played, list):  # today's driver: the events, and the step appended to the record
-        events, recorded = played, race.record.steps[-1]
-    else:  # the reworked driver: StepPlayed(orders, events)
-        events, recorded = played.events, played.orders
+    played = race.play_step(step, decisions)
     data, form = _dump(race)
-    return Resolved(data, form, dict(recorded), [e.model_dump(mode="json") for e in events], _awaiting(race))
+    events = [e.model_dump(mode="json") for e in played.events]
+    return Resolved(data, form, dict(played.orders), events, _awaiting(race))
 
 
 def publish(spec: Spec, state: dict[str, Any]) -> Published:

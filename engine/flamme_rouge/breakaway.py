@@ -55,9 +55,9 @@ def resolve_bids(state: RaceState, orders: dict[str, Order], rng: Rng) -> list[E
         card = pick(hand, int(order["bid"]["card"]))
         assert card is not None
         hand.remove(card)
-        deck = deck + hand
-        C.shuffle(deck, rng)
-        rider.deck = deck
+        cards = [*deck, *hand]
+        C.shuffle(cards, rng)
+        rider.deck = tuple(cards)
         rider.recycled = recycled
         if state.bid_round == 1:
             state.bids[entrant] = [rider.id, card]
@@ -96,13 +96,15 @@ def settle(state: RaceState, rng: Rng) -> list[Event]:
     for entrant in ranked:
         rid, *bid_cards = state.bids[entrant]
         rider = state.rider(rid)
+        cards = list(rider.deck)
         if entrant in winners:
-            rider.deck = rider.deck + [C.EXHAUSTION] * BREAKAWAY_EXHAUSTION
+            cards += [C.EXHAUSTION] * BREAKAWAY_EXHAUSTION
             rider.exhaustion += BREAKAWAY_EXHAUSTION
             rider.breakaway = True
         else:
-            rider.deck = rider.deck + bid_cards
-        C.shuffle(rider.deck, rng)
+            cards += bid_cards
+        C.shuffle(cards, rng)
+        rider.deck = tuple(cards)
     line = state.track.start_squares
     for place, entrant in enumerate(winners):
         rider = state.rider(state.bids[entrant][0])

@@ -2,8 +2,8 @@
 
 Energy phase (§9.1): which rider draws first (two buttons), then that rider's hand, then the other's; the
 second hand exists only once the first card is chosen (D27). Sequential phases (rider choice, grid
-placement) await one entrant; Breakaway bids are simultaneous. This runs every round of every race:
-prompts, labels and buttons are built once and shared.
+placement) await one entrant; Breakaway bids are simultaneous. This runs every round of every race: the
+texts of prompts and labels are formatted once (``shared_message``), but every object handed out is new.
 """
 
 from __future__ import annotations
@@ -15,47 +15,15 @@ from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of
 from engine.flamme_rouge.events import message, shared_message
 from engine.flamme_rouge.grid import free_start_positions
-from engine.flamme_rouge.orders import free_riders, racing_letters
+from engine.flamme_rouge.orders import choosing_letters, free_riders
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.flamme_rouge.track import TERRAIN_NAMES
-from engine.messages import Message
-from engine.ruleset import Choice, Decision, InputField, Order
+from engine.messages import Message, message_of
+from engine.ruleset import Choice, Decision, Order, choice, choice_field, decision
 
-_CHOICES: dict[tuple[Any, str], Choice] = {}
-
-
-def _choice(value: Any, label: str) -> Choice:
-    """A button, built once per value and label and then shared (nobody changes one once made)."""
-    key = (value, label)
-    got = _CHOICES.get(key)
-    if got is None:
-        if len(_CHOICES) > 4096:
-            _CHOICES.clear()
-        got = _CHOICES[key] = Choice(value, label)
-    return got
-
-
-def _field(path: list[str], label: Message, choices: list[Choice]) -> InputField:
-    return InputField(path, label, "choice", choices)
-
-
-def _decision(
-    entrant: str,
-    kind: str,
-    prompt: Message,
-    fields: list[InputField],
-    partial: Order,
-    complete: bool,
-    example: str,
-    info: list[Message],
-) -> Decision:
-    # by position (cheaper than by keyword): entrant, kind, prompt, fields, partial, complete, required,
-    # example, info
-    return Decision(entrant, kind, prompt, fields, partial, complete, True, example, info)
-
-
-_DRAW_FIRST: dict[int, tuple[Message, list[InputField]]] = {}
-"""Round number -> the "draw first" prompt and field (the same for every race; shared, never changed)."""
+_choice = choice
+"""A button (new each time: the caller may change what it is handed)."""
+_field = choice_field
 
 
 def card_choices(hand: list[int]) -> list[Choice]:
@@ -68,13 +36,24 @@ def card_choices(hand: list[int]) -> list[Choice]:
     return [_choice(v, lab) for v, lab in seen.items()]
 
 
+def awaited_ids(state: RaceState) -> list[str]:
+    """Who :func:`awaited` asks, in its order, without building the decisions."""
+    if state.phase == ENERGY:
+        return [e["id"] for e in state.entrants if choosing_letters(state, e["id"])]
+    if state.phase in (PLACE, CHOOSE):
+        return [state.turn_order[state.cursor]]
+    if state.phase == BID:
+        return bidders(state)
+    return []
+
+
 def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision]:
     partial = partial or {}
     if state.phase == ENERGY:
         out = []
         for e in state.entrants:
             eid = e["id"]
-            letters = racing_letters(state, eid)
+            letters = choosing_letters(state, eid)  # a rider without cards plays by itself (§9.1)
             if letters:
                 out.append(energy_decision(state, eid, letters, partial.get(eid) or {}))
         return out
@@ -88,7 +67,11 @@ def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision
         choices = [_choice(rid, f"{rid.split('-')[0]} {TYPE_NAMES[rid.split('-')[1]]}") for rid in free_riders(state)]
         prompt = shared_message("fr.prompt.choose_rider", "Choose your rider")
         fields = [_field(["rider"], shared_message("fr.field.rider", "Rider"), choices)]
-        return [_decision(eid, "choose_rider", prompt, fields, partial.get(eid) or {}, False, "rider blue s", [])]
+        return [
+            decision(
+                eid, "choose_rider", prompt, fields, partial.get(eid) or {}, complete=False, example="rider blue s"
+            )
+        ]
     return []
 
 
@@ -110,7 +93,7 @@ def _team_info(state: RaceState, indexes: list[int]) -> Message:
                 "recycled": len(r.recycled),
             }
         )
-    return Message("fr.info.riders", {"riders": riders}, " · ".join(parts))
+    return message_of("fr.info.riders", {"riders": riders}, " · ".join(parts))
 
 
 def energy_decision(state: RaceState, entrant: str, letters: list[str], partial: Order) -> Decision:
@@ -121,23 +104,17 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
     index = state.team(entrant)
     example = "r5 s9" if len(letters) == 2 else f"{letters[0]}5"
     if first is None:
-        # the same prompt and buttons for every team and race in this round (built once per round number)
-        shared = _DRAW_FIRST.get(state.round)
-        if shared is None:
-            prompt = shared_message(
-                "fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round
-            )
-            choices = [_choice(x, TYPE_NAMES[x]) for x in ("r", "s")]
-            shared = _DRAW_FIRST[state.round] = (
-                prompt,
-                [_field(["first"], shared_message("fr.field.first", "Draw first"), choices)],
-            )
-        return _decision(entrant, "energy", shared[0], shared[1], partial, False, example, [])
+        prompt = shared_message(
+            "fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round
+        )
+        choices = [_choice(x, TYPE_NAMES[x]) for x in ("r", "s")]
+        fields = [_field(["first"], shared_message("fr.field.first", "Draw first"), choices)]
+        return decision(entrant, "energy", prompt, fields, partial, complete=False, example=example)
     info = [_team_info(state, [index[x] for x in letters])]
     todo = [x for x in sorted(letters, key=lambda x: x != first) if x not in cards]
     if not todo:
         prompt = shared_message("fr.prompt.energy_done", "Round {round}: your cards are chosen", round=state.round)
-        return _decision(entrant, "energy", prompt, [], partial, True, example, info)
+        return decision(entrant, "energy", prompt, [], partial, complete=True, example=example, info=info)
     letter = todo[0]
     hand = drawn(state, index[letter])
     rejected = partial.get("rejected")
@@ -156,7 +133,7 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
             ["cards", letter], shared_message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand)
         )
     ]
-    return _decision(entrant, "energy", prompt, fields, partial, False, example, info)
+    return decision(entrant, "energy", prompt, fields, partial, complete=False, example=example, info=info)
 
 
 def place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
@@ -184,7 +161,9 @@ def place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
         )
         prompt = shared_message("fr.prompt.place_square", "Choose the {rider}'s start square", rider=TYPE_NAMES[rider])
     complete = rider is not None and "square" in chosen
-    return _decision(entrant, "place", prompt, [] if complete else fields, partial, complete, "place s 3", [])
+    return decision(
+        entrant, "place", prompt, [] if complete else fields, partial, complete=complete, example="place s 3"
+    )
 
 
 def bid_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
@@ -200,10 +179,10 @@ def bid_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
                 [_choice(x, TYPE_NAMES[x]) for x in letters],
             )
         ]
-        return _decision(entrant, "bid", prompt, fields, partial, False, "bid r6", [])
+        return decision(entrant, "bid", prompt, fields, partial, complete=False, example="bid r6")
     if "card" in chosen:
         prompt = shared_message("fr.prompt.bid_done", "Breakaway: your bid is chosen")
-        return _decision(entrant, "bid", prompt, [], partial, True, "bid r6", [])
+        return decision(entrant, "bid", prompt, [], partial, complete=True, example="bid r6")
     hand = hand_of(state, rider_index(state, entrant, letter), HAND_SIZE)[0]
     prompt = shared_message(
         "fr.prompt.bid_card",
@@ -216,4 +195,4 @@ def bid_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
             ["bid", "card"], shared_message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand)
         )
     ]
-    return _decision(entrant, "bid", prompt, fields, partial, False, "bid r6", [])
+    return decision(entrant, "bid", prompt, fields, partial, complete=False, example="bid r6")

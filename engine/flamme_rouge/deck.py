@@ -16,36 +16,38 @@ METEO_HAND = {"tailwind": 5, "headwind": 3}
 """D10: a rider on a tailwind tile draws 5, on a headwind tile 3."""
 
 
-def draw(deck: list[int], recycled: list[int], size: int, rng: Rng) -> tuple[list[int], list[int], list[int]]:
-    """``(hand, deck after, recycled after)``; the inputs are not changed.
+Pile = tuple[int, ...]
+"""A deck or recycled pile: immutable, so the copies of a state share it safely until one replaces it."""
+
+
+def draw(deck: Pile, recycled: Pile, size: int, rng: Rng) -> tuple[list[int], Pile, Pile]:
+    """``(hand, deck after, recycled after)``: the hand is the caller's own list; the piles are tuples.
 
     5.1: a deck that still holds the whole hand is drawn as it is; otherwise draw what is left, shuffle
     the recycled pile into a new deck and go on; if no card is left at all, the hand is one exhaustion
     card from the supply (D19: unlimited).
     """
     if len(deck) >= size:
-        return deck[:size], deck[size:], recycled
-    hand = deck[:]
-    fresh = recycled[:]
+        return list(deck[:size]), deck[size:], recycled
+    hand = list(deck)
+    fresh = list(recycled)
     shuffle(fresh, rng)
     need = size - len(hand)
     hand += fresh[:need]
-    rest = fresh[need:]
+    rest = tuple(fresh[need:])
     if not hand:
-        return [EXHAUSTION], [], []
-    return hand, rest, []
+        return [EXHAUSTION], (), ()
+    return hand, rest, ()
 
 
 def hand_rng(state: RaceState, index: int) -> Rng:
     """The generator of rider ``index``'s reshuffle this step (derived from the state, never advanced):
-    ``Rng.from_seed(state.rng, index + 1)``, spelled out (it runs at every reshuffle)."""
-    rng = Rng(state.rng ^ ((index + 1) * 0x9E3779B97F4A7C15))
-    rng.next64()
-    return rng
+    ``Rng.from_seed(state.rng, index + 1)``."""
+    return Rng.split(state.rng, index + 1)
 
 
-def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list[int], list[int], list[int]]:
-    """The hand rider ``index`` draws now: ``(hand, deck after, recycled after)``.
+def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list[int], Pile, Pile]:
+    """The hand rider ``index`` draws now: ``(hand, deck after, recycled after)``; the hand is a new list.
 
     ``size`` defaults to D10's: 4, or the Meteo size of the tile the rider stands on at the start of the
     energy phase."""
@@ -59,13 +61,13 @@ def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list
         n = METEO_HAND.get(wind, HAND_SIZE) if wind else HAND_SIZE
     deck = rider.deck
     if len(deck) >= n:  # the common case, without building a generator
-        return deck[:n], deck[n:], rider.recycled
+        return list(deck[:n]), deck[n:], rider.recycled
     key = (index, n)
     cached = state.hands.get(key)
     if cached is None:
         cached = state.hands[key] = draw(deck, rider.recycled, n, hand_rng(state, index))
     hand, rest, recycled = cached
-    return hand[:], rest[:], recycled[:]
+    return hand[:], rest, recycled
 
 
 def drawn(state: RaceState, index: int) -> list[int]:

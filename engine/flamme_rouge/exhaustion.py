@@ -18,7 +18,7 @@ def take_exhaustion(occ: Occupancy, riders: list[Rider], finish: int) -> list[in
         if r.square <= 0 or r.off or r.bot or r.square >= finish:
             continue
         if (r.square + 1) not in occ:
-            r.recycled = [*r.recycled, EXHAUSTION]  # a new list: piles are shared between copies of a state
+            r.recycled = (*r.recycled, EXHAUSTION)  # piles are tuples, shared between copies of a state
             r.exhaustion += 1
             out.append(i)
     return out

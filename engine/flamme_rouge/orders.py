@@ -22,7 +22,7 @@ from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of, hand_values
 from engine.flamme_rouge.grid import free_lane, square_of
 from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.messages import OrderError, join_values
-from engine.ruleset import ORDER_META_KEYS, Order, Validated
+from engine.ruleset import Order, Validated, validated
 
 LETTERS = {"r": "r", "rouleur": "r", "s": "s", "sprinteur": "s", "sprinter": "s"}
 _CARD = re.compile(r"^([rs])(\d+)$")
@@ -32,8 +32,7 @@ def hand_text(hand: list[int]) -> str:
     return join_values(sorted(C.value(c) for c in hand))
 
 
-def _validated(order: dict[str, Any], complete: bool) -> Validated:
-    return Validated(order, complete)
+_validated = validated
 
 
 def _err(key: str, text: str, **params: Any) -> OrderError:
@@ -109,12 +108,13 @@ def parse_text(text: str) -> Order:
 
 
 def as_order(order: Order | str) -> Order:
-    """A JSON order from any accepted form (text, ``{"text": ...}`` or JSON), without bookkeeping keys."""
+    """A JSON order from any accepted form (text, ``{"text": ...}`` or JSON); the driver has taken the
+    bookkeeping keys out."""
     if isinstance(order, str):
         return parse_text(order)
     if not isinstance(order, dict):
         raise _err("bad_order", "An order is a JSON object or a line of text like 'r5 s9'.")
-    body = {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
+    body = dict(order)
     if "text" in body:
         text = body.pop("text")
         if not isinstance(text, str):
@@ -170,17 +170,51 @@ def racing_letters(state: RaceState, entrant: str) -> list[str]:
     at once: ``awaited`` asks for each of them). Shared: callers must not change it."""
     racing: dict[str, list[str]] | None = state.cache.get("racing")
     if racing is None:
-        racing = {}
-        for r in state.riders:  # the riders of state.team(entrant) that have not crossed
-            if r.crossed == 0 and r.owner and not r.bot:
-                got = racing.get(r.owner)
+        racing = _sort_out(state)[0]
+    return racing.get(entrant, _NONE)
+
+
+def _sort_out(state: RaceState) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Each entrant's racing riders and those of them that have a card to choose, in one pass (cached)."""
+    racing: dict[str, list[str]] = {}
+    choosing: dict[str, list[str]] = {}
+    for r in state.riders:  # the riders of state.team(entrant) that have not crossed
+        if r.crossed == 0 and r.owner and not r.bot:
+            owner = r.owner
+            got = racing.get(owner)
+            if got is None:
+                racing[owner] = [r.kind]
+            else:
+                got.append(r.kind)
+                got.sort()
+            if r.deck or r.recycled:
+                got = choosing.get(owner)
                 if got is None:
-                    racing[r.owner] = [r.kind]
+                    choosing[owner] = [r.kind]
                 else:
                     got.append(r.kind)
                     got.sort()
-        state.cache["racing"] = racing
-    return racing.get(entrant, _NONE)
+    state.cache["racing"] = racing
+    state.cache["choosing"] = choosing
+    return racing, choosing
+
+
+def every_racing_team(state: RaceState) -> dict[str, list[str]]:
+    """Entrant -> its racing riders' type letters, for every entrant with a rider racing (in rider order)."""
+    racing: dict[str, list[str]] | None = state.cache.get("racing")
+    if racing is None:
+        racing = _sort_out(state)[0]
+    return racing
+
+
+def choosing_letters(state: RaceState, entrant: str) -> list[str]:
+    """The racing riders the entrant chooses a card for: those with a card left in their deck or recycled
+    pile. A rider with none plays its exhaustion card by itself (§9.1), so nobody is asked for it (cached
+    per state, for every entrant at once, like :func:`racing_letters`)."""
+    choosing: dict[str, list[str]] | None = state.cache.get("choosing")
+    if choosing is None:
+        choosing = _sort_out(state)[1]
+    return choosing.get(entrant, _NONE)
 
 
 def _index(state: RaceState, entrant: str, letter: str) -> int:
@@ -237,7 +271,7 @@ def complete_energy(state: RaceState, entrant: str, order: Order) -> Validated |
     cards = order.get("cards")
     if type(cards) is not dict or len(order) != (2 if "first" in order else 1):
         return None
-    letters = racing_letters(state, entrant)
+    letters = choosing_letters(state, entrant)
     if len(cards) != len(letters) or not letters:
         return None
     team = state.team(entrant)
@@ -259,9 +293,10 @@ def complete_energy(state: RaceState, entrant: str, order: Order) -> Validated |
 
 
 def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:
-    letters = racing_letters(state, entrant)
-    if not letters:
+    racing = racing_letters(state, entrant)
+    if not racing:
         raise _err("nothing_to_play", "All your riders have crossed the line: you have nothing to play.")
+    letters = choosing_letters(state, entrant)
     prev_cards: dict[str, int] = dict(prev.get("cards") or {})
     first: str | None = prev.get("first") or (next(iter(prev_cards)) if prev_cards else None)
     if "first" in body:
@@ -278,7 +313,13 @@ def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) ->
         raise _err("bad_cards", "Give the cards as rider -> card, for example r5 s9.")
     new_cards: dict[str, Any] = {}
     for key, value in raw.items():
-        new_cards[_letter(state, entrant, key)] = value
+        letter = _letter(state, entrant, key)
+        if letter in letters:
+            new_cards[letter] = value
+        else:  # a rider without cards: its exhaustion card is played by itself (an older record names it)
+            check_card(state, entrant, letter, value)
+    if not letters:
+        return _validated({}, True)
     if len(letters) == 1:
         first = letters[0]
     elif first is None and new_cards:

@@ -10,6 +10,7 @@ from engine.flamme_rouge.deck import hand_of, pick
 from engine.flamme_rouge.events import event, fast_event
 from engine.flamme_rouge.exhaustion import take_exhaustion
 from engine.flamme_rouge.movement import move, movement_order, occupancy, target_square
+from engine.flamme_rouge.orders import every_racing_team
 from engine.flamme_rouge.slipstream import slipstream
 from engine.flamme_rouge.state import DONE, MUSCLE, PELOTON, RaceState
 from engine.ruleset import Event, Order
@@ -18,18 +19,30 @@ PELOTON_FRONT_ATTACK, PELOTON_REAR_ATTACK = 2, 9
 """§7.2: Attack! moves the front Peloton rider 2 and the rear one 9."""
 
 
-def energy_cards(state: RaceState, orders: dict[str, Order]) -> dict[int, int]:
-    """The energy phase: each rider's chosen card is taken from its drawn hand, the rest recycled.
+def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event]) -> dict[int, int]:
+    """The energy phase: each rider's chosen card is taken from its drawn hand, the rest recycled. A rider
+    without cards (deck and recycled pile empty) plays an exhaustion card by itself (§9.1): an event says so.
 
     Returns rider index -> the card played (code); the moves reveal them.
     """
     played: dict[int, int] = {}
-    for entrant, order in orders.items():
-        chosen = order.get("cards", {})
-        riders = state.riders
+    riders = state.riders
+    no_order: Order = {}
+    for entrant in every_racing_team(state):
+        chosen = orders.get(entrant, no_order).get("cards", no_order)
         for i in state.team(entrant).values():
             rider = riders[i]
             if rider.crossed:
+                continue
+            if not rider.deck and not rider.recycled:
+                played[i] = C.EXHAUSTION
+                events.append(
+                    fast_event(
+                        "fr.auto_exhaustion",
+                        {"rider": rider.id, "card": 2, "auto": True},
+                        f"{rider.id} has no cards left and plays an exhaustion card (2) automatically.",
+                    )
+                )
                 continue
             wanted = chosen.get(rider.kind)
             hand, deck, recycled = hand_of(state, i)
@@ -38,7 +51,7 @@ def energy_cards(state: RaceState, orders: dict[str, Order]) -> dict[int, int]:
                 card = min(hand, key=C.value)
             hand.remove(card)  # hand_of gives a fresh list
             rider.deck = deck
-            rider.recycled = recycled + hand  # 5.1: the unchosen cards go onto the recycled pile
+            rider.recycled = (*recycled, *hand)  # 5.1: the unchosen cards go onto the recycled pile
             played[i] = card
     return played
 
@@ -61,7 +74,7 @@ def flip_bots(state: RaceState, order: list[int]) -> tuple[dict[int, int], int |
             deck = r.deck
             if deck:
                 values[i] = C.VALUES[deck[0]]
-                r.deck = deck[1:]  # a new list: the decks are shared with the state this one was copied from
+                r.deck = deck[1:]
             else:
                 values[i] = C.EMPTY_BOT_DECK_VALUE
         elif bot == PELOTON:
@@ -88,8 +101,8 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
     riders = state.riders
     rnd = state.round
     clip = state.options["finish_overflow"] == "clip"
-    played = energy_cards(state, orders)
     events: list[Event] = []
+    played = energy_cards(state, orders, events)
     order = movement_order(riders)
     values, labels = C.VALUES, C.LABELS
     moves: dict[int, tuple[int, str]] = {i: (values[card], labels[card]) for i, card in played.items()}

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from engine.flamme_rouge.breakaway import resolve_bids
-from engine.flamme_rouge.decisions import awaited
+from engine.flamme_rouge.decisions import awaited, awaited_ids
 from engine.flamme_rouge.events import event
 from engine.flamme_rouge.grid import place, square_of
 from engine.flamme_rouge.models import Options, Setup, Stage
@@ -17,10 +17,13 @@ from engine.flamme_rouge.orders import validate
 from engine.flamme_rouge.ranking import result
 from engine.flamme_rouge.round import play_round
 from engine.flamme_rouge.start import (
+    MAX_TEAMS,
     after_choice,
+    max_riders,
     new_race,
     next_placer,
     normalise_stage,
+    options_of,
     placed_event,
     race_track,
     start_grid,
@@ -40,7 +43,19 @@ from engine.flamme_rouge.strategies import auto_order
 from engine.flamme_rouge.track import TERRAIN_NAMES, catalogue
 from engine.flamme_rouge.views import board_text, private_view, public_view, stage_board
 from engine.rng import Rng
-from engine.ruleset import Decision, Entrant, Event, Order, Preset, Result, Ruleset, Validated
+from engine.ruleset import (
+    Decision,
+    Entrant,
+    Event,
+    Order,
+    OrderMeta,
+    PlayerLimits,
+    Preset,
+    Result,
+    Ruleset,
+    Validated,
+    check_state_format,
+)
 
 STATE_FORMAT = "flamme_rouge.state/1"
 
@@ -50,8 +65,6 @@ class FlammeRouge(Ruleset[RaceState]):
 
     id: ClassVar[str] = "flamme_rouge"
     name: ClassVar[str] = "Flamme Rouge"
-    min_players: ClassVar[int] = 1
-    max_players: ClassVar[int] = 12
     options_model: ClassVar[type[BaseModel]] = Options
     stage_model: ClassVar[type[BaseModel]] = Stage
     setup_model: ClassVar[type[BaseModel]] = Setup
@@ -98,25 +111,31 @@ class FlammeRouge(Ruleset[RaceState]):
     def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
         return stage_board(normalise_stage(stage))
 
+    def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
+        """1 to 6 teams with two riders each (D22), or 1 to 12 riders with one each (D23), fewer where the
+        stage's start area is smaller. A bot team takes two riders: the race refuses a mix that does not fit."""
+        riders = max_riders(stage)
+        if options_of(options).riders_per_player == 1:
+            return PlayerLimits(1, riders)
+        return PlayerLimits(1, min(MAX_TEAMS, riders // 2))
+
     # --- a race ----------------------------------------------------------------------------------
-    def new_race(
+    def open_race(
         self,
         stage: Mapping[str, Any] | str | None,
         options: Mapping[str, Any],
         entrants: list[Entrant],
         seed: int,
-        setup: Mapping[str, Any] | None = None,
-    ) -> RaceState:
-        state, _ = new_race(stage, options, entrants, seed, setup, self.strategies)
-        return state
+        setup: Mapping[str, Any] | None,
+    ) -> tuple[RaceState, list[Event]]:
+        return new_race(stage, options, entrants, seed, setup)
 
     def awaited(self, state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
-        if partial:
-            return awaited(state, dict(partial))
-        got: list[Decision] | None = state.cache.get("awaited")
-        if got is None:  # asked twice per step by the race driver
-            got = state.cache["awaited"] = awaited(state, None)
-        return list(got)
+        # Fresh decisions every time: they belong to the caller, who may change them.
+        return awaited(state, dict(partial) if partial else None)
+
+    def awaited_ids(self, state: RaceState) -> list[str]:
+        return awaited_ids(state)
 
     def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
         kinds = state.bot_kinds()
@@ -126,7 +145,9 @@ class FlammeRouge(Ruleset[RaceState]):
             raise _bot_team(entrant)
         return validate(state, entrant, order, previous)
 
-    def resolve(self, state: RaceState, orders: Mapping[str, Order]) -> tuple[RaceState, list[Event]]:
+    def resolve(
+        self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
+    ) -> tuple[RaceState, list[Event]]:
         new = state.clone()
         events: list[Event] = []
         if state.phase == ENERGY:
@@ -196,6 +217,9 @@ class FlammeRouge(Ruleset[RaceState]):
     def result(self, state: RaceState) -> Result:
         return result(state)
 
+    def finished(self, state: RaceState) -> bool:
+        return state.phase == DONE
+
     def board_text(self, state: RaceState) -> str:
         return board_text(state)
 
@@ -220,8 +244,7 @@ class FlammeRouge(Ruleset[RaceState]):
         }
 
     def load(self, data: Mapping[str, Any]) -> RaceState:
-        if data.get("format") != STATE_FORMAT:
-            raise ValueError(f"not a Flamme Rouge state (format {data.get('format')!r})")
+        check_state_format(data, STATE_FORMAT)
         stage = dict(data["stage"])
         return RaceState(
             stage=stage,
@@ -244,19 +267,9 @@ class FlammeRouge(Ruleset[RaceState]):
 
 def _advance(state: RaceState) -> None:
     """A new stream of chance for the next step (the hands of a step derive from the state's generator)."""
-    state.rng = _next_state(state.rng)
+    state.rng = Rng.after_draw(state.rng)
     state.hands = {}  # a new dict: the state this one was copied from keeps its (still valid) cache
     state.cache.clear()
-
-
-_GAMMA = Rng(0)
-_GAMMA.next64()
-
-
-def _next_state(rng: int) -> int:
-    """The generator state after one draw, without building a generator: SplitMix64 adds a constant (the
-    state one draw gives from 0) to its state on every draw."""
-    return (rng + _GAMMA.state) & 0xFFFFFFFFFFFFFFFF
 
 
 def _not_entrant(entrant: str) -> Exception:

@@ -6,6 +6,7 @@ Also the phase changes of the race's set-up part: rider choice -> Breakaway -> g
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from engine.flamme_rouge import cards as C
@@ -94,19 +95,15 @@ def build_track(stage: dict[str, Any], large: bool) -> Track:
     return from_profile(stage["profile"], name)
 
 
-_TRACKS: dict[tuple[str, bool, tuple[str, ...]], Track] = {}
-
-
 def race_track(stage: dict[str, Any], large: bool, weather: list[str]) -> Track:
-    """The track with its weather, cached (tracks are immutable and shared by every state)."""
-    key = (repr(sorted(stage.items())), large, tuple(weather))
-    track = _TRACKS.get(key)
-    if track is None:
-        track = weathered(build_track(stage, large), weather)
-        if len(_TRACKS) > 256:
-            _TRACKS.clear()
-        _TRACKS[key] = track
-    return track
+    """The track with its weather, cached (a :class:`Track` is frozen, its tables tuples: every state and
+    race may share it)."""
+    return _race_track(tuple(sorted(stage.items())), large, tuple(weather))
+
+
+@lru_cache(maxsize=256)
+def _race_track(stage: tuple[tuple[str, Any], ...], large: bool, weather: tuple[str, ...]) -> Track:
+    return weathered(build_track(dict(stage), large), list(weather))
 
 
 def new_race(
@@ -115,18 +112,13 @@ def new_race(
     entrants: list[Entrant],
     seed: int,
     setup: Mapping[str, Any] | None,
-    strategies: tuple[str, ...],
 ) -> tuple[RaceState, list[Event]]:
-    """A race ready for its first step (and the events of what happened by itself: the bots' grid...)."""
+    """A race ready for its first step (and the events of what happened by itself: the bots' grid...).
+
+    The entrants' ids, count and strategies are already checked (``engine.ruleset.check_entrants``)."""
     opts, opts_json = _options(options)
     stage_spec = normalise_stage(stage)
     su = Setup.model_validate(dict(setup)) if setup else _NO_SETUP
-    ids = [e.id for e in entrants]
-    if len(set(ids)) != len(ids):
-        raise ValueError("entrant ids must be unique")
-    for e in entrants:
-        if e.bot is not None and e.bot not in strategies:
-            raise ValueError(f"entrant {e.id}: unknown bot {e.bot!r}; choose one of: {', '.join(strategies)}")
     bot_teams = [e for e in entrants if e.bot in BOT_TEAMS]
     players = [e for e in entrants if e.bot not in BOT_TEAMS]
     if not players:
@@ -145,10 +137,10 @@ def new_race(
     rng = Rng.from_seed(seed)
     riders: list[Rider] = []
 
-    def deck(cards: tuple[int, ...]) -> list[int]:
+    def deck(cards: tuple[int, ...]) -> tuple[int, ...]:
         d = list(cards)
         C.shuffle(d, rng)
-        return d
+        return tuple(d)
 
     if one:
         # D23: bot teams take colours from the end; the players choose among the riders of the rest.
@@ -168,7 +160,7 @@ def new_race(
         colour = team_colour[e.id]
         if e.bot == PELOTON:
             riders.append(Rider(f"{colour}-p1", colour, "p", e.id, PELOTON, deck(C.PELOTON_DECK)))
-            riders.append(Rider(f"{colour}-p2", colour, "p", e.id, PELOTON, []))
+            riders.append(Rider(f"{colour}-p2", colour, "p", e.id, PELOTON, ()))
         else:
             riders.append(Rider(f"{colour}-s", colour, "s", e.id, MUSCLE, deck(C.MUSCLE_SPRINTEUR_DECK)))
             riders.append(Rider(f"{colour}-r", colour, "r", e.id, MUSCLE, deck(C.ROULEUR_DECK)))
@@ -212,24 +204,54 @@ def new_race(
 
 
 _NO_SETUP = Setup()
-_OPTIONS: dict[str, tuple[Options, dict[str, Any]]] = {}
 
 
 def _options(options: Mapping[str, Any]) -> tuple[Options, dict[str, Any]]:
-    """The validated options and their JSON (a fresh copy), cached by their text: a lobby or a benchmark
-    starts many races with the same few option sets. Invalid options raise each time (nothing is cached)."""
-    key = repr(options)
-    got = _OPTIONS.get(key)
-    if got is None:
+    """The validated options and their JSON (a fresh copy), cached: a lobby or a benchmark starts many races
+    with the same few option sets. Invalid options raise each time (nothing is cached)."""
+    try:
+        opts, data = _validated_options(_frozen(options))
+    except TypeError:  # an unhashable value (a misspelt option holding an object): not cached
         opts = Options.model_validate(dict(options))
-        if len(_OPTIONS) > 256:
-            _OPTIONS.clear()
-        got = _OPTIONS[key] = (opts, opts.model_dump(mode="json"))
-    return got[0], {k: list(v) if isinstance(v, list) else v for k, v in got[1].items()}
+        data = opts.model_dump(mode="json")
+    return opts, {k: list(v) if isinstance(v, list) else v for k, v in data.items()}
+
+
+def options_of(options: Mapping[str, Any]) -> Options:
+    """The validated options (cached; never handed out of the engine)."""
+    return _options(options)[0]
+
+
+def _frozen(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """A hashable copy of a JSON options object (its lists as tuples), in key order."""
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in options.items()))
+
+
+@lru_cache(maxsize=256)
+def _validated_options(frozen: tuple[tuple[str, Any], ...]) -> tuple[Options, dict[str, Any]]:
+    """Only handed out through :func:`_options`, which copies the JSON, and :func:`options_of`."""
+    opts = Options.model_validate({k: list(v) if isinstance(v, tuple) else v for k, v in frozen})
+    return opts, opts.model_dump(mode="json")
 
 
 def capacity_of(track: Track) -> int:
     return sum(track.lanes[n] for n in range(1, track.start_squares + 1))
+
+
+def max_riders(stage: Mapping[str, Any] | str | None) -> int:
+    """The most riders a race on ``stage`` can start (D22's 12, or fewer if its start area is smaller; D13:
+    more than 8 riders race on the large version)."""
+    spec = normalise_stage(stage)
+    return _max_riders(tuple(sorted(spec.items())))
+
+
+@lru_cache(maxsize=256)
+def _max_riders(spec: tuple[tuple[str, Any], ...]) -> int:
+    stage = dict(spec)
+    return max(
+        (n for n in range(1, MAX_RIDERS + 1) if capacity_of(build_track(stage, riders_make_it_large(n))) >= n),
+        default=0,
+    )
 
 
 def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
@@ -256,13 +278,13 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
             raise ValueError(f"setup.riders: no rider {rid!r} in this race; riders: {', '.join(known)}")
         r = known[rid]
         if rs.deck is not None:
-            r.deck = [C.parse_card(c) for c in rs.deck]
+            r.deck = tuple(C.parse_card(c) for c in rs.deck)
         if rs.hand is not None:
-            r.deck = [C.parse_card(c) for c in rs.hand] + r.deck
+            r.deck = (*[C.parse_card(c) for c in rs.hand], *r.deck)
         if rs.recycled is not None:
-            r.recycled = [C.parse_card(c) for c in rs.recycled]
+            r.recycled = tuple(C.parse_card(c) for c in rs.recycled)
         if rs.exhaustion:
-            r.recycled = r.recycled + [C.EXHAUSTION] * rs.exhaustion
+            r.recycled = (*r.recycled, *[C.EXHAUSTION] * rs.exhaustion)
             r.exhaustion = rs.exhaustion
         if rs.square is not None:
             if rs.square > state.track.last and state.options["finish_overflow"] == "clip":

@@ -32,12 +32,12 @@ class Rider:
     """The entrant that plays it ("" while nobody has chosen it, one-rider mode)."""
     bot: str
     """"" for a rider a player (or a strategy) plays, else ``peloton`` / ``muscle`` (they submit nothing)."""
-    deck: list[int]
+    deck: tuple[int, ...]
     """The face-down deck, top first. The Peloton's shared deck lives on its ``p1`` rider.
 
-    ``deck`` and ``recycled`` are shared by the copies of a state (copy on write): code that changes them
-    assigns a new list (``rider.deck = rider.deck[1:]``), never changes one in place."""
-    recycled: list[int] = field(default_factory=list)
+    ``deck`` and ``recycled`` are tuples, shared by the copies of a state: code that changes a pile
+    assigns a new one (``rider.deck = rider.deck[1:]``); nothing can change one in place."""
+    recycled: tuple[int, ...] = ()
     square: int = 0
     """0 = not placed yet."""
     lane: int = 0
@@ -103,7 +103,7 @@ class RaceState:
     """Sequential phases: the index in ``turn_order`` of the entrant whose turn it is."""
     bids: dict[str, list[Any]] = field(default_factory=dict)
     """Breakaway: entrant -> [rider id, round-1 card, round-2 card] (cards known once revealed)."""
-    hands: dict[tuple[int, int], tuple[list[int], list[int], list[int]]] = field(default_factory=dict)
+    hands: dict[tuple[int, int], tuple[list[int], tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
     """A cache of drawn hands, (rider index, size) -> (hand, deck, recycled); derived, never dumped or copied."""
     teams: dict[str, dict[str, int]] = field(default_factory=dict)
     """Each entrant's riders by type letter -> index; derived, shared by the copies of a state (riders and
@@ -182,8 +182,8 @@ def dump_rider(r: Rider) -> dict[str, Any]:
         "kind": r.kind,
         "owner": r.owner,
         "bot": r.bot,
-        "deck": r.deck[:],
-        "recycled": r.recycled[:],
+        "deck": list(r.deck),
+        "recycled": list(r.recycled),
         "square": r.square,
         "lane": r.lane,
         "exhaustion": r.exhaustion,
@@ -201,8 +201,8 @@ def load_rider(d: dict[str, Any]) -> Rider:
         kind=d["kind"],
         owner=d["owner"],
         bot=d["bot"],
-        deck=list(d["deck"]),
-        recycled=list(d["recycled"]),
+        deck=tuple(d["deck"]),
+        recycled=tuple(d["recycled"]),
         square=d["square"],
         lane=d["lane"],
         exhaustion=d["exhaustion"],

@@ -7,6 +7,7 @@ drawn once the first card is chosen), so the energy Decision carries it as its c
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from engine.flamme_rouge import cards as C
@@ -15,7 +16,7 @@ from engine.flamme_rouge.state import RaceState, Rider
 from engine.flamme_rouge.track import TERRAIN_NAMES, Track
 
 
-def _counts(cards: list[int]) -> dict[str, int]:
+def _counts(cards: Sequence[int]) -> dict[str, int]:
     """Card contents as label -> count (never the order)."""
     return {C.label(c): n for c, n in sorted(Counter(cards).items(), key=lambda kv: C.value(kv[0]))}
 
@@ -68,7 +69,7 @@ def public_view(state: RaceState) -> dict[str, Any]:
         "turn": state.turn_order[state.cursor] if state.phase in ("place", "choose") else None,
         "stage": dict(state.stage),
         "track": track_view(state.track),
-        "options": dict(state.options),
+        "options": {k: list(v) if isinstance(v, list) else v for k, v in state.options.items()},
         "weather_tokens": list(state.weather),
         "riders": [_rider_view(state, r, show) for r in state.riders],
         "bids": bids,

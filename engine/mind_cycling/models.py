@@ -6,8 +6,10 @@ Every model forbids unknown keys so a typo in a record is named instead of silen
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -65,9 +67,9 @@ class SetupModel(BaseModel):
 
 
 class PresetModel(BaseModel):
-    """A named course in ``data/presets.json``."""
+    """A named course in ``data/presets.json`` (frozen: shared by every race through the cache)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     summary: str
     course: list[StripType]
@@ -79,16 +81,16 @@ class PresetModel(BaseModel):
         return StageModel(
             course=list(self.course),
             strip_length=self.strip_length,
-            rocks=self.rocks,
-            supply_spaces=self.supply_spaces,
+            rocks=list(self.rocks) if isinstance(self.rocks, list) else self.rocks,
+            supply_spaces=list(self.supply_spaces) if isinstance(self.supply_spaces, list) else self.supply_spaces,
         )
 
 
 @cache
-def load_presets() -> dict[str, PresetModel]:
-    """The course presets shipped with the package, validated."""
+def load_presets() -> Mapping[str, PresetModel]:
+    """The course presets shipped with the package, validated (cached: read-only)."""
     raw = json.loads(resources.files("engine.mind_cycling").joinpath("data/presets.json").read_text("utf-8"))
-    return {name: PresetModel.model_validate(body) for name, body in raw.items()}
+    return MappingProxyType({name: PresetModel.model_validate(body) for name, body in raw.items()})
 
 
 def stage_from(stage: object) -> StageModel:

@@ -6,6 +6,7 @@ live mode runs it one action at a time, keeping the :class:`RoundContext` in the
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.messages import msg
@@ -26,8 +27,10 @@ SOLO_FINISHERS = 4
 
 
 def event(kind: str, text: str, **params: Any) -> Event:
-    """A typed event; ``text`` is the English template of its message."""
-    return Event(kind=f"mc.{kind}", data=params, message=msg(f"mc.{kind}", text, **params))
+    """A typed event; ``text`` is the English template of its message. Its data is a copy: the round's
+    lists (order, wind, trains) stay the state's own."""
+    data = copy.deepcopy(params)
+    return Event(kind=f"mc.{kind}", data=data, message=msg(f"mc.{kind}", text, **data))
 
 
 # --- start of the round ---------------------------------------------------------------------------

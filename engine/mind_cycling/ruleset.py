@@ -29,18 +29,22 @@ from engine.mind_cycling.rounds import (
 from engine.mind_cycling.state import Cyclist, MindState, RoundContext, cyclist_key, role_of
 from engine.rng import Rng
 from engine.ruleset import (
-    ORDER_META_KEYS,
     Choice,
     Decision,
     Entrant,
     Event,
     InputField,
     Order,
+    OrderMeta,
+    PlayerLimits,
     Preset,
     Result,
     Ruleset,
     Validated,
+    check_state_format,
 )
+
+STATE_FORMAT = "mind_cycling.state/1"
 
 SOLO_TEAM = 5
 """D25: the solo team always has five cyclists."""
@@ -53,8 +57,6 @@ def _m(key: str, text: str, **params: Any) -> Message:
 class MindCycling(Ruleset[MindState]):
     id: ClassVar[str] = "mind_cycling"
     name: ClassVar[str] = "Mind Cycling"
-    min_players: ClassVar[int] = 1
-    max_players: ClassVar[int] = 6
     options_model: ClassVar[type[BaseModel]] = OptionsModel
     stage_model: ClassVar[type[BaseModel]] = StageModel
     setup_model: ClassVar[type[BaseModel]] = SetupModel
@@ -100,25 +102,25 @@ class MindCycling(Ruleset[MindState]):
             text += f"\n{' and '.join(random)} placed at random (race seed) on rows {climb.first}-{climb.last}."
         return text
 
+    def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
+        """1 (solo, D25) to 6 teams, on every course and with every option."""
+        OptionsModel.model_validate(dict(options))
+        return PlayerLimits(1, 6)
+
     # --- a race ----------------------------------------------------------------------------------
-    def new_race(
+    def open_race(
         self,
         stage: Mapping[str, Any] | str | None,
         options: Mapping[str, Any],
         entrants: list[Entrant],
         seed: int,
-        setup: Mapping[str, Any] | None = None,
-    ) -> MindState:
+        setup: Mapping[str, Any] | None,
+    ) -> tuple[MindState, list[Event]]:
+        """When the set-up places every cyclist, the first round starts at once: its start line (order,
+        wind, fatigue, trains) is the opening event."""
         opts = OptionsModel.model_validate(dict(options))
         stage_model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
         setup_model = SetupModel.model_validate(dict(setup or {}))
-        if not self.min_players <= len(entrants) <= self.max_players:
-            raise ValueError(f"Mind Cycling takes 1 to 6 players, not {len(entrants)}")
-        for e in entrants:
-            if e.bot is not None and e.bot not in self.strategies:
-                raise ValueError(
-                    f"unknown bot strategy {e.bot!r} for {e.id}; choose one of: {', '.join(self.strategies)}"
-                )
         course = build_course(stage_model, opts.lanes, opts.medal_section, seed)
         solo = len(entrants) == 1
         size = SOLO_TEAM if solo else opts.team_size  # D25
@@ -149,9 +151,10 @@ class MindCycling(Ruleset[MindState]):
             section_winners={"sprint": None, "mountain": None},
         )
         self._apply_setup(state, setup_model)
+        events: list[Event] = []
         if resolution.placer(state) is None:
-            begin_round(state, [])
-        return state
+            begin_round(state, events)
+        return state, events
 
     def _apply_setup(self, state: MindState, setup: SetupModel) -> None:
         for i, s in enumerate(setup.cyclists):
@@ -458,8 +461,8 @@ class MindCycling(Ruleset[MindState]):
         text = orders.text_of(order)
         body: dict[str, Any] = {}
         if isinstance(order, dict) and text is None:
-            body = {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
-        previous = {k: v for k, v in (previous or {}).items() if k not in ORDER_META_KEYS}
+            body = dict(order)
+        previous = dict(previous or {})
         if state.phase == "place":
             if text is not None:
                 words = text.split()
@@ -517,10 +520,12 @@ class MindCycling(Ruleset[MindState]):
             )
         return {"cyclist": number}
 
-    def resolve(self, state: MindState, orders_in: Mapping[str, Order]) -> tuple[MindState, list[Event]]:
+    def resolve(
+        self, state: MindState, orders_in: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
+    ) -> tuple[MindState, list[Event]]:
         new = state.copy()
         events: list[Event] = []
-        clean = {e: {k: v for k, v in o.items() if k not in ORDER_META_KEYS} for e, o in orders_in.items()}
+        clean = dict(orders_in)
         if new.phase == "place":
             ((entrant, order),) = clean.items()
             resolution.place(new, entrant, int(order["cyclist"]), events)
@@ -540,7 +545,7 @@ class MindCycling(Ruleset[MindState]):
     def auto_order(
         self, state: MindState, entrant: str, partial: Order | None = None, strategy: str | None = None
     ) -> Order:
-        base = {k: v for k, v in (partial or {}).items() if k not in ORDER_META_KEYS}
+        base = dict(partial or {})
         if orders.text_of(base) is not None or (base and state.phase != "place"):
             base = self.validate(state, entrant, base).order if base else {}
         return bots.auto(state, entrant, base, strategy)
@@ -576,11 +581,11 @@ class MindCycling(Ruleset[MindState]):
         }
         if ctx is not None:
             view["round_context"] = {
-                "order": ctx.order,
-                "wind": ctx.wind,
-                "fatigued": ctx.fatigued,
-                "acted": ctx.acted,
-                "attacked": ctx.attacked,
+                "order": list(ctx.order),
+                "wind": list(ctx.wind),
+                "fatigued": list(ctx.fatigued),
+                "acted": list(ctx.acted),
+                "attacked": list(ctx.attacked),
                 "prompt": ctx.prompt,
                 "next": next_actor(state, ctx),
             }
@@ -604,10 +609,11 @@ class MindCycling(Ruleset[MindState]):
         return scoring.race_result(state)
 
     def dump(self, state: MindState) -> dict[str, Any]:
-        return state.to_json()
+        return {"format": STATE_FORMAT, **state.to_json()}
 
     def load(self, data: Mapping[str, Any]) -> MindState:
-        return MindState.from_json(dict(data))
+        check_state_format(data, STATE_FORMAT)
+        return MindState.from_json({k: v for k, v in data.items() if k != "format"})
 
     def board_text(self, state: MindState) -> str:
         return draw_board(state)

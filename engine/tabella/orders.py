@@ -12,11 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from engine.messages import OrderError
-from engine.ruleset import ORDER_META_KEYS, Order
+from engine.ruleset import Order
 from engine.tabella.state import ROUNDS
 
 START_NAMES = {
@@ -307,26 +306,11 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
     return entry
 
 
-def _check_received_at(raw: Any) -> str:
-    if isinstance(raw, str):
-        try:
-            datetime.fromisoformat(raw.replace("Z", "+00:00"))
-        except ValueError:
-            pass
-        else:
-            return raw
-    raise _error("order.bad_time", "received_at must be an ISO 8601 time, not {value}", value=raw)
-
-
 def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
     """The order checked and normalised, and whether it is complete for the rounds it covers."""
     out: Order = {}
     labels = {ROUNDS[n] for n in ctx.rounds}
     for key, value in raw.items():
-        if key in ORDER_META_KEYS:
-            if key == "received_at" and value is not None:
-                out[key] = _check_received_at(value)
-            continue
         if key == "start":
             if "start" not in labels:
                 raise _error("order.not_now", "start: the start is not part of this order")

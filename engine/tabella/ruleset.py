@@ -19,17 +19,19 @@ from pydantic import BaseModel, ConfigDict
 from engine.messages import Message, OrderError, msg
 from engine.rng import Rng
 from engine.ruleset import (
-    ORDER_META_KEYS,
     Announcement,
     Decision,
     Entrant,
     Event,
     Order,
+    OrderMeta,
+    PlayerLimits,
     Preset,
     Result,
     Ruleset,
     Standing,
     Validated,
+    check_state_format,
 )
 from engine.tabella import bots
 from engine.tabella.context import Intent
@@ -77,6 +79,9 @@ def _stage(stage: Mapping[str, Any] | str | None) -> Stage:
     return Stage.model_validate(dict(stage))
 
 
+STATE_FORMAT = "tabella.state/1"
+
+
 def _names(state: RaceState) -> dict[str, str]:
     return {r.id: r.name for r in state.riders}
 
@@ -86,8 +91,6 @@ class TabellaRuleset(Ruleset[RaceState]):
 
     id: ClassVar[str] = "tabella"
     name: ClassVar[str] = "Tabella del Destino"
-    min_players: ClassVar[int] = MIN_PLAYERS
-    max_players: ClassVar[int] = MAX_PLAYERS
     options_model: ClassVar[type[Options]] = Options
     stage_model: ClassVar[type[Stage]] = Stage
     setup_model: ClassVar[type[Setup]] = Setup
@@ -132,25 +135,23 @@ class TabellaRuleset(Ruleset[RaceState]):
             )
         return course_text(Course.of(table, int(chosen.rows)))
 
+    def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
+        """2 to 20 riders, one per player, on every table and in both modes."""
+        Options.model_validate(dict(options or {}))
+        return PlayerLimits(MIN_PLAYERS, MAX_PLAYERS)
+
     # --- a race ----------------------------------------------------------------------------------
-    def new_race(
+    def open_race(
         self,
         stage: Mapping[str, Any] | str | None,
         options: Mapping[str, Any],
         entrants: list[Entrant],
         seed: int,
-        setup: Mapping[str, Any] | None = None,
-    ) -> RaceState:
+        setup: Mapping[str, Any] | None,
+    ) -> tuple[RaceState, list[Event]]:
         opts = Options.model_validate(dict(options or {}))
         chosen = _stage(stage)
         plan = Setup.model_validate(dict(setup or {}))
-        if not MIN_PLAYERS <= len(entrants) <= MAX_PLAYERS:
-            raise ValueError(f"Tabella del Destino needs 2 to 20 riders, not {len(entrants)}")
-        for e in entrants:
-            if e.bot is not None and e.bot not in self.strategies:
-                raise ValueError(
-                    f"unknown bot strategy {e.bot!r} for {e.id}; choose one of: {', '.join(self.strategies)}"
-                )
         rng = Rng.from_seed(seed, "tabella")
         if isinstance(chosen.table, list):
             table, source = [list(r) for r in check_table(chosen.table)], "explicit"
@@ -177,7 +178,7 @@ class TabellaRuleset(Ruleset[RaceState]):
             gazzetta_forced=plan.gazzetta_hit,
         )
         apply_setup(state, plan)
-        return state
+        return state, []
 
     # --- what is awaited -------------------------------------------------------------------------
     def _awaited_ids(self, state: RaceState) -> list[str]:
@@ -235,16 +236,13 @@ class TabellaRuleset(Ruleset[RaceState]):
             if not isinstance(text, str):
                 raise OrderError.of("tabella.order.bad_text", "The text of an order must be a string.")
             raw = parse_text(text, ctx)
-            extra = sorted(k for k in order if k not in ORDER_META_KEYS and k != "text")
+            extra = sorted(k for k in order if k != "text")
             if extra:
                 raise OrderError.of(
                     "tabella.order.text_and_fields",
                     "Send either the text or the fields, not both (found {part} next to the text)",
                     part=extra[0],
                 )
-            for key in ORDER_META_KEYS:
-                if key in order:
-                    raw[key] = order[key]
         else:
             raw = _merge(previous or {}, dict(order))
         checked, complete = normalise(raw, ctx)
@@ -257,7 +255,7 @@ class TabellaRuleset(Ruleset[RaceState]):
         kept: Order = {}
         if partial:
             try:
-                kept, _ = normalise({k: v for k, v in partial.items() if k not in ORDER_META_KEYS}, ctx)
+                kept, _ = normalise(dict(partial), ctx)
             except OrderError:
                 kept = {}
         if strategy is None:
@@ -271,7 +269,11 @@ class TabellaRuleset(Ruleset[RaceState]):
         return _merge(base, kept)
 
     # --- resolution ------------------------------------------------------------------------------
-    def resolve(self, state: RaceState, orders: Mapping[str, Order]) -> tuple[RaceState, list[Event]]:
+    def resolve(
+        self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
+    ) -> tuple[RaceState, list[Event]]:
+        """``meta`` gives each order's ``received_at`` (D6's third priority key) and ``auto`` (the plan
+        event says an absent player's plan was the automatic one)."""
         new = copy.deepcopy(state)
         events: list[Event] = []
         if new.over:
@@ -280,7 +282,8 @@ class TabellaRuleset(Ruleset[RaceState]):
         strangers = sorted(set(orders) - set(awaited))
         if strangers:
             raise ValueError(f"orders from riders who are not awaited: {', '.join(strangers)}")
-        checked = {rid: self._checked(new, rid, order) for rid, order in orders.items()}
+        meta = meta or {}
+        checked = {rid: self._checked(new, rid, order, meta.get(rid)) for rid, order in orders.items()}
         if new.mode == "plan":
             self._resolve_plan(new, checked, events)
         else:
@@ -289,13 +292,13 @@ class TabellaRuleset(Ruleset[RaceState]):
             finish_race(new, events)
         return new, events
 
-    def _checked(self, state: RaceState, rid: str, order: Order) -> Order:
-        """The order as validated (the driver validates already; a direct caller may not have)."""
+    def _checked(self, state: RaceState, rid: str, order: Order, meta: OrderMeta | None) -> Order:
+        """The order as validated (the driver validates already; a direct caller may not have), with its
+        bookkeeping (``received_at``, ``auto``) beside it under the same keys, for the round to read."""
         result = self.validate(state, rid, order)
         if not result.complete:
             raise OrderError.of("tabella.order.incomplete", "The order of {rider} is incomplete.", rider=rid)
-        meta = {k: v for k, v in order.items() if k in ORDER_META_KEYS} if isinstance(order, Mapping) else {}
-        return {**result.order, **meta}
+        return {**result.order, **meta} if meta else result.order
 
     def _resolve_plan(self, state: RaceState, orders: Mapping[str, Order], events: list[Event]) -> None:
         names = _names(state)
@@ -455,10 +458,11 @@ class TabellaRuleset(Ruleset[RaceState]):
         return Result(finished=finished, provisional=provisional, standings=standings, notes=notes)
 
     def dump(self, state: RaceState) -> dict[str, Any]:
-        return state.to_data()
+        return {"format": STATE_FORMAT, **state.to_data()}
 
     def load(self, data: Mapping[str, Any]) -> RaceState:
-        return RaceState.from_data(copy.deepcopy(dict(data)))
+        check_state_format(data, STATE_FORMAT)
+        return RaceState.from_data(copy.deepcopy({k: v for k, v in data.items() if k != "format"}))
 
     def board_text(self, state: RaceState) -> str:
         course = state.course
@@ -483,7 +487,7 @@ class TabellaRuleset(Ruleset[RaceState]):
 
 # --- helpers ---------------------------------------------------------------------------------------
 def _merge(previous: Order, order: Order) -> Order:
-    merged = {k: copy.deepcopy(v) for k, v in previous.items() if k not in ORDER_META_KEYS}
+    merged = {k: copy.deepcopy(v) for k, v in previous.items()}
     for key, value in order.items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):
             merged[key] = {**merged[key], **value}

@@ -8,8 +8,10 @@ laid at once, §5.2), so a hand is only speed values plus a count of descent car
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
@@ -61,10 +63,10 @@ class DeckPresets(RootModel[dict[str, DeckPreset]]):
 
 
 @cache
-def deck_presets() -> dict[str, DeckPreset]:
-    """The deck presets of D1, read from the package data."""
+def deck_presets() -> Mapping[str, DeckPreset]:
+    """The deck presets of D1, read from the package data (cached: read-only, the presets frozen)."""
     text = resources.files("engine.wyscig").joinpath("data/decks.json").read_text(encoding="utf-8")
-    return DeckPresets.model_validate(json.loads(text)).root
+    return MappingProxyType(DeckPresets.model_validate(json.loads(text)).root)
 
 
 def shuffled_deck(name: str, rng: Rng) -> list[Card]:

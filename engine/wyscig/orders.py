@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.messages import OrderError
-from engine.ruleset import ORDER_META_KEYS, Order
+from engine.ruleset import Order
 from engine.wyscig.deck import MAX_SPEED, MIN_SPEED, describe_hand
 from engine.wyscig.models import OrderModel
 from engine.wyscig.state import State
@@ -73,7 +73,7 @@ def _syntax_error(state: State, entrant: str, text: str) -> OrderError:
 
 
 def as_order(state: State, entrant: str, order: Order | str) -> Order:
-    """The order as a JSON object: text syntax parsed, bookkeeping keys dropped."""
+    """The order as a JSON object, text syntax parsed (the driver has taken the bookkeeping keys out)."""
     if isinstance(order, str):
         return parse_text(state, entrant, order)
     if not isinstance(order, Mapping):
@@ -83,7 +83,7 @@ def as_order(state: State, entrant: str, order: Order | str) -> Order:
         if not isinstance(text, str):
             raise OrderError.of("wk.syntax_type", "A text order must be a string, like play 47.")
         return parse_text(state, entrant, text)
-    return {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
+    return dict(order)
 
 
 def _not_an_order(order: object) -> OrderError:

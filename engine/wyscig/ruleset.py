@@ -22,11 +22,14 @@ from engine.ruleset import (
     Event,
     InputField,
     Order,
+    OrderMeta,
+    PlayerLimits,
     Preset,
     Result,
     Ruleset,
     Standing,
     Validated,
+    check_state_format,
 )
 from engine.wyscig import bots
 from engine.wyscig.classification import WINNER_TIME, general_classification, stage_wins
@@ -41,13 +44,14 @@ from engine.wyscig.turn import play
 M = TypeVar("M", bound=BaseModel)
 
 
+STATE_FORMAT = "wyscig.state/1"
+
+
 class WyscigRuleset(Ruleset[State]):
     """The Polish card race over several stages (``docs/rules/wyscig-kolarski.md``)."""
 
     id: ClassVar[str] = "wyscig"
     name: ClassVar[str] = "Wyścig kolarski"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 8
     options_model = OptionsModel
     stage_model = StageModel
     setup_model = SetupModel
@@ -85,27 +89,34 @@ class WyscigRuleset(Ruleset[State]):
             f"{d.climbs} climbs, {d.descents} descents."
         )
 
-    # --- a race ----------------------------------------------------------------------------------
-    def new_race(
-        self,
-        stage: Mapping[str, Any] | str | None,
-        options: Mapping[str, Any],
-        entrants: list[Entrant],
-        seed: int,
-        setup: Mapping[str, Any] | None = None,
-    ) -> State:
+    def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
+        """2 to the option ``max_players`` (6 by default, D3); 7 or 8 only with the itemised_108 deck (a
+        smaller deck with ``max_players`` above its own limit is refused as bad options)."""
         model = _stage(stage)
         opts = _checked(OptionsModel, options, "options")
-        plan = _checked(SetupModel, setup or {}, "setup")
         preset = deck_presets()[model.deck]
         if opts.max_players > preset.max_players:
             raise ValueError(
                 f"max_players {opts.max_players} needs the itemised_108 deck: the {model.deck} deck "
                 f"allows at most {preset.max_players} players (D3)"
             )
+        return PlayerLimits(2, opts.max_players)
+
+    # --- a race ----------------------------------------------------------------------------------
+    def open_race(
+        self,
+        stage: Mapping[str, Any] | str | None,
+        options: Mapping[str, Any],
+        entrants: list[Entrant],
+        seed: int,
+        setup: Mapping[str, Any] | None,
+    ) -> tuple[State, list[Event]]:
+        """The first deal, its opening-hand climbs and the first turn (a climb the leader draws at turn 1)
+        are the opening events."""
+        model = _stage(stage)
+        plan = _checked(SetupModel, setup or {}, "setup")
+        preset = deck_presets()[model.deck]
         ids = [e.id for e in entrants]
-        if not self.min_players <= len(ids) <= opts.max_players:
-            raise ValueError(f"Wyścig needs 2 to {opts.max_players} players; this race has {len(ids)}")
         rng = Rng.from_seed(seed, "wyscig")
         seats = _seats(plan, ids, rng)
         leader = plan.leader if plan.leader is not None else rng.choice(seats)  # D4: first leader by lot
@@ -133,7 +144,7 @@ class WyscigRuleset(Ruleset[State]):
             players[e].minutes = minutes
         _check_first_card(state)
         advance(state, leader, events)
-        return state
+        return state, events
 
     def awaited(self, state: State, partial: Mapping[str, Order] | None = None) -> list[Decision]:
         if state.finished or state.turn is None:
@@ -190,7 +201,9 @@ class WyscigRuleset(Ruleset[State]):
         normal, complete = check_order(state, entrant, order, previous)
         return Validated(order=normal, complete=complete)
 
-    def resolve(self, state: State, orders: Mapping[str, Order]) -> tuple[State, list[Event]]:
+    def resolve(
+        self, state: State, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
+    ) -> tuple[State, list[Event]]:
         check_turn(state, state.turn or "")
         entrant = state.turn
         assert entrant is not None
@@ -314,10 +327,11 @@ class WyscigRuleset(Ruleset[State]):
         )
 
     def dump(self, state: State) -> dict[str, Any]:
-        return dump_state(state)
+        return {"format": STATE_FORMAT, **dump_state(state)}
 
     def load(self, data: Mapping[str, Any]) -> State:
-        return load_state(dict(data))
+        check_state_format(data, STATE_FORMAT)
+        return load_state({k: v for k, v in data.items() if k != "format"})
 
 
 # --- helpers --------------------------------------------------------------------------------------

@@ -22,9 +22,8 @@ async def test_rules_shows_the_summary_with_a_guide_button(
     reply = await (await alice.slash("rules", ruleset=ruleset.name)).reply()
     assert reply.embeds[0]["title"] == ruleset.name
     assert _words(ruleset.summary())[:200] in _words(reply.text)
-    players = f"{ruleset.min_players} to {ruleset.max_players}"
-    if ruleset.min_players == ruleset.max_players:
-        players = str(ruleset.min_players)
+    low, high = ruleset.player_limits(None, {})
+    players = str(low) if low == high else f"{low} to {high}"
     assert f"Players: {players}" in reply.text
     assert reply.buttons == ["Send me the guide"]
     assert reply in bob.read(), "the summary is public"

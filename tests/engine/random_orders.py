@@ -10,13 +10,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.race import Race
 from engine.ruleset import Decision, Order, set_path
+from tests.logged import LoggedRace
 
 MODES = ("bot", "auto", "partial", "fields")
 
 
-def field_by_field(race: Race, decision: Decision, rnd: random.Random, max_parts: int = 40) -> Order | None:
+def field_by_field(race: LoggedRace, decision: Decision, rnd: random.Random, max_parts: int = 40) -> Order | None:
     """An order built from the decision's choice and number fields; None if the fields cannot finish it."""
     partial: Order = {}
     who = decision.entrant
@@ -39,7 +39,7 @@ def field_by_field(race: Race, decision: Decision, rnd: random.Random, max_parts
     return None
 
 
-def random_order(race: Race, decision: Decision, rnd: random.Random) -> Order:
+def random_order(race: LoggedRace, decision: Decision, rnd: random.Random) -> Order:
     """One legal order for ``decision``, by a randomly chosen way of arriving."""
     who = decision.entrant
     mode = rnd.choice(MODES)
@@ -57,7 +57,7 @@ def random_order(race: Race, decision: Decision, rnd: random.Random) -> Order:
     return race.absent_order(who, partial or None)
 
 
-def _first_part(race: Race, decision: Decision, rnd: random.Random) -> Order:
+def _first_part(race: LoggedRace, decision: Decision, rnd: random.Random) -> Order:
     for field in decision.fields:
         if field.kind == "choice" and field.choices:
             merged = set_path({}, field.path, rnd.choice(field.choices).value)
@@ -66,7 +66,7 @@ def _first_part(race: Race, decision: Decision, rnd: random.Random) -> Order:
     return {}
 
 
-def play_randomly(race: Race, rnd: random.Random, max_steps: int = 2000) -> None:
+def play_randomly(race: LoggedRace, rnd: random.Random, max_steps: int = 2000) -> None:
     """Play the race to its end (or ``max_steps``) with random legal orders for every human seat."""
     entrants = race.entrants
     for _ in range(max_steps):

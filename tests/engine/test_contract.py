@@ -8,17 +8,18 @@ from typing import Any
 
 import pytest
 
-from engine.race import Race, replay
 from engine.record import parse_record
 from engine.registry import RULESET_IDS, available_rulesets, get_ruleset
 from engine.ruleset import Entrant, Ruleset
 from tests.engine.random_orders import play_randomly
+from tests.logged import LoggedRace, logged_replay
 
 RULESETS = [r.id for r in available_rulesets()]
 
 
 def humans(ruleset: Ruleset[Any], count: int | None = None) -> list[Entrant]:
-    n = count or max(ruleset.min_players, 2 if ruleset.max_players >= 2 else 1)
+    low, high = ruleset.player_limits(None, {})
+    n = count or max(low, 2 if high >= 2 else 1)
     return [Entrant(id=f"p{i}", name=f"Player {i}") for i in range(1, n + 1)]
 
 
@@ -36,7 +37,8 @@ def test_the_catalogue_describes_the_system(ruleset_id: str) -> None:
     """A system has a name, player limits, presets, a summary and strategies that include its default."""
     ruleset = get_ruleset(ruleset_id)
     assert ruleset.id == ruleset_id
-    assert 1 <= ruleset.min_players <= ruleset.max_players
+    low, high = ruleset.player_limits(None, {})
+    assert 1 <= low <= high
     assert ruleset.presets()
     assert len(ruleset.summary()) > 40
     assert ruleset.default_strategy in ruleset.strategies
@@ -50,11 +52,11 @@ def test_an_all_bot_race_finishes_with_every_entrant_ranked(ruleset_id: str, see
     """Bots alone play a race to its end; the standings list every entrant once."""
     ruleset = get_ruleset(ruleset_id)
     entrants = ruleset.default_entrants(all_bots(ruleset), {})
-    race = Race.start(ruleset_id, entrants, seed)
+    race = LoggedRace.start(ruleset_id, entrants, seed)
     race.play_bots_until_human()
     result = race.result()
     assert not race.awaited()
-    assert result.finished
+    assert result.finished and race.finished
     assert sorted(s.entrant for s in result.standings) == sorted(e.id for e in entrants)
     assert min(s.place for s in result.standings) == 1
 
@@ -64,10 +66,10 @@ def test_state_round_trips_through_json_at_every_step(ruleset_id: str) -> None:
     """dump -> JSON text -> load -> dump is the identity, and the loaded state plays on identically."""
     ruleset = get_ruleset(ruleset_id)
     entrants = ruleset.default_entrants(all_bots(ruleset), {})
-    race = Race.start(ruleset_id, entrants, 7)
-    twin = Race.start(ruleset_id, entrants, 7)
+    race = LoggedRace.start(ruleset_id, entrants, 7)
+    twin = LoggedRace.start(ruleset_id, entrants, 7)
     for _ in range(400):
-        if not race.awaited():
+        if race.finished:
             break
         data = ruleset.dump(race.state)
         text = json.dumps(data, sort_keys=True)
@@ -75,7 +77,7 @@ def test_state_round_trips_through_json_at_every_step(ruleset_id: str) -> None:
         assert json.dumps(ruleset.dump(reloaded), sort_keys=True) == text
         twin.state = reloaded
         race.play_step({})
-        twin.play_step(race.record.steps[-1])
+        twin.play_step(race.steps[-1])
         assert json.dumps(ruleset.dump(twin.state), sort_keys=True) == json.dumps(
             ruleset.dump(race.state), sort_keys=True
         )
@@ -86,9 +88,9 @@ def test_resolve_leaves_the_given_state_untouched(ruleset_id: str) -> None:
     """Resolving a step returns a new state; the old one is unchanged (the database keeps it)."""
     ruleset = get_ruleset(ruleset_id)
     entrants = ruleset.default_entrants(all_bots(ruleset), {})
-    race = Race.start(ruleset_id, entrants, 11)
+    race = LoggedRace.start(ruleset_id, entrants, 11)
     for _ in range(30):
-        if not race.awaited():
+        if race.finished:
             break
         before = json.dumps(ruleset.dump(race.state), sort_keys=True)
         old = race.state
@@ -101,7 +103,7 @@ def test_views_events_and_decisions_are_json(ruleset_id: str) -> None:
     """Public and private views, events and decisions serialise to JSON for the bot and the record."""
     ruleset = get_ruleset(ruleset_id)
     entrants = ruleset.default_entrants(humans(ruleset), {})
-    race = Race.start(ruleset_id, entrants, 5)
+    race = LoggedRace.start(ruleset_id, entrants, 5)
     rnd = random.Random(5)
     for _ in range(15):
         awaited = race.awaited()
@@ -119,7 +121,7 @@ def test_views_events_and_decisions_are_json(ruleset_id: str) -> None:
             assert event.message.text
 
 
-def play_randomly_one_step(race: Race, rnd: random.Random) -> None:
+def play_randomly_one_step(race: LoggedRace, rnd: random.Random) -> None:
     from tests.engine.random_orders import random_order
 
     awaited = race.awaited()
@@ -133,7 +135,7 @@ def test_a_stranger_cannot_order_and_gibberish_is_refused_kindly(ruleset_id: str
 
     ruleset = get_ruleset(ruleset_id)
     entrants = ruleset.default_entrants(humans(ruleset), {})
-    race = Race.start(ruleset_id, entrants, 3)
+    race = LoggedRace.start(ruleset_id, entrants, 3)
     who = race.awaited()[0].entrant
     before = json.dumps(ruleset.dump(race.state), sort_keys=True)
     for bad in ("ciao bella 999", {"nonsense": [1, 2]}):
@@ -151,9 +153,9 @@ def test_random_legal_orders_replay_identically_from_the_record(ruleset_id: str,
     """Orders built from decisions (whole, partial, automatic, bot) replay to the same events."""
     ruleset = get_ruleset(ruleset_id)
     entrants = ruleset.default_entrants(humans(ruleset), {})
-    race = Race.start(ruleset_id, entrants, seed)
+    race = LoggedRace.start(ruleset_id, entrants, seed)
     play_randomly(race, random.Random(seed))
-    again = replay(parse_record(race.record.to_json()))
+    again = logged_replay(parse_record(race.full_record.to_json()))
     assert [[e.model_dump() for e in step] for step in again.events] == [
         [e.model_dump() for e in step] for step in race.events
     ]
@@ -184,7 +186,7 @@ def test_a_malformed_stage_options_or_setup_is_named_from_the_top_of_the_record(
         part: value,
     }
     with pytest.raises(RecordError) as info:
-        replay(parse_record(record))
+        logged_replay(parse_record(record))
     assert named in str(info.value)
 
 
@@ -193,7 +195,7 @@ def test_a_held_back_announcement_is_what_keeps_a_result_provisional(ruleset_id:
     """A finished race is provisional exactly while an announcement is pending; publishing settles it."""
     ruleset = get_ruleset(ruleset_id)
     entrants = ruleset.default_entrants(all_bots(ruleset), {})
-    race = Race.start(ruleset_id, entrants, 13)
+    race = LoggedRace.start(ruleset_id, entrants, 13)
     race.play_bots_until_human()
     pending = ruleset.pending_announcement(race.state)
     assert race.result().provisional == (pending is not None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 FORBIDDEN = ("discord", "sqlmodel", "sqlalchemy", "aiosqlite", "bot")
 
@@ -51,3 +52,19 @@ def test_the_engine_reads_no_clock_draws_no_unseeded_chance_and_does_no_io() -> 
             if isinstance(node, ast.Attribute) and node.attr in banned_calls:
                 found.append(f"{path.name}:{node.lineno}: .{node.attr}")
     assert found == []
+
+
+def test_splitmix64_lives_only_in_the_generator_module() -> None:
+    """Its constants appear in engine/rng.py alone; the shortcuts there equal the long way round."""
+    from engine.rng import Rng
+
+    root = Path(__file__).resolve().parents[2] / "engine"
+    for path in root.rglob("*.py"):
+        text = path.read_text(encoding="utf-8").upper()
+        if path.name != "rng.py":
+            assert "9E3779B97F4A7C15" not in text and "BF58476D1CE4E5B9" not in text, path
+    for state, salt in [(0, 1), (12345, 7), (2**64 - 1, 3)]:
+        assert Rng.split(state, salt).state == Rng.from_seed(state, salt).state
+        drawn = Rng(state)
+        drawn.next64()
+        assert Rng.after_draw(state) == drawn.state

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.race import replay
 from engine.record import parse_record
 from engine.registry import RULESET_IDS
+from tests.logged import logged_replay
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "race-record"
 _JSON_BLOCK = re.compile(r"```json\n(.*?)```", re.S)
@@ -25,5 +25,5 @@ def test_the_documented_example_record_replays(ruleset_id: str) -> None:
     for block in records:
         record = parse_record(json.loads(block))
         assert record.ruleset == ruleset_id
-        race = replay(record)
+        race = logged_replay(record)
         assert len(race.events) == len(record.steps)

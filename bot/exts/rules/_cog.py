@@ -36,7 +36,7 @@ class RulesCog(commands.Cog):
         locale = str(interaction.locale)
         summary = ruleset.summary()
         embed = discord.Embed(title=ruleset.name, description=summary[:EMBED_DESCRIPTION_LIMIT])
-        low, high = ruleset.min_players, ruleset.max_players
+        low, high = ruleset.player_limits(None, {})  # the default stage and options
         players = (
             t("rules.players_exact", locale, count=low)
             if low == high

@@ -59,7 +59,7 @@ async def send_guide(interaction: discord.Interaction[Any], ruleset_id: str) -> 
     locale = str(interaction.locale)
     try:
         ruleset: Ruleset[Any] = get_ruleset(ruleset_id)
-    except (UnknownRuleset, ImportError, AttributeError):
+    except UnknownRuleset:
         raise UserError("error.unknown_ruleset", value=ruleset_id, names=_names()) from None
     text = catalogue.guide(ruleset)
     if text is None:

@@ -49,10 +49,10 @@ def test_the_record_of_a_terminal_race_is_saved(tmp_path: Path) -> None:
     path = tmp_path / "race.json"
     ruleset_id = available_rulesets()[0].id
     run_play(["--ruleset", ruleset_id, "--seed", "9", "--record", str(path), *SHORT[ruleset_id]], "1\n" * 3000)
-    from engine.race import replay
     from engine.record import parse_record
+    from tests.logged import logged_replay
 
-    race = replay(parse_record(path.read_text(encoding="utf-8")))
+    race = logged_replay(parse_record(path.read_text(encoding="utf-8")))
     assert race.result().finished
 
 

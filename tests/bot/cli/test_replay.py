@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.cli.replay import replay_summary
-from engine.race import Race
 from engine.registry import available_rulesets, get_ruleset
 from engine.ruleset import Entrant
 from tests.engine.random_orders import play_randomly
+from tests.logged import LoggedRace
 
 RULESETS = [r.id for r in available_rulesets()]
 
@@ -30,11 +30,12 @@ def gregario(*args: str, stdin: str | None = None) -> subprocess.CompletedProces
     )
 
 
-def played_race(ruleset_id: str, seed: int, order_seed: int, players: int = 2) -> Race:
+def played_race(ruleset_id: str, seed: int, order_seed: int, players: int = 2) -> LoggedRace:
     ruleset = get_ruleset(ruleset_id)
-    n = max(ruleset.min_players, min(players, ruleset.max_players))
+    low, high = ruleset.player_limits(None, {})
+    n = max(low, min(players, high))
     humans = [Entrant(id=f"p{i}", name=f"Player {i}") for i in range(1, n + 1)]
-    race = Race.start(ruleset_id, ruleset.default_entrants(humans, {}), seed)
+    race = LoggedRace.start(ruleset_id, ruleset.default_entrants(humans, {}), seed)
     play_randomly(race, random.Random(order_seed))
     return race
 
@@ -55,10 +56,10 @@ def test_a_played_race_replays_identically_in_a_fresh_process(
 ) -> None:
     """Random seeds and random legal orders: the JSON record replays to the same events, state and standings."""
     race = played_race(ruleset_id, seed, order_seed, players)
-    expected = canonical(replay_summary(race))
+    expected = canonical(replay_summary(race, race.events))
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "race.json"
-        path.write_text(race.record.to_json(), encoding="utf-8")
+        path.write_text(race.full_record.to_json(), encoding="utf-8")
         first = gregario("replay", str(path), "--json")
         second = gregario("replay", str(path), "--json")
     assert first.returncode == 0, first.stderr
@@ -122,7 +123,7 @@ def test_a_record_that_is_not_json_is_refused(tmp_path: Path) -> None:
 def test_an_illegal_order_stops_the_replay_naming_step_and_entrant(ruleset_id: str, tmp_path: Path) -> None:
     """A human order replaced by nonsense stops the replay at its step, naming the entrant."""
     race = played_race(ruleset_id, 5, 5)
-    record = json.loads(race.record.to_json())
+    record = json.loads(race.full_record.to_json())
     human_ids = {e["id"] for e in record["entrants"] if "bot" not in e}
     for n, step in enumerate(record["steps"], start=1):  # noqa: B007 - n names the spoiled step
         humans_here = sorted(set(step) & human_ids)
@@ -136,3 +137,31 @@ def test_an_illegal_order_stops_the_replay_naming_step_and_entrant(ruleset_id: s
     out = gregario("replay", str(path), "--json")
     assert out.returncode == 2
     assert f"step {n}, {humans_here[0]}:" in out.stderr
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_an_unknown_bot_strategy_is_refused_before_any_step(ruleset_id: str, tmp_path: Path) -> None:
+    """A bot seat saying "nosuch" stops the replay at once: exit status 2, one line naming the seat."""
+    race = played_race(ruleset_id, 3, 3)
+    record = json.loads(race.full_record.to_json())
+    record["entrants"][1]["bot"] = "nosuch"
+    path = tmp_path / "nosuch.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = gregario("replay", str(path))
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr.count("\n") == 1
+    assert out.stderr.startswith("gregario replay: entrants.1.bot: unknown bot 'nosuch'")
+
+
+def test_replay_shows_the_opening_of_a_wyscig_race(tmp_path: Path) -> None:
+    """Wyścig's first deal and first turn come before step 1, in the text and as ``opening`` in JSON."""
+    race = played_race("wyscig", 4, 4, players=3)
+    assert race.opening, "a Wyścig race opens with its deal"
+    path = tmp_path / "race.json"
+    path.write_text(race.full_record.to_json(), encoding="utf-8")
+    data = json.loads(gregario("replay", str(path), "--json").stdout)
+    assert data["opening"] == [e.model_dump(mode="json") for e in race.opening]
+    text = gregario("replay", str(path)).stdout
+    assert text.index("— start") < text.index("— step 1")
+    assert race.opening[0].message.text in text.split("— step 1")[0]

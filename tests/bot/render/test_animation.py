@@ -20,8 +20,8 @@ def race_steps(ruleset_id: str, players: int, stage: Any = None) -> list[tuple[d
     seats = [Entrant(id=f"p{i}", name=f"Rider {i}", bot=ruleset.default_strategy) for i in range(players)]
     race = Race.start(ruleset_id, ruleset.default_entrants(seats, {}), 21, stage=stage)
     steps = []
-    while race.awaited():
-        events = race.play_step({})
+    while not race.finished:
+        events = race.play_step({}).events
         steps.append((ruleset.public_view(race.state), events))
     return steps
 

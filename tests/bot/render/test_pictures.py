@@ -24,7 +24,7 @@ def bot_race(ruleset_id: str, players: int, seed: int = 11, steps: int | None = 
     options = OPTIONS[ruleset_id]
     race = Race.start(ruleset_id, ruleset.default_entrants(seats, options), seed, options=options)
     n = 0
-    while race.awaited() and (steps is None or n < steps):
+    while not race.finished and (steps is None or n < steps):
         race.play_step({})
         n += 1
     return race
@@ -57,9 +57,9 @@ def test_every_step_of_a_race_draws_a_phone_sized_board(ruleset_id: str) -> None
     race = Race.start(ruleset_id, ruleset.default_entrants(seats, OPTIONS[ruleset_id]), 5, options=OPTIONS[ruleset_id])
     pick = random.Random(1)
     drawn = 0
-    while race.awaited():
-        events = race.play_step({})
-        if drawn == 0 or pick.random() < 0.2 or not race.awaited():
+    while not race.finished:
+        events = race.play_step({}).events
+        if drawn == 0 or pick.random() < 0.2 or race.finished:
             image = decode(board_png(ruleset_id, ruleset.public_view(race.state), events))
             assert 780 <= image.width <= 860 and 200 <= image.height <= 1400, image.size
             drawn += 1
@@ -139,7 +139,7 @@ def test_the_alt_text_of_a_real_race_carries_each_engine_event(ruleset_id: str) 
     """The text alternative repeats each of the step's events in the game's words."""
     ruleset = get_ruleset(ruleset_id)
     race = bot_race(ruleset_id, 2, steps=2)
-    events = race.play_step({}) if race.awaited() else []
+    events = race.play_step({}).events if not race.finished else []
     text = alt_text(ruleset_id, ruleset.public_view(race.state), events)
     for event in events:
         assert event.message.text in text

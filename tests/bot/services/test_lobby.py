@@ -58,15 +58,29 @@ async def test_lobby_mistakes_are_refused_with_a_reason(harness: Harness) -> Non
 
 
 async def test_a_full_lobby_turns_the_next_rider_away(harness: Harness) -> None:
-    """Wyścig seats at most eight: the ninth rider is told the race is full."""
+    """Wyścig seats six by default (D3): the seventh rider is told the race is full."""
     ctx = harness.ctx
     assert ctx is not None
     view = await lobby.open_lobby(ctx, member(1, "Anna"), CHANNEL, "wyscig")
+    for user in range(2, 7):
+        await lobby.join(ctx, view.race_id, member(user))
+    with pytest.raises(Refusal) as refused:
+        await lobby.join(ctx, view.race_id, member(7))
+    assert refused.value.key == "lobby.full" and refused.value.message.params == {"count": 6}
+
+
+async def test_the_108_card_deck_seats_eight(harness: Harness) -> None:
+    """With the 108-card deck and max_players 8 (D3) the ninth rider is the one turned away."""
+    ctx = harness.ctx
+    assert ctx is not None
+    view = await lobby.open_lobby(
+        ctx, member(1, "Anna"), CHANNEL, "wyscig", stage={"deck": "itemised_108"}, options={"max_players": 8}
+    )
     for user in range(2, 9):
         await lobby.join(ctx, view.race_id, member(user))
     with pytest.raises(Refusal) as refused:
         await lobby.join(ctx, view.race_id, member(9))
-    assert refused.value.key == "lobby.full" and refused.value.message.params == {"count": 8}
+    assert refused.value.message.params == {"count": 8}
 
 
 async def test_starting_fixes_the_seats_draws_the_seed_and_stores_the_opening(harness: Harness) -> None:

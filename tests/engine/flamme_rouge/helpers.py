@@ -7,9 +7,9 @@ from typing import Any
 from engine.flamme_rouge import RULESET
 from engine.flamme_rouge.movement import occupancy
 from engine.flamme_rouge.state import RaceState, Rider
-from engine.race import Race, replay
 from engine.record import parse_record
 from engine.ruleset import Entrant, Event
+from tests.logged import LoggedRace, logged_replay
 
 FLAT = "S5 _60 F5"
 """A plain flat stage: squares 1-5 start, 6-65 flat, 66-70 finish."""
@@ -46,15 +46,15 @@ def record(
     return rec
 
 
-def play(rec: dict[str, Any]) -> Race:
+def play(rec: dict[str, Any]) -> LoggedRace:
     """Replay a record (through JSON text, as a fresh process would read it)."""
     import json
 
-    return replay(parse_record(json.dumps(rec)))
+    return logged_replay(parse_record(json.dumps(rec)))
 
 
-def start(rec: dict[str, Any]) -> Race:
-    return Race.from_record_start(parse_record(rec))
+def start(rec: dict[str, Any]) -> LoggedRace:
+    return LoggedRace.from_record_start(parse_record(rec))
 
 
 def at(state: RaceState, rider_id: str) -> tuple[int, int]:

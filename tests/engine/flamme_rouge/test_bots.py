@@ -37,7 +37,7 @@ def test_one_flipped_card_moves_both_peloton_riders_and_leaves_the_game() -> Non
     race = peloton_round({"black-r": 2, "black-s": 3, "blue-p1": 20, "blue-p2": 19}, [6, 3])
     s = race.state  # type: ignore[attr-defined]
     assert at(s, "blue-p1")[0] == 26 and at(s, "blue-p2")[0] == 25
-    assert s.rider("blue-p1").deck == [3]
+    assert s.rider("blue-p1").deck == (3,)
     assert not [rid for rid in exhausted(race.events[0]) if rid.startswith("blue")]  # type: ignore[attr-defined]
 
 
@@ -109,7 +109,7 @@ def test_muscle_riders_flip_a_card_each_the_muscle_card_is_five_and_an_empty_dec
     race = play(rec)
     s = race.state
     assert at(s, "blue-s")[0] == 25 and at(s, "blue-r")[0] == 12
-    assert s.rider("blue-s").deck == []
+    assert s.rider("blue-s").deck == ()
     assert not [rid for rid in exhausted(race.events[0]) if rid.startswith("blue")]
 
 

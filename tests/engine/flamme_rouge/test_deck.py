@@ -8,6 +8,7 @@ import pytest
 
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.deck import draw, hand_of, hand_rng
+from engine.record import RecordError
 from engine.rng import Rng
 
 from .helpers import play, record, start
@@ -30,23 +31,23 @@ def test_the_decks_hold_the_documented_cards() -> None:
 @pytest.mark.rules("5.1")
 def test_a_deck_holding_the_whole_hand_is_drawn_as_it_is_even_if_that_empties_it() -> None:
     """Deck of exactly 4: those 4, no reshuffle; the recycled pile stays."""
-    hand, deck, recycled = draw([3, 4, 5, 6], [7, 7], 4, Rng(1))
-    assert (hand, deck, recycled) == ([3, 4, 5, 6], [], [7, 7])
+    hand, deck, recycled = draw((3, 4, 5, 6), (7, 7), 4, Rng(1))
+    assert (hand, deck, recycled) == ([3, 4, 5, 6], (), (7, 7))
 
 
 @pytest.mark.rules("5.1")
 def test_running_out_mid_draw_reshuffles_the_recycled_pile_and_draws_on() -> None:
     """Deck 2 + recycled 5: the 2, then 2 from the shuffled pile; 3 left as the new deck."""
-    hand, deck, recycled = draw([3, 4], [5, 6, 7, 7, 0], 4, Rng(1))
+    hand, deck, recycled = draw((3, 4), (5, 6, 7, 7, 0), 4, Rng(1))
     assert hand[:2] == [3, 4] and len(hand) == 4
-    assert Counter(hand[2:] + deck) == Counter([5, 6, 7, 7, 0]) and recycled == []
+    assert Counter([*hand[2:], *deck]) == Counter([5, 6, 7, 7, 0]) and recycled == ()
 
 
 @pytest.mark.rules("5.1")
 def test_fewer_cards_than_a_hand_are_all_drawn_and_none_at_all_means_an_exhaustion_card() -> None:
     """3 cards left in all: a hand of 3. Nothing left: the rider plays an exhaustion card from the supply."""
-    assert sorted(draw([3], [4, 5], 4, Rng(1))[0]) == [3, 4, 5]
-    assert draw([], [], 4, Rng(1))[0] == [C.EXHAUSTION]
+    assert sorted(draw((3,), (4, 5), 4, Rng(1))[0]) == [3, 4, 5]
+    assert draw((), (), 4, Rng(1))[0] == [C.EXHAUSTION]
 
 
 @pytest.mark.rules("5.1", "5.3")
@@ -65,21 +66,51 @@ def test_the_unchosen_cards_are_recycled_after_the_draw_and_played_cards_leave_t
     )
     race = play(rec)
     r = race.state.rider("black-r")
-    assert r.deck == [6] and sorted(r.recycled) == [C.EXHAUSTION, 3, 4, 5]
+    assert r.deck == (6,) and sorted(r.recycled) == [C.EXHAUSTION, 3, 4, 5]
     d = race.awaited({"anna": {"first": "r"}})[0]
     values = sorted(c.value for c in d.fields[0].choices)
     assert 6 in values and set(values) <= {2, 3, 4, 5, 6}
 
 
-@pytest.mark.rules("5.1", "D19")
-def test_a_rider_with_no_card_left_plays_an_exhaustion_card() -> None:
-    """Empty deck and recycled pile: the only choice is 2 (exhaustion); it moves 2."""
+@pytest.mark.rules("5.1", "9.1", "D19")
+def test_a_rider_with_no_card_left_plays_an_exhaustion_card_by_itself() -> None:
+    """Empty deck and recycled pile: nobody is asked for the Rouleur; it plays a 2 (exhaustion), marked automatic."""
     rec = record(players=1, setup={"riders": {"black-r": {"square": 10, "deck": []}, "black-s": {"square": 3}}})
     race = start(rec)
-    d = race.awaited({"anna": {"first": "r"}})[0]
-    assert [(c.value, c.label) for c in d.fields[0].choices] == [(2, "2 (exhaustion)")]
-    race.play_step({"anna": race.absent_order("anna", {"first": "r", "cards": {"r": 2}})})
+    (d,) = race.awaited()
+    assert [f.path for f in d.fields] == [["cards", "s"]]
+    card = d.fields[0].choices[0].value
+    race.play_step({"anna": {"cards": {"s": card}}})
     assert race.state.rider("black-r").square == 12
+    auto = [e.data for e in race.events[0] if e.kind == "fr.auto_exhaustion"]
+    assert auto == [{"rider": "black-r", "card": 2, "auto": True}]
+
+
+@pytest.mark.rules("9.1")
+def test_a_team_without_cards_is_awaited_by_nobody_and_the_step_still_resolves() -> None:
+    """Both riders without cards: no decision at all; the step resolves with no orders and each moves 2."""
+    empty = {"deck": [], "recycled": []}
+    rec = record(players=1, setup={"riders": {"black-r": {"square": 10, **empty}, "black-s": {"square": 5, **empty}}})
+    race = start(rec)
+    assert race.awaited() == [] and not race.finished
+    race.play_step({}, [])
+    assert (race.state.rider("black-r").square, race.state.rider("black-s").square) == (12, 7)
+    assert [e.data["rider"] for e in race.events[0] if e.kind == "fr.auto_exhaustion"] == ["black-r", "black-s"]
+
+
+@pytest.mark.rules("9.1")
+def test_a_record_made_before_still_replays_with_its_explicit_exhaustion_orders() -> None:
+    """Older records name the 2 (exhaustion) themselves: they replay to the same squares."""
+    empty = {"deck": [], "recycled": []}
+    setup = {"riders": {"black-r": {"square": 10, **empty}, "black-s": {"square": 5, **empty}}}
+    race = play(record(players=1, setup=setup, steps=[{"anna": {"first": "r", "cards": {"r": 2, "s": 2}}}]))
+    assert (race.state.rider("black-r").square, race.state.rider("black-s").square) == (12, 7)
+    half = {"riders": {"black-r": {"square": 10, "deck": []}, "black-s": {"square": 3}}}
+    card = start(record(players=1, setup=half)).awaited()[0].fields[0].choices[0].value
+    race = play(record(players=1, setup=half, steps=[{"anna": {"first": "r", "cards": {"r": 2, "s": card}}}]))
+    assert race.state.rider("black-r").square == 12
+    with pytest.raises(RecordError, match="step 1, anna"):
+        play(record(players=1, setup=setup, steps=[{"anna": {"cards": {"r": 5}}}]))
 
 
 @pytest.mark.rules("R-FR-4", "5.1")

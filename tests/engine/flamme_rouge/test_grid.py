@@ -80,7 +80,7 @@ def test_default_bot_seats_by_player_count() -> None:
 @pytest.mark.rules("D22", "7.5")
 def test_at_most_six_teams_and_one_peloton() -> None:
     """Seven teams or two Pelotons are refused with a clear message."""
-    with pytest.raises(Exception, match="at most 6 teams"):
-        start(record(players=6, bots=["muscle"]))
+    with pytest.raises(Exception, match="entrants: Flamme Rouge takes 1 to 6 entrants"):
+        start(record(players=6, bots=["muscle"], stage="Avenue Corso Paseo"))
     with pytest.raises(Exception, match="at most one Peloton"):
         start(record(players=1, bots=["peloton", "peloton"]))

@@ -9,8 +9,8 @@ import pytest
 from engine.flamme_rouge.cards import EXHAUSTION
 from engine.flamme_rouge.orders import complete_energy, parse_text, validate_energy
 from engine.messages import OrderError
-from engine.race import Race
 from engine.ruleset import set_path
+from tests.logged import LoggedRace
 
 from .helpers import placed, record, start
 
@@ -22,7 +22,7 @@ HANDS: dict[str, list[Any]] = {
 }
 
 
-def racing() -> Race:
+def racing() -> LoggedRace:
     """Two teams on the road, hands known: Anna's Rouleur 3 4 4 7, Sprinteur 9 2 E 5."""
     return start(record(players=2, setup=placed({"black-r": 10, "black-s": 11, "blue-r": 12, "blue-s": 13}, HANDS)))
 

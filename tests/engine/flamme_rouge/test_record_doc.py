@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 import re
 
-from engine.race import replay
 from engine.record import parse_record
 from tests.conformance import ROOT
+from tests.logged import logged_replay
 
 
 def test_the_documented_example_record_replays_and_ben_wins() -> None:
     """Extract the last JSON block of the page, replay it: Ben's Sprinteur 2 past the line beats Anna's Rouleur."""
     page = (ROOT / "docs" / "race-record" / "flamme_rouge.md").read_text(encoding="utf-8")
     record = json.loads(re.findall(r"```json\n(.*?)```", page, re.S)[-1])
-    race = replay(parse_record(json.dumps(record)))
+    race = logged_replay(parse_record(json.dumps(record)))
     result = race.result()
     assert result.finished
     assert [s.entrant for s in result.standings] == ["ben", "anna"]

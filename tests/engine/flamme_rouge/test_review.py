@@ -127,7 +127,7 @@ def test_a_short_deck_reshuffles_only_the_old_recycled_pile_and_the_exhaustion_c
     r = race.state.rider("black-r")
     # 10 + 7 = 17 with 18 empty: an exhaustion card onto the recycled pile, after the unchosen 3 and E
     assert r.square == 17 and "black-r" in exhausted(race.events[0])
-    assert r.deck == [] and sorted(C.value(c) for c in r.recycled) == [2, 2, 3]
+    assert r.deck == () and sorted(C.value(c) for c in r.recycled) == [2, 2, 3]
     nxt = hand_of(race.state, race.state.riders.index(r))[0]
     assert sorted(C.value(c) for c in nxt) == [2, 2, 3]
 

@@ -10,13 +10,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.flamme_rouge import RULESET
-from engine.race import Race
 from engine.ruleset import set_path
+from tests.logged import LoggedRace
 
 from .helpers import entrants, record, start
 
 
-def _walk(race: Race, pick: Any, max_steps: int = 400) -> None:
+def _walk(race: LoggedRace, pick: Any, max_steps: int = 400) -> None:
     """Play a race to its end choosing, field after field, one of the offered choices with ``pick``;
     every choice offered must validate when merged into the partial order."""
     for _ in range(max_steps):
@@ -88,17 +88,17 @@ def test_the_turn_order_is_drawn_from_the_race_seed() -> None:
 def test_a_dumped_state_loads_and_plays_on_identically() -> None:
     """dump(load(dump(s))) == dump(s) at every step, and a loaded copy reaches the same result."""
     ents = entrants("h:heuristic", "s:simple", "p:peloton", "m:muscle")
-    race = Race.start("flamme_rouge", ents, 11, "Firenze-Milano", {"finish": "first", "meteo": "random"})
+    race = LoggedRace.start("flamme_rouge", ents, 11, "Firenze-Milano", {"finish": "first", "meteo": "random"})
     copy = None
-    while race.awaited():
+    while not race.finished:
         data = RULESET.dump(race.state)
         json.dumps(data)
         assert RULESET.dump(RULESET.load(json.loads(json.dumps(data)))) == data
         if race.state.round == 4 and copy is None:
-            copy = Race(ruleset=RULESET, record=race.record.model_copy(deep=True), state=RULESET.load(data))
+            copy = LoggedRace(ruleset=RULESET, header=race.header, state=RULESET.load(data))
         race.play_step({})
     assert copy is not None
-    while copy.awaited():
+    while not copy.finished:
         copy.play_step({})
     assert RULESET.dump(copy.state) == RULESET.dump(race.state)
     assert copy.result() == race.result()
@@ -141,4 +141,4 @@ def test_a_bad_stage_or_option_names_the_field() -> None:
     with pytest.raises(Exception, match="unknown stage"):
         start(record(players=2, stage="Tour de Nowhere"))
     with pytest.raises(Exception, match="unknown bot"):
-        Race.start("flamme_rouge", entrants("anna", "x:genius"), 1)
+        LoggedRace.start("flamme_rouge", entrants("anna", "x:genius"), 1)

@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 
 from engine.flamme_rouge import RULESET
-from engine.race import Race
+from tests.logged import LoggedRace
 
 from .helpers import entrants, placed, record, start
 
 
-def hands_race(positions: dict[str, Any], hands: dict[str, list[Any]], stage: str = "S5 _60 F5") -> Race:
+def hands_race(positions: dict[str, Any], hands: dict[str, list[Any]], stage: str = "S5 _60 F5") -> LoggedRace:
     return start(record(players=1, stage=stage, setup=placed(positions, hands)))
 
 
@@ -50,7 +50,7 @@ def test_every_strategy_plays_whole_races_deterministically(strategy: str) -> No
     """Two runs of the same all-bot race give the same record; every step validated on the way."""
 
     def run() -> Any:
-        race = Race.start(
+        race = LoggedRace.start(
             "flamme_rouge",
             entrants(f"a:{strategy}", f"b:{strategy}", "p:peloton", "m:muscle"),
             21,
@@ -59,7 +59,7 @@ def test_every_strategy_plays_whole_races_deterministically(strategy: str) -> No
         )
         race.play_bots_until_human()
         assert race.result().finished
-        return race.record.steps
+        return race.steps
 
     assert run() == run()
 
@@ -69,7 +69,7 @@ def test_the_heuristic_beats_simple_head_to_head_on_a_flat_stage() -> None:
     wins = 0
     for i in range(40):
         teams = entrants("h:heuristic", "s:simple") if i % 2 == 0 else entrants("s:simple", "h:heuristic")
-        race = Race.start("flamme_rouge", teams, 1000 + i, "Avenue Corso Paseo", {"finish": "first"})
+        race = LoggedRace.start("flamme_rouge", teams, 1000 + i, "Avenue Corso Paseo", {"finish": "first"})
         race.play_bots_until_human()
         places = {st.entrant: st.place for st in race.result().standings}
         wins += places["h"] < places["s"]

@@ -60,7 +60,11 @@ def test_up_to_twelve_riders_and_never_more() -> None:
     race = start(record(players=names, stage="Avenue Corso Paseo", options={"riders_per_player": 1}))
     assert race.state.large and race.state.track.lanes[1] == 3
     with pytest.raises(Exception, match="at most 12 riders"):
-        start(record(players=[*names[:11]], bots=["peloton"], options={"riders_per_player": 1}))
+        start(
+            record(
+                players=[*names[:11]], bots=["peloton"], stage="Avenue Corso Paseo", options={"riders_per_player": 1}
+            )
+        )
 
 
 @pytest.mark.rules("D24", "5.1")

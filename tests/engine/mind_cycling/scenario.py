@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.mind_cycling.state import MindState
-from engine.race import Race
 from engine.ruleset import Entrant, Event
+from tests.logged import LoggedRace
 
 OPEN_COURSE: dict[str, Any] = {
     "course": ["plains", "plains", "sprint", "plains", "mountain", "mountain", "plains"],
@@ -30,7 +30,7 @@ def race(
     options: Mapping[str, Any] | None = None,
     seed: int = 7,
     park: bool = True,
-) -> Race:
+) -> LoggedRace:
     """A race started from ``spots``; cyclists not named are parked far behind the start, out of the way."""
     placed = {(s[0], s[1]) for s in spots}
     cyclists = [
@@ -46,7 +46,7 @@ def race(
                     cyclists.append({"entrant": p, "number": n, "row": -15 - 2 * (slot // 5), "lane": 1 + slot % 5})
                     slot += 1
     opts = {"team_size": team_size, **(options or {})}
-    return Race.start(
+    return LoggedRace.start(
         "mind_cycling",
         [Entrant(id=p, name=p.upper()) for p in players],
         seed,
@@ -56,7 +56,7 @@ def race(
     )
 
 
-def play(r: Race, orders: Mapping[str, Any] | None = None) -> list[Event]:
+def play(r: LoggedRace, orders: Mapping[str, Any] | None = None) -> list[Event]:
     """One step. In an orders-mode round, cyclists left without an intent hold still (``move 0``);
     entrants not given any order get the absent player's automatic order (D24)."""
     sent: dict[str, Any] = {}
@@ -76,16 +76,16 @@ def play(r: Race, orders: Mapping[str, Any] | None = None) -> list[Event]:
                 if "action" not in intent:
                     intent.update({"action": "move", "distance": 0})
         sent[d.entrant] = order
-    return r.play_step(sent)
+    return r.play_step(sent).events
 
 
-def hold(r: Race, entrant: str) -> str:
+def hold(r: LoggedRace, entrant: str) -> str:
     """Text orders that keep every cyclist of ``entrant`` on the road where it is."""
     state: MindState = r.state
     return "\n".join(f"#{c.number} move 0" for c in state.team(entrant) if c.on_road)
 
 
-def spot(r: Race, key: str) -> tuple[int, int]:
+def spot(r: LoggedRace, key: str) -> tuple[int, int]:
     c = r.state.cyclists[key]
     return c.row, c.lane
 

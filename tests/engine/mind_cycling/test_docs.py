@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from engine.mind_cycling import RULESET
-from engine.race import replay
 from engine.record import parse_record
 from tests.conformance import ROOT
+from tests.logged import logged_replay
 
 DOC = ROOT / "docs" / "race-record" / "mind_cycling.md"
 
@@ -16,7 +16,7 @@ def test_the_example_record_in_the_docs_replays_to_annas_four_medals() -> None:
     """Anna: places 1, 3, 6 = 29 points against 28, both sections and the win: 4 medals."""
     block = re.search(r"```json\n(.*?)\n```", DOC.read_text(encoding="utf-8"), re.S)
     assert block is not None
-    race = replay(parse_record(block.group(1)))
+    race = logged_replay(parse_record(block.group(1)))
     result = RULESET.result(race.state)
     assert result.finished
     anna, bot = result.standings

@@ -6,8 +6,8 @@ import pytest
 
 from engine.messages import OrderError
 from engine.mind_cycling import RULESET
-from engine.race import Race
 from engine.ruleset import Entrant
+from tests.logged import LoggedRace
 
 THREE = [Entrant(id="a", name="A"), Entrant(id="b", name="B"), Entrant(id="c", name="C")]
 
@@ -38,7 +38,7 @@ def test_every_cyclist_starts_with_a_blue_base() -> None:
 @pytest.mark.rules("D9", "3.3")
 def test_players_take_turns_placing_one_cyclist_into_the_next_slot_row_zero_left_to_right_then_row_minus_one() -> None:
     """With an explicit order c, a, b the slots fill (0,1) (0,2) (0,3) (0,4) (0,5) (-1,1)..."""
-    race = Race.start("mind_cycling", THREE, 5, options={"team_size": 3, "placement_order": ["c", "a", "b"]})
+    race = LoggedRace.start("mind_cycling", THREE, 5, options={"team_size": 3, "placement_order": ["c", "a", "b"]})
     seen = []
     for n in range(9):
         (decision,) = race.awaited()
@@ -76,7 +76,7 @@ def test_a_placement_order_must_name_every_player_once() -> None:
 @pytest.mark.rules("D9", "D24")
 def test_placing_an_already_placed_cyclist_is_refused_and_the_automatic_choice_is_the_first_unplaced() -> None:
     """A clear refusal; an absent player places its first unplaced cyclist in team order."""
-    race = Race.start("mind_cycling", THREE, 5, options={"placement_order": ["a", "b", "c"]})
+    race = LoggedRace.start("mind_cycling", THREE, 5, options={"placement_order": ["a", "b", "c"]})
     race.play_step({"a": "#2"})
     race.play_step({"b": "sprinter"})
     race.play_step({"c": {"cyclist": 4}})

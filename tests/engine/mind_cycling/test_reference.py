@@ -16,8 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.race import Race
 from engine.ruleset import Entrant
+from tests.logged import LoggedRace
 
 CAP = {
     "sprinter": {"plains": 5, "sprint": 7, "mountain": 3},
@@ -33,7 +33,7 @@ STRIP = 4
 class Reference:
     """One round of the rules, on plain dicts."""
 
-    def __init__(self, race: Race, intents: dict[str, dict[str, Any]]) -> None:
+    def __init__(self, race: LoggedRace, intents: dict[str, dict[str, Any]]) -> None:
         state = race.state
         course = state.course
         self.kind = course.section_kind
@@ -208,7 +208,7 @@ class Reference:
             follower = self.behind.get(follower)
 
 
-def _situation(seed: int) -> tuple[Race, dict[str, dict[str, Any]], dict[str, Any]] | None:
+def _situation(seed: int) -> tuple[LoggedRace, dict[str, dict[str, Any]], dict[str, Any]] | None:
     """A dense random situation on a 16-row course, with random intents for every rider."""
     rnd = random.Random(seed)
     lanes = rnd.choice([3, 4])
@@ -233,7 +233,7 @@ def _situation(seed: int) -> tuple[Race, dict[str, dict[str, Any]], dict[str, An
         )
     stage = {"course": STRIPS, "strip_length": STRIP, "rocks": sorted(rocks), "supply_spaces": sorted(supply)}
     try:
-        race = Race.start(
+        race = LoggedRace.start(
             "mind_cycling",
             [Entrant(id=p, name=p.upper()) for p in players],
             seed,

@@ -11,20 +11,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.mind_cycling import RULESET
-from engine.race import Race, replay
 from engine.record import parse_record
 from engine.ruleset import Entrant
+from tests.logged import LoggedRace, logged_replay
 
 from .scenario import play, race, spot
 
 
-def _bots(n: int, mode: str, seed: int, stage: str = "short") -> Race:
+def _bots(n: int, mode: str, seed: int, stage: str = "short") -> LoggedRace:
     strategies = ("steady", "opportunist")
     entrants = [Entrant(id=f"p{i}", name=f"P{i}", bot=strategies[i % 2]) for i in range(n)]
-    return Race.start("mind_cycling", entrants, seed, stage=stage, options={"mode": mode})
+    return LoggedRace.start("mind_cycling", entrants, seed, stage=stage, options={"mode": mode})
 
 
-def _run(r: Race) -> None:
+def _run(r: LoggedRace) -> None:
     for _ in range(2000):
         if not r.awaited():
             return
@@ -46,7 +46,7 @@ def test_bot_races_run_to_the_end_round_trip_and_replay_identically(players: int
     _run(r)
     result = RULESET.result(r.state)
     assert result.finished and len(result.standings) == players
-    again = replay(parse_record(r.record.to_json()))
+    again = logged_replay(parse_record(r.full_record.to_json()))
     assert RULESET.dump(again.state) == RULESET.dump(r.state)
 
 
@@ -66,7 +66,7 @@ def test_bots_are_deterministic_and_the_two_strategies_differ() -> None:
     a, b = _bots(2, "orders", 5), _bots(2, "orders", 5)
     _run(a)
     _run(b)
-    assert a.record.steps == b.record.steps
+    assert a.steps == b.steps
     r = race([("a", 1, 22, 1), ("a", 2, 21, 1), ("a", 3, 20, 1)])
     steady = RULESET.auto_order(r.state, "a", None, "steady")
     opportunist = RULESET.auto_order(r.state, "a", None, "opportunist")
@@ -117,16 +117,16 @@ def test_bad_setups_and_options_are_refused_with_the_field_named() -> None:
             RULESET.new_race(None, {}, two, seed=1, setup=setup)
     with pytest.raises(ValueError, match="speed"):
         RULESET.new_race(None, {"speed": 3}, two, seed=1)
-    with pytest.raises(ValueError, match="unknown bot strategy"):
+    with pytest.raises(ValueError, match=r"entrants\.0\.bot: unknown bot"):
         RULESET.new_race(None, {}, [Entrant(id="a", name="A", bot="kamikaze")], seed=1)
-    with pytest.raises(ValueError, match="1 to 6 players"):
+    with pytest.raises(ValueError, match="takes 1 to 6 entrants"):
         RULESET.new_race(None, {}, [Entrant(id=f"p{i}", name="P") for i in range(7)], seed=1)
 
 
 @pytest.mark.rules("R-MC-1")
 def test_set_up_cyclists_skip_the_grid_and_the_others_are_placed_in_the_free_slots() -> None:
     """Only a#1 is set up on (0,1): the placement turns fill (0,2), (0,3)... around it."""
-    r = Race.start(
+    r = LoggedRace.start(
         "mind_cycling",
         [Entrant(id="a", name="A"), Entrant(id="b", name="B")],
         2,
@@ -147,10 +147,10 @@ def test_random_legal_orders_in_both_modes_replay_identically(mode: str, players
     from tests.engine.random_orders import play_randomly
 
     entrants = [Entrant(id=f"h{i}", name=f"H{i}") for i in range(players)]
-    r = Race.start("mind_cycling", entrants, seed, stage="short", options={"mode": mode})
+    r = LoggedRace.start("mind_cycling", entrants, seed, stage="short", options={"mode": mode})
     play_randomly(r, random.Random(seed))
     assert not r.awaited() and RULESET.result(r.state).finished
-    again = replay(parse_record(r.record.to_json()))
+    again = logged_replay(parse_record(r.full_record.to_json()))
     assert [[e.model_dump() for e in step] for step in again.events] == [
         [e.model_dump() for e in step] for step in r.events
     ]
@@ -166,7 +166,7 @@ def test_riders_never_share_a_space_stand_on_a_rock_leave_the_road_or_go_backwar
     from tests.engine.random_orders import random_order
 
     entrants = [Entrant(id=f"h{i}", name=f"H{i}") for i in range(3)]
-    r = Race.start("mind_cycling", entrants, seed, stage="short", options={"mode": mode, "team_size": 4})
+    r = LoggedRace.start("mind_cycling", entrants, seed, stage="short", options={"mode": mode, "team_size": 4})
     rnd = random.Random(seed)
     rows: dict[str, int] = {}
     for _ in range(600):

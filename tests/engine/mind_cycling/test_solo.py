@@ -8,8 +8,8 @@ import pytest
 
 from engine.mind_cycling import RULESET
 from engine.mind_cycling.scoring import solo_key, solo_line
-from engine.race import Race
 from engine.ruleset import Entrant
+from tests.logged import LoggedRace
 
 from .scenario import play
 
@@ -17,7 +17,7 @@ SOLO = [Entrant(id="s", name="Solo")]
 OPEN = {"course": ["plains"] * 7, "strip_length": 10, "rocks": [], "supply_spaces": []}
 
 
-def _solo(fifth_row: int, setup_round: int = 6, **options: Any) -> Race:
+def _solo(fifth_row: int, setup_round: int = 6, **options: Any) -> LoggedRace:
     """Four cyclists one step from the line; the climber #2 further back, all at round ``setup_round``."""
     cyclists = [
         {"entrant": "s", "number": 3, "row": 70, "lane": 1},
@@ -26,7 +26,7 @@ def _solo(fifth_row: int, setup_round: int = 6, **options: Any) -> Race:
         {"entrant": "s", "number": 1, "row": 69, "lane": 4},
         {"entrant": "s", "number": 2, "row": fifth_row, "lane": 5},
     ]
-    return Race.start(
+    return LoggedRace.start(
         "mind_cycling", SOLO, 3, stage=OPEN, options=options, setup={"cyclists": cyclists, "round": setup_round}
     )
 
@@ -41,7 +41,7 @@ def test_the_solo_team_always_has_five_cyclists_whatever_the_team_size() -> None
 @pytest.mark.rules("D9", "8", "3.3")
 def test_the_solo_player_orders_its_five_cyclists_side_by_side_on_row_zero() -> None:
     """Five placement steps fill row 0, lanes 1 to 5, in the order chosen."""
-    race = Race.start("mind_cycling", SOLO, 1)
+    race = LoggedRace.start("mind_cycling", SOLO, 1)
     for n in (2, 5, 1, 4, 3):
         race.play_step({"s": f"#{n}"})
     assert [(c.row, c.lane) for c in race.state.team("s")] == [(0, 3), (0, 1), (0, 5), (0, 4), (0, 2)]

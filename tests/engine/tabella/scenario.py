@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.race import Race
 from engine.ruleset import Entrant, Event
 from engine.tabella.state import Rider
+from tests.logged import LoggedRace
 
 CLASSIC_1 = {"table": "classic", "rows": 1}
 """§10.2's course: rows 1-3 of the classic table as A-C."""
@@ -26,13 +26,13 @@ def scenario(
     seed: int = 1,
     setup_gazzetta: bool | None = None,
     **options: Any,
-) -> Race:
+) -> LoggedRace:
     """A race of the named riders (id = lower-case name) starting at ``round`` with explicit values."""
     entrants = [Entrant(id=rid, name=rid.capitalize()) for rid in riders]
     setup: dict[str, Any] = {"round": round, "riders": riders}
     if setup_gazzetta is not None:
         setup["gazzetta_hit"] = setup_gazzetta
-    return Race.start(
+    return LoggedRace.start(
         "tabella",
         entrants,
         seed=seed,
@@ -42,7 +42,7 @@ def scenario(
     )
 
 
-def play(race: Race, orders: dict[str, Any], times: dict[str, int] | None = None) -> list[Event]:
+def play(race: LoggedRace, orders: dict[str, Any], times: dict[str, int] | None = None) -> list[Event]:
     """Resolve one step; ``times`` gives each order a receive time in minutes (its priority key)."""
     sent: dict[str, Any] = {}
     for rid, order in orders.items():
@@ -50,10 +50,10 @@ def play(race: Race, orders: dict[str, Any], times: dict[str, int] | None = None
         if times and rid in times:
             body["received_at"] = minute(times[rid])
         sent[rid] = body
-    return race.play_step(sent)
+    return race.play_step(sent).events
 
 
-def rider(race: Race, rid: str) -> Rider:
+def rider(race: LoggedRace, rid: str) -> Rider:
     return race.state.rider(rid)
 
 

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from engine.race import Race
 from engine.ruleset import Entrant
 from engine.tabella import RULESET
 from engine.tabella.bots import best_route, victim_risk
 from engine.tabella.table import Course, classic_table
+from tests.logged import LoggedRace
 
 from .scenario import CLASSIC_1
 
 
-def _bots(mode: str, seed: int) -> Race:
+def _bots(mode: str, seed: int) -> LoggedRace:
     entrants = [
         Entrant(id="c1", name="Calmo", bot="cautious"),
         Entrant(id="a1", name="Audace", bot="aggressive"),
         Entrant(id="c2", name="Prudente", bot="cautious"),
         Entrant(id="a2", name="Feroce", bot="aggressive"),
     ]
-    return Race.start("tabella", entrants, seed=seed, options={"mode": mode})
+    return LoggedRace.start("tabella", entrants, seed=seed, options={"mode": mode})
 
 
 @pytest.mark.parametrize("mode", ["plan", "live"])
@@ -73,13 +73,13 @@ def test_the_victim_risk_of_a_cell_counts_only_crashes_we_would_lose() -> None:
     assert victim_risk(course, 1, 1, 1, {(1, 1): [{1: 0.5}, {1: 0.5}]}) == 6.0 / 4
 
 
-def _live_sprint(strategy: str) -> Race:
+def _live_sprint(strategy: str) -> LoggedRace:
     riders = {
         "me": {"row": "B", "v": 10, "r": 12, "stolen": {"owner": "you", "reinforced": True}},
         "you": {"row": "B", "v": 20, "r": 10, "bottle": "stolen"},
     }
     entrants = [Entrant(id="me", name="Me", bot=strategy), Entrant(id="you", name="You")]
-    return Race.start(
+    return LoggedRace.start(
         "tabella", entrants, seed=1, stage=CLASSIC_1, options={"mode": "live"}, setup={"round": 7, "riders": riders}
     )
 
@@ -110,7 +110,7 @@ def test_the_route_planner_takes_the_descent_and_breaks_effort_ties_upwards() ->
 
 def test_the_absent_player_order_is_the_automatic_order_of_the_rules() -> None:
     """Live start: Cavaliera, no Bibitone, no specials."""
-    race = Race.start(
+    race = LoggedRace.start(
         "tabella",
         [Entrant(id="a", name="A"), Entrant(id="b", name="B")],
         seed=1,
@@ -128,6 +128,6 @@ def test_the_last_sprint_asks_for_more_than_the_rider_can_hold() -> None:
         "you": {"row": "A", "bottle": "stolen"},
     }
     entrants = [Entrant(id="me", name="Me", bot="aggressive"), Entrant(id="you", name="You")]
-    race = Race.start("tabella", entrants, seed=1, stage=CLASSIC_1, setup={"round": 5, "riders": riders})
+    race = LoggedRace.start("tabella", entrants, seed=1, stage=CLASSIC_1, setup={"round": 5, "riders": riders})
     plan = race.bot_order("me")
     assert plan["s3"] >= 10 + 4 + 4

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine.messages import OrderError
-from engine.race import Race
 from engine.record import RecordError
 from engine.ruleset import Entrant
 from engine.tabella import RULESET
+from tests.logged import LoggedRace
 
 from .scenario import CLASSIC_1, kinds, minute
 
@@ -22,10 +22,12 @@ def _entrants(*names: str) -> list[Entrant]:
 @pytest.mark.rules("D1", "4.1")
 def test_in_plan_mode_one_step_plays_the_whole_race_round_by_round() -> None:
     """Two plans in, nine rounds out: the events name every round from the start to s3."""
-    race = Race.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1)
+    race = LoggedRace.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1)
     (one, _) = race.awaited()
     assert one.kind == "plan" and not one.required
-    events = race.play_step({"anna": {"text": PLAN, "received_at": minute(1)}, "luca": "C · 1R 1R 1R 1R 1R · 0 0 9"})
+    events = race.play_step(
+        {"anna": {"text": PLAN, "received_at": minute(1)}, "luca": "C · 1R 1R 1R 1R 1R · 0 0 9"}
+    ).events
     labels = [e.data["label"] for e in kinds(events, "round")]
     assert labels == ["start", "m1", "m2", "m3", "m4", "m5", "s1", "s2", "s3"]
     assert race.awaited() == [] and race.result().finished
@@ -35,8 +37,8 @@ def test_in_plan_mode_one_step_plays_the_whole_race_round_by_round() -> None:
 @pytest.mark.rules("D8", "R-TDD-1", "4.1")
 def test_in_plan_mode_a_player_without_a_plan_does_not_start_and_scores_nothing() -> None:
     """Carla sends nothing: Anna and Luca race; Carla is listed after them with no points."""
-    race = Race.start("tabella", _entrants("Anna", "Luca", "Carla"), seed=3, stage=CLASSIC_1)
-    events = race.play_step({"anna": PLAN, "luca": "C · 1R 1R 1R 1R 1R · 0 0 9"})
+    race = LoggedRace.start("tabella", _entrants("Anna", "Luca", "Carla"), seed=3, stage=CLASSIC_1)
+    events = race.play_step({"anna": PLAN, "luca": "C · 1R 1R 1R 1R 1R · 0 0 9"}).events
     assert kinds(events, "did_not_start")[0].data["rider"] == "carla"
     last = race.result().standings[-1]
     assert (last.entrant, last.place, last.figures) == ("carla", 3, {"status": "did_not_start", "points": 0})
@@ -45,8 +47,8 @@ def test_in_plan_mode_a_player_without_a_plan_does_not_start_and_scores_nothing(
 @pytest.mark.rules("D8", "R-TDD-1", "4.1")
 def test_a_plan_race_with_fewer_than_two_starters_is_void() -> None:
     """Only Anna sent a plan: the race is not run and awards no points."""
-    race = Race.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1)
-    events = race.play_step({"anna": PLAN})
+    race = LoggedRace.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1)
+    events = race.play_step({"anna": PLAN}).events
     assert kinds(events, "void") and not kinds(events, "round")
     result = race.result()
     assert result.finished and {s.figures["points"] for s in result.standings} == {0}
@@ -58,7 +60,7 @@ def test_a_plan_race_with_fewer_than_two_starters_is_void() -> None:
 @pytest.mark.rules("D1", "D8", "4.1")
 def test_live_mode_asks_one_round_at_a_time_and_plays_the_automatic_order_for_a_missing_one() -> None:
     """Nine steps; Luca never orders: Cavaliera, then 1R, then 0 in the sprint."""
-    race = Race.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1, options={"mode": "live"})
+    race = LoggedRace.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1, options={"mode": "live"})
     steps = 0
     while race.awaited():
         decisions = race.awaited()
@@ -85,7 +87,7 @@ def test_live_mode_asks_one_round_at_a_time_and_plays_the_automatic_order_for_a_
 @pytest.mark.rules("D8", "4.1")
 def test_the_automatic_order_keeps_what_the_player_already_chose() -> None:
     """Half a move chosen (effort 3): the automatic order completes it with R."""
-    race = Race.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1, options={"mode": "live"})
+    race = LoggedRace.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1, options={"mode": "live"})
     race.play_step({"anna": "start: C", "luca": "start: C"})
     order = race.absent_order("anna", {"m1": {"effort": 3}})
     assert order["m1"] == {"effort": 3, "dir": "R"} and order["auto"] is True
@@ -96,10 +98,10 @@ def test_the_automatic_order_keeps_what_the_player_already_chose() -> None:
 def test_a_race_needs_two_to_twenty_riders() -> None:
     """One rider or twenty-one are refused; two and twenty are fine."""
     with pytest.raises(RecordError, match="2 to 20"):
-        Race.start("tabella", _entrants("Solo"), seed=1)
+        LoggedRace.start("tabella", _entrants("Solo"), seed=1)
     with pytest.raises(RecordError, match="2 to 20"):
-        Race.start("tabella", _entrants(*[f"R{i}" for i in range(21)]), seed=1)
-    assert Race.start("tabella", _entrants(*[f"R{i}" for i in range(20)]), seed=1).awaited()
+        LoggedRace.start("tabella", _entrants(*[f"R{i}" for i in range(21)]), seed=1)
+    assert LoggedRace.start("tabella", _entrants(*[f"R{i}" for i in range(20)]), seed=1).awaited()
     assert len(RULESET.default_entrants(_entrants("Solo"), {})) == 2
 
 
@@ -108,8 +110,10 @@ def test_the_same_seed_options_and_orders_give_the_same_race() -> None:
     """Two runs of a random-table, random-rows race are identical, events included."""
 
     def run() -> tuple[dict, list]:  # type: ignore[type-arg]
-        race = Race.start("tabella", _entrants("Anna", "Luca"), seed=99, stage={"table": "random", "rows": "random"})
-        events = race.play_step({"anna": PLAN, "luca": "B · 2R 2R 2R 2R 2R · 1 1 1"})
+        race = LoggedRace.start(
+            "tabella", _entrants("Anna", "Luca"), seed=99, stage={"table": "random", "rows": "random"}
+        )
+        events = race.play_step({"anna": PLAN, "luca": "B · 2R 2R 2R 2R 2R · 1 1 1"}).events
         return RULESET.dump(race.state), [e.model_dump() for e in events]
 
     assert run() == run()
@@ -118,7 +122,7 @@ def test_the_same_seed_options_and_orders_give_the_same_race() -> None:
 @pytest.mark.rules("R-TDD-3", "4.1")
 def test_a_half_built_plan_is_completed_with_the_automatic_order() -> None:
     """Start A and m1 3S chosen: the rest becomes 1R moves, sprints of 0, no specials."""
-    race = Race.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1)
+    race = LoggedRace.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1)
     order = race.absent_order("anna", {"start": "A", "m1": {"effort": 3, "dir": "S"}})
     assert order["start"] == "A" and order["m1"] == {"effort": 3, "dir": "S"} and order["bibitone"] is False
     assert [order[f"m{i}"] for i in range(2, 6)] == [{"effort": 1, "dir": "R"}] * 4
@@ -128,7 +132,7 @@ def test_a_half_built_plan_is_completed_with_the_automatic_order() -> None:
 def test_a_plan_race_can_start_from_a_set_up_sprint_with_a_plan_for_the_rounds_left() -> None:
     """Setup at s1: the plan holds only s1-s3 and the race is played out from there."""
     riders = {"anna": {"row": "C", "r": 10, "v": 8}, "luca": {"row": "C", "r": 12, "v": 7}}
-    race = Race.start(
+    race = LoggedRace.start(
         "tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1, setup={"round": 6, "riders": riders}
     )
     assert {d.entrant for d in race.awaited()} == {"anna", "luca"}
@@ -144,6 +148,6 @@ def test_a_plan_race_can_start_from_a_set_up_sprint_with_a_plan_for_the_rounds_l
 
 def test_resolve_checks_the_orders_it_is_given() -> None:
     """A caller that skips validation still gets the rules: an incomplete plan is refused."""
-    race = Race.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1)
+    race = LoggedRace.start("tabella", _entrants("Anna", "Luca"), seed=3, stage=CLASSIC_1)
     with pytest.raises(Exception, match="incomplete"):
         RULESET.resolve(race.state, {"anna": {"start": "A"}, "luca": {"text": PLAN.replace("@Luca", "@Anna")}})

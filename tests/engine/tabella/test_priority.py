@@ -43,11 +43,13 @@ def test_an_order_without_a_receive_time_counts_after_every_timed_order() -> Non
 
 @pytest.mark.rules("D6")
 def test_resending_an_order_replaces_its_receive_time() -> None:
-    """The new order's time counts, not the first one's."""
+    """The time travels beside the order: the order played counts with the time it was received."""
     race = scenario({"anna": {}, "bob": {}})
     first = race.validate("anna", {"text": "start: A", "received_at": minute(1)})
-    again = RULESET.validate(race.state, "anna", {"text": "start: B", "received_at": minute(5)}, previous=first)
-    assert again.order == {"start": "B", "received_at": minute(5)}
+    again = RULESET.validate(race.state, "anna", {"text": "start: B"}, previous=first)
+    assert first == {"start": "A"} and again.order == {"start": "B"}
+    race.play_step({"anna": {**again.order, "received_at": minute(5)}, "bob": {"start": "A"}})
+    assert race.state.rider("anna").order_time == minute(5) and race.state.rider("bob").order_time is None
 
 
 @pytest.mark.rules("D6", "D29")

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.race import Race
 from engine.ruleset import Entrant
 from engine.tabella.orders import ALLOWED_ROUNDS
 from engine.tabella.state import ROUNDS
+from tests.logged import LoggedRace
 
 NAMES = ["Anna", "Luca", "Marco", "Sara", "Gino"]
 EXAMPLES = int(os.environ.get("TABELLA_EXAMPLES", "40"))
@@ -63,8 +63,8 @@ def test_any_valid_plan_resolves_and_resistenza_stays_at_zero_or_more(
     """Random plans for 2-5 riders: the race resolves, every rider is listed, R and V are never negative."""
     n, stage, plans = data
     entrants = [Entrant(id=name.lower(), name=name) for name in NAMES[:n]]
-    race = Race.start("tabella", entrants, seed=seed, stage=stage, options={"scia_reading": reading})
-    events = race.play_step(plans)
+    race = LoggedRace.start("tabella", entrants, seed=seed, stage=stage, options={"scia_reading": reading})
+    events = race.play_step(plans).events
     result = race.result()
     assert result.finished and sorted(s.entrant for s in result.standings) == sorted(e.id for e in entrants)
     assert all(r.r >= 0 and r.v >= 0 for r in race.state.riders)
@@ -76,7 +76,7 @@ def test_any_valid_plan_resolves_and_resistenza_stays_at_zero_or_more(
     _check_final_positions(race)
 
 
-def _check_final_positions(race: Race) -> None:
+def _check_final_positions(race: LoggedRace) -> None:
     """Finishers end in pair 5; an exhausted rider has R 0 and stays where it stopped (D27, §5.3)."""
     if race.state.void:
         return
@@ -98,7 +98,7 @@ def test_any_valid_live_orders_play_a_whole_race_with_resistenza_at_zero_or_more
     """Live mode, random round orders with random specials: nine rounds or fewer, never a negative value."""
     names = NAMES[:n]
     entrants = [Entrant(id=name.lower(), name=name) for name in names]
-    race = Race.start("tabella", entrants, seed=seed, options={"mode": "live"})
+    race = LoggedRace.start("tabella", entrants, seed=seed, options={"mode": "live"})
     while race.awaited():
         number = race.state.round
         label = ROUNDS[number]
@@ -124,7 +124,7 @@ def test_any_valid_live_orders_play_a_whole_race_with_resistenza_at_zero_or_more
             orders[decision.entrant] = " ; ".join(parts)
         race.play_step(orders)
         assert all(r.r >= 0 and r.v >= 0 for r in race.state.riders)
-    assert race.result().finished and len(race.record.steps) <= 9
+    assert race.result().finished and len(race.steps) <= 9
     _check_final_positions(race)
 
 
@@ -160,9 +160,9 @@ def test_a_plan_played_round_by_round_in_live_mode_gives_the_same_race(seed: int
     plans = {rid: _random_plan(rnd, rid, [o for o in ids if o != rid]) for rid in ids}
     stage = {"table": "random", "rows": "random"}
     options = {"gazzetta_delay": "immediate"}
-    whole = Race.start("tabella", entrants, seed=seed, stage=stage, options={**options, "mode": "plan"})
+    whole = LoggedRace.start("tabella", entrants, seed=seed, stage=stage, options={**options, "mode": "plan"})
     whole.play_step(plans)
-    live = Race.start("tabella", entrants, seed=seed, stage=stage, options={**options, "mode": "live"})
+    live = LoggedRace.start("tabella", entrants, seed=seed, stage=stage, options={**options, "mode": "live"})
     while live.awaited():
         label = ROUNDS[live.state.round]
         orders = {}
@@ -178,7 +178,7 @@ def test_a_plan_played_round_by_round_in_live_mode_gives_the_same_race(seed: int
             orders[decision.entrant] = order
         live.play_step(orders)
 
-    def outcome(race: Race) -> list[Any]:
+    def outcome(race: LoggedRace) -> list[Any]:
         riders = [(r.id, r.r, r.v, r.row, r.status, r.progress, r.doped) for r in race.state.riders]
         return [riders, [(s.entrant, s.place, s.figures) for s in race.result().standings]]
 

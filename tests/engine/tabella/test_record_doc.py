@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import re
 
-from engine.race import replay
 from engine.record import parse_record
 from engine.tabella import RULESET
 from tests.conformance import ROOT
+from tests.logged import logged_replay
 
 
 def _example() -> str:
@@ -21,7 +21,7 @@ def _example() -> str:
 def test_the_documented_record_replays_to_a_finished_race() -> None:
     """The example replays, finishes with all three riders, and replays identically a second time."""
     record = parse_record(_example())
-    race = replay(record)
+    race = logged_replay(record)
     result = race.result()
     assert result.finished and not result.provisional
     assert sorted(s.entrant for s in result.standings) == ["anna", "bot1", "luca"]
@@ -32,5 +32,5 @@ def test_the_documented_record_replays_to_a_finished_race() -> None:
     move = next(e for e in events if e.kind == "tabella.move" and e.data["rider"] == "luca")
     assert (move.data["r"], move.data["v"]) == (29, 7)
     assert [e.kind for e in events][-1] == "tabella.gazzetta"
-    again = replay(parse_record(_example()))
+    again = logged_replay(parse_record(_example()))
     assert json.dumps(RULESET.dump(again.state)) == json.dumps(RULESET.dump(race.state))

@@ -7,32 +7,32 @@ import json
 
 import pytest
 
-from engine.race import Race
 from engine.registry import get_ruleset
 from engine.ruleset import Decision, Entrant, set_path
 from engine.tabella import RULESET
 from engine.tabella.ruleset import guide_text
+from tests.logged import LoggedRace
 
 from .scenario import CLASSIC_1, scenario
 
 
-def _race(mode: str = "plan") -> Race:
+def _race(mode: str = "plan") -> LoggedRace:
     entrants = [
         Entrant(id="anna", name="Anna"),
         Entrant(id="luca", name="Luca"),
         Entrant(id="bot", name="B", bot="aggressive"),
     ]
-    return Race.start("tabella", entrants, seed=5, stage=CLASSIC_1, options={"mode": mode})
+    return LoggedRace.start("tabella", entrants, seed=5, stage=CLASSIC_1, options={"mode": mode})
 
 
-def _check_choices_are_legal(race: Race, decision: Decision) -> None:
+def _check_choices_are_legal(race: LoggedRace, decision: Decision) -> None:
     for field in decision.fields:
         for choice in field.choices:
             merged = set_path(decision.partial, field.path, choice.value)
             RULESET.validate(race.state, decision.entrant, merged, previous=decision.partial)
 
 
-def _build_by_fields(race: Race, entrant: str) -> dict:  # type: ignore[type-arg]
+def _build_by_fields(race: LoggedRace, entrant: str) -> dict:  # type: ignore[type-arg]
     """Fill every step-by-step field with its first choice (or the minimum), as a generic front end would."""
     partial: dict = {}  # type: ignore[type-arg]
     for _ in range(40):
@@ -80,7 +80,7 @@ def test_resolve_leaves_the_given_state_alone_and_dump_load_round_trips() -> Non
     race = _race()
     before = copy.deepcopy(RULESET.dump(race.state))
     orders = {d.entrant: race.bot_order(d.entrant) for d in race.awaited()}
-    new, events = RULESET.resolve(race.state, {k: RULESET.validate(race.state, k, v).order for k, v in orders.items()})
+    new, events = RULESET.resolve(race.state, {k: race.validate(k, v) for k, v in orders.items()})
     assert RULESET.dump(race.state) == before
     data = RULESET.dump(new)
     assert RULESET.dump(RULESET.load(json.loads(json.dumps(data)))) == data
@@ -131,7 +131,7 @@ def test_a_bad_record_names_the_offending_field() -> None:
             1,
             {"round": 2, "riders": {"a": {}, "b": {}}},
         )
-    with pytest.raises(ValueError, match="unknown bot strategy"):
+    with pytest.raises(ValueError, match=r"entrants\.1\.bot: unknown bot"):
         RULESET.new_race(None, {}, [Entrant(id="a", name="A"), Entrant(id="b", name="B", bot="genius")], 1)
 
 

@@ -120,7 +120,7 @@ def test_in_the_sprint_a_gomitata_reaches_everyone_and_changes_no_lane() -> None
     race = scenario({"anna": {"row": "A", "v": 3}, "luca": {"row": "C", "v": 10}}, round=6)
     play(race, {"anna": "s1: 0 ; G @Luca down", "luca": "s1: 0"})
     assert (rider(race, "luca").r, rider(race, "luca").v, rider(race, "luca").row) == (28, 8, 2)
-    assert race.record.steps[0]["anna"] == {"text": "s1: 0 ; G @Luca down"}
+    assert race.steps[0]["anna"] == {"text": "s1: 0 ; G @Luca down"}
 
 
 @pytest.mark.rules("D22", "D27")

@@ -5,28 +5,28 @@ from __future__ import annotations
 import pytest
 
 from engine.messages import OrderError
-from engine.race import Race
 from engine.ruleset import Entrant
 from engine.tabella import RULESET
 from engine.tabella.syntax import format_order
+from tests.logged import LoggedRace
 
 from .scenario import CLASSIC_1
 
 
-def _plan_race() -> Race:
+def _plan_race() -> LoggedRace:
     names = ["Anna", "Luca", "Marco", "Anna Maria"]
     entrants = [Entrant(id=n.lower().replace(" ", "_"), name=n) for n in names]
-    return Race.start("tabella", entrants, seed=1, stage=CLASSIC_1)
+    return LoggedRace.start("tabella", entrants, seed=1, stage=CLASSIC_1)
 
 
-def _live_race(round: int) -> Race:
+def _live_race(round: int) -> LoggedRace:
     riders = {"anna": {"row": "B"}, "luca": {"row": "B"}, "marco": {"row": "B"}}
     entrants = [Entrant(id=r, name=r.capitalize()) for r in riders]
     setup = {"round": round, "riders": riders if round else {}}
-    return Race.start("tabella", entrants, seed=1, stage=CLASSIC_1, options={"mode": "live"}, setup=setup)
+    return LoggedRace.start("tabella", entrants, seed=1, stage=CLASSIC_1, options={"mode": "live"}, setup=setup)
 
 
-def _error(race: Race, text: str, who: str = "anna") -> str:
+def _error(race: LoggedRace, text: str, who: str = "anna") -> str:
     with pytest.raises(OrderError) as caught:
         race.validate(who, text)
     return caught.value.message.text
@@ -217,7 +217,7 @@ def test_each_special_is_accepted_exactly_in_the_rounds_of_the_d9_table(code: st
 def test_two_riders_with_the_same_name_must_be_targeted_by_id() -> None:
     """``@Luca`` is ambiguous when two riders are called Luca; the message lists their ids."""
     entrants = [Entrant(id="anna", name="Anna"), Entrant(id="l1", name="Luca"), Entrant(id="l2", name="luca")]
-    race = Race.start("tabella", entrants, seed=1, stage=CLASSIC_1)
+    race = LoggedRace.start("tabella", entrants, seed=1, stage=CLASSIC_1)
     assert "2 riders are called Luca; write the rider's id instead (l1, l2)" in _error(
         race, "A · 3R 2S 1D 5R 4R · 4 1 2 · B@s1 @Luca"
     )

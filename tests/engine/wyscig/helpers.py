@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.race import Race, replay
 from engine.record import parse_record
 from engine.wyscig import RULESET
 from engine.wyscig.state import State
+from tests.logged import LoggedRace, logged_replay
 
 RULES_DOCUMENT = "wyscig-kolarski.md"
 FILLER = 39
@@ -62,35 +62,35 @@ def record(
     }
 
 
-def run(rec: dict[str, Any]) -> Race:
+def run(rec: dict[str, Any]) -> LoggedRace:
     """Replay a record from its JSON text, as the CLI would."""
-    return replay(parse_record(json.dumps(rec)))
+    return logged_replay(parse_record(json.dumps(rec)))
 
 
-def state(race: Race) -> State:
+def state(race: LoggedRace) -> State:
     assert isinstance(race.state, State)
     return race.state
 
 
-def minutes(race: Race) -> dict[str, int]:
+def minutes(race: LoggedRace) -> dict[str, int]:
     return {e: p.minutes for e, p in state(race).players.items()}
 
 
-def hand(race: Race, entrant: str) -> list[int]:
+def hand(race: LoggedRace, entrant: str) -> list[int]:
     return list(state(race).player(entrant).speeds)
 
 
-def played(race: Race) -> list[dict[str, Any]]:
+def played(race: LoggedRace) -> list[dict[str, Any]]:
     """This stage's cards so far, as the public view lists them."""
     return list(RULESET.public_view(state(race))["played"])
 
 
-def last_event(race: Race, kind: str) -> dict[str, Any]:
+def last_event(race: LoggedRace, kind: str) -> dict[str, Any]:
     """The data of the latest event of ``kind`` over the whole race."""
     found = [e.data for step in race.events for e in step if e.kind == kind]
     assert found, f"no {kind} event"
     return found[-1]
 
 
-def kinds(race: Race) -> list[str]:
+def kinds(race: LoggedRace) -> list[str]:
     return [e.kind for step in race.events for e in step]

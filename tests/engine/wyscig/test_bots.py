@@ -6,14 +6,14 @@ from typing import Any
 
 import pytest
 
-from engine.race import Race
 from engine.ruleset import Entrant
 from engine.wyscig import RULESET, bots
 from engine.wyscig.pace import judge
 from tests.engine.wyscig.helpers import minutes, record, run, state
+from tests.logged import LoggedRace
 
 
-def at(hands: dict[str, str], steps: list[tuple[str, str]], pile: str = "39 " * 10, **kw: object) -> Race:
+def at(hands: dict[str, str], steps: list[tuple[str, str]], pile: str = "39 " * 10, **kw: object) -> LoggedRace:
     return run(record(hands, pile, steps, **kw))  # type: ignore[arg-type]
 
 

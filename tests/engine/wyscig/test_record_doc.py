@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from engine.race import replay
 from engine.record import parse_record
 from tests.conformance import ROOT
+from tests.logged import logged_replay
 
 DOC = ROOT / "docs" / "race-record" / "wyscig.md"
 
@@ -15,7 +15,7 @@ def test_the_documented_example_record_replays_to_the_documented_times() -> None
     """Anna keeps the yellow token (57), Carla 64, Bob 67; the race is over after its one stage."""
     block = re.search(r"```json\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
     assert block is not None
-    race = replay(parse_record(block.group(1)))
+    race = logged_replay(parse_record(block.group(1)))
     result = race.result()
     assert result.finished
     assert [(s.entrant, s.place, s.figures["total_time"]) for s in result.standings] == [

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.race import Race
 from engine.record import RecordError
 from engine.registry import get_ruleset
 from engine.ruleset import Entrant, set_path
@@ -18,6 +17,7 @@ from engine.wyscig.classification import WINNER_TIME
 from engine.wyscig.deck import deck_presets
 from engine.wyscig.state import State
 from tests.engine.wyscig.helpers import record, run, state
+from tests.logged import LoggedRace
 
 
 def people(n: int, bot: str | None = None) -> list[Entrant]:
@@ -96,7 +96,7 @@ def test_resolve_never_touches_the_state_it_is_given() -> None:
 
 def test_a_race_survives_a_json_round_trip_mid_race_and_plays_on_identically() -> None:
     """Dump, JSON, load: the same state, the same RNG, and the same future (stage 2 is shuffled)."""
-    race = Race.start("wyscig", people(3, "steady"), seed=99, stage={"stages": 2})
+    race = LoggedRace.start("wyscig", people(3, "steady"), seed=99, stage={"stages": 2})
     for _ in range(40):
         race.play_step({})
     data = json.loads(json.dumps(RULESET.dump(race.state)))
@@ -114,9 +114,11 @@ def test_a_race_survives_a_json_round_trip_mid_race_and_plays_on_identically() -
 
 def test_a_whole_record_replays_to_the_same_end() -> None:
     """A bot race written to JSON replays in full to the same final state and standings."""
-    race = Race.start("wyscig", [*people(2, "steady"), Entrant(id="x", name="X", bot="attacker")], 5, {"stages": 2})
+    race = LoggedRace.start(
+        "wyscig", [*people(2, "steady"), Entrant(id="x", name="X", bot="attacker")], 5, {"stages": 2}
+    )
     race.play_bots_until_human()
-    again = run(json.loads(race.record.to_json()))
+    again = run(json.loads(race.full_record.to_json()))
     assert RULESET.dump(again.state) == RULESET.dump(race.state)
     assert again.result() == race.result()
 

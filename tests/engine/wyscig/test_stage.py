@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from engine.race import Race
 from engine.ruleset import Entrant
 from engine.wyscig import RULESET
 from engine.wyscig.deck import deck_presets
 from tests.engine.wyscig.helpers import hand, kinds, last_event, minutes, record, run, state
+from tests.logged import LoggedRace
 
 
-def _cards_in_play(race: Race) -> int:
+def _cards_in_play(race: LoggedRace) -> int:
     """Every card of the stage: hands, pile, climbs lying on the table, discards."""
     s = state(race)
     return sum(p.hand_size for p in s.players.values()) + len(s.pile) + len(s.climbs) + s.discards

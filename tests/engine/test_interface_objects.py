@@ -1,0 +1,116 @@
+"""The light interface objects are built by position in a few factories: their field order is pinned here.
+
+Calling a dataclass by keyword costs about twice as much, so the hot paths build messages, events and
+decisions by position, but only through the factories beside the classes (``engine.messages``,
+``engine.ruleset``) and Flamme Rouge's ``clone`` methods. Reordering a class's fields would silently swap
+values there (a Decision's two adjacent booleans): this test fails first.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from engine.flamme_rouge.state import RaceState, Rider
+from engine.messages import Message, message_of, msg
+from engine.ruleset import (
+    Choice,
+    Decision,
+    Event,
+    InputField,
+    Validated,
+    choice,
+    choice_field,
+    decision,
+    make_event,
+    validated,
+)
+
+
+def names(cls: type) -> list[str]:
+    return [f.name for f in dataclasses.fields(cls)]
+
+
+def test_the_field_order_the_factories_rely_on() -> None:
+    """Message, Event, Choice, InputField, Decision, Validated, and Flamme Rouge's Rider and RaceState."""
+    assert names(Message) == ["key", "params", "text"]
+    assert names(Event) == ["kind", "data", "message"]
+    assert names(Choice) == ["value", "label", "hint"]
+    assert names(InputField) == ["path", "label", "kind", "choices", "minimum", "maximum", "required"]
+    assert names(Decision) == [
+        "entrant",
+        "kind",
+        "prompt",
+        "fields",
+        "partial",
+        "complete",
+        "required",
+        "example",
+        "info",
+    ]
+    assert names(Validated) == ["order", "complete"]
+    assert names(Rider) == [
+        "id",
+        "team",
+        "kind",
+        "owner",
+        "bot",
+        "deck",
+        "recycled",
+        "square",
+        "lane",
+        "exhaustion",
+        "crossed",
+        "past",
+        "off",
+        "breakaway",
+    ]
+    assert names(RaceState)[:16] == [
+        "stage",
+        "options",
+        "entrants",
+        "seed",
+        "rng",
+        "track",
+        "large",
+        "weather",
+        "phase",
+        "round",
+        "turn_order",
+        "riders",
+        "bid_round",
+        "cursor",
+        "bids",
+        "hands",
+    ]
+    assert names(RaceState)[16:] == ["teams", "fixed", "cache"]
+
+
+def test_the_factories_put_each_value_in_its_field() -> None:
+    """Each factory's result equals the object built by keyword."""
+    prompt = msg("k", "Round {n}", n=3)
+    assert prompt == Message(key="k", params={"n": 3}, text="Round 3")
+    assert message_of("k", {"n": 3}, "Round 3") == prompt
+    assert make_event("fr.move", {"a": 1}, prompt) == Event(kind="fr.move", data={"a": 1}, message=prompt)
+    assert choice(5, "5") == Choice(value=5, label="5", hint=None)
+    assert choice_field(["cards", "r"], prompt, []) == InputField(
+        path=["cards", "r"], label=prompt, kind="choice", choices=[]
+    )
+    assert decision("anna", "energy", prompt, [], {}, complete=True, example="r5", required=False) == Decision(
+        entrant="anna", kind="energy", prompt=prompt, complete=True, required=False, example="r5"
+    )
+    assert validated({"card": 5}, False) == Validated(order={"card": 5}, complete=False)
+
+
+def test_a_cloned_rider_and_state_equal_their_originals() -> None:
+    """clone() (by position) copies every field into its own place."""
+    from engine.flamme_rouge import RULESET
+    from engine.ruleset import Entrant
+
+    state = RULESET.new_race(None, {}, [Entrant(id="a", name="A"), Entrant(id="b", name="B")], 4)
+    for rider in state.riders:
+        twin = rider.clone()
+        assert [getattr(twin, n) for n in names(Rider)] == [getattr(rider, n) for n in names(Rider)]
+    copy = state.clone()
+    for n in names(RaceState):
+        if n not in ("cache",):
+            assert getattr(copy, n) == getattr(state, n), n
