@@ -38,7 +38,10 @@ async def _runtime(tmp_path: Path, workers: int) -> Runtime:
 
 
 async def test_bot_planning_in_the_worker_never_stalls_the_loop(tmp_path: Path) -> None:
-    """Sixteen-rider Tabella races start with their bots planned in the worker: the loop stays under 50 ms."""
+    """Sixteen-rider Tabella races start with their bots planned in the worker: the loop stays under 50 ms.
+
+    Measured as the CPU the loop's own thread spends in one probe interval (what our code holds the loop
+    for), not the wall-clock delay, which other processes on a loaded machine can stretch."""
     runtime = await _runtime(tmp_path, workers=1)
     try:
         async with LagProbe() as probe:
@@ -46,7 +49,7 @@ async def test_bot_planning_in_the_worker_never_stalls_the_loop(tmp_path: Path) 
     finally:
         await runtime.close()
     assert probe.samples > 10
-    assert probe.longest < STALL_LIMIT, f"the loop stalled {probe.longest * 1000:.0f} ms"
+    assert probe.busiest < STALL_LIMIT, f"the loop was held {probe.busiest * 1000:.0f} ms"
 
 
 async def test_the_probe_sees_the_stall_when_the_same_work_runs_in_the_loop(tmp_path: Path) -> None:
