@@ -205,6 +205,12 @@ class DiscordUser:
             assert isinstance(value, Channel), f"/{command} {name} takes a channel"
             resolved.setdefault("channels", {})[str(value.id)] = {**value.payload(), "permissions": "0"}
             return str(value.id)
+        if kind == 11:
+            assert isinstance(value, tuple) and len(value) == 2, f"/{command} {name} takes a file: (filename, bytes)"
+            where = self._where(None)
+            upload = self.fake.upload(where, value[0], value[1], "application/json")
+            resolved.setdefault("attachments", {})[str(upload.id)] = upload.payload()
+            return str(upload.id)
         raise AssertionError(f"/{command} {name}: option type {kind} is not supported by the fake yet")
 
     # --- components ---------------------------------------------------------------------------------
