@@ -117,8 +117,11 @@ def parse_fields(ruleset_id: str, texts: Mapping[str, str]) -> dict[str, Any]:
         try:
             data[name] = json.loads(text)
         except json.JSONDecodeError:
-            takes_list = "list of" in _describe(prop, schema.get("$defs", {}))
-            data[name] = [p.strip() for p in text.replace(",", " ").split()] if takes_list else text
+            described = _describe(prop, schema.get("$defs", {}))
+            words = set(described.replace(" or ", " | ").split(" | "))
+            takes_list = described.startswith("list of") or " or list of" in described
+            split = takes_list and text not in words
+            data[name] = [p.strip() for p in text.replace(",", " ").split()] if split else text
     return data
 
 
@@ -213,9 +216,10 @@ async def get(ctx: Context, server_id: int, ruleset_id: str, name: str) -> Stage
     """This server's stage called ``name``; a refusal listing its stages otherwise."""
     async with ctx.db.sessions() as session:
         row = await _find(session, server_id, ruleset_id, name)
-        if row is None:
-            raise await _unknown(ctx, server_id, ruleset_id, name)
-        return _info(row)
+        info = _info(row) if row is not None else None
+    if info is None:  # the names are listed once this session is closed (SQLite holds one writer)
+        raise await _unknown(ctx, server_id, ruleset_id, name)
+    return info
 
 
 async def _unknown(ctx: Context, server_id: int, ruleset_id: str, name: str) -> Refusal:
@@ -228,23 +232,28 @@ async def _unknown(ctx: Context, server_id: int, ruleset_id: str, name: str) -> 
 async def edit(ctx: Context, server_id: int, ruleset_id: str, name: str, data: Any) -> StageInfo:
     """Replace a saved stage's data (checked first: a refused edit leaves the stage as it was)."""
     stage = check_stage(ruleset_id, data)
+    info: StageInfo | None = None
     async with ctx.db.sessions() as session, session.begin():
         row = await _find(session, server_id, ruleset_id, name)
-        if row is None:
-            raise await _unknown(ctx, server_id, ruleset_id, name)
-        row.stage, row.updated_at = stage, ctx.clock.now()
-        return _info(row)
+        if row is not None:
+            row.stage, row.updated_at = stage, ctx.clock.now()
+            info = _info(row)
+    if info is None:
+        raise await _unknown(ctx, server_id, ruleset_id, name)
+    return info
 
 
 async def delete(ctx: Context, server_id: int, ruleset_id: str, name: str) -> StageInfo:
     """Delete a saved stage (races already opened on it keep their own copy)."""
+    info: StageInfo | None = None
     async with ctx.db.sessions() as session, session.begin():
         row = await _find(session, server_id, ruleset_id, name)
-        if row is None:
-            raise await _unknown(ctx, server_id, ruleset_id, name)
-        info = _info(row)
-        await session.delete(row)
-        return info
+        if row is not None:
+            info = _info(row)
+            await session.delete(row)
+    if info is None:
+        raise await _unknown(ctx, server_id, ruleset_id, name)
+    return info
 
 
 async def listed(ctx: Context, server_id: int, ruleset_id: str | None = None) -> list[StageInfo]:
@@ -333,8 +342,9 @@ async def resolve_stage(ctx: Context, server_id: int | None, ruleset_id: str, na
     if server_id is not None:
         async with ctx.db.sessions() as session:
             row = await _find(session, server_id, ruleset_id, name)
-            if row is not None:
-                return dict(row.stage)
+            saved = dict(row.stage) if row is not None else None
+        if saved is not None:
+            return saved
     presets = ", ".join(p.name for p in rules.presets())
     saved = ", ".join(s.name for s in await listed(ctx, server_id, ruleset_id)) if server_id is not None else ""
     raise Refusal.of(
