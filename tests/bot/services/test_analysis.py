@@ -1,4 +1,4 @@
-"""/stage analyse's figures: all-bot races summed up generically, the same for the same seed, one at a time per server."""
+"""/stage analyse: all-bot races summed up generically, the same for one seed, one at a time per server."""
 
 from __future__ import annotations
 
