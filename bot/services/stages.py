@@ -314,6 +314,8 @@ async def import_file(ctx: Context, server_id: int, content: bytes, by: int, nam
     except Refusal as refusal:
         if refusal.key == "stage.invalid":
             raise Refusal.of("stage.file_invalid", problems=f"stage: {refusal.message.params['problems']}") from None
+        if refusal.key == "stage.unknown_ruleset":
+            raise Refusal.of("stage.file_invalid", problems=f"ruleset: {refusal.message.text}") from None
         raise
 
 
