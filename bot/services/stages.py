@@ -348,7 +348,7 @@ async def resolve_stage(ctx: Context, server_id: int | None, ruleset_id: str, na
         if saved is not None:
             return saved
     presets = ", ".join(p.name for p in rules.presets())
-    saved = ", ".join(s.name for s in await listed(ctx, server_id, ruleset_id)) if server_id is not None else ""
+    mine = ", ".join(s.name for s in await listed(ctx, server_id, ruleset_id)) if server_id is not None else ""
     raise Refusal.of(
-        "stage.unknown", name=name[:100], ruleset=rules.name, names=(", ".join(x for x in (presets, saved) if x))[:1500]
+        "stage.unknown", name=name[:100], ruleset=rules.name, names=(", ".join(x for x in (presets, mine) if x))[:1500]
     )

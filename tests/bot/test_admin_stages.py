@@ -21,15 +21,27 @@ from tests.fakediscord.world import MEMBER_PERMISSIONS
 
 DESIGNS: dict[str, tuple[dict[str, str], dict[str, str], dict[str, Any]]] = {
     # rule system: (what the admin types first, what they change it to, the stage saved at the end)
-    "flamme_rouge": ({"tiles": "abcdefghijklmnopqrstu"}, {"tiles": "abcdefghijklmnopqrsTU"}, {"tiles": "abcdefghijklmnopqrsTU"}),
-    "tabella": ({"table": "classic", "rows": "random"}, {"table": "classic", "rows": "2"}, {"table": "classic", "rows": 2}),
-    "wyscig": ({"deck": "itemised_108", "stages": "3"}, {"deck": "classic_96", "stages": "1"}, {"deck": "classic_96", "stages": 1}),
+    "flamme_rouge": (
+        {"tiles": "abcdefghijklmnopqrstu"},
+        {"tiles": "abcdefghijklmnopqrsTU"},
+        {"tiles": "abcdefghijklmnopqrsTU"},
+    ),
+    "tabella": (
+        {"table": "classic", "rows": "random"},
+        {"table": "classic", "rows": "2"},
+        {"table": "classic", "rows": 2},
+    ),
+    "wyscig": (
+        {"deck": "itemised_108", "stages": "3"},
+        {"deck": "classic_96", "stages": "1"},
+        {"deck": "classic_96", "stages": 1},
+    ),
     "mind_cycling": (
         {"course": "plains, mountain", "strip_length": "8", "rocks": "2", "supply_spaces": "1"},
         {"course": "plains sprint", "strip_length": "6", "rocks": "1", "supply_spaces": "1"},
         {"course": ["plains", "sprint"], "strip_length": 6, "rocks": 1, "supply_spaces": 1},
     ),
-}  # fmt: skip
+}
 
 
 @pytest.fixture
