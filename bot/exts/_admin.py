@@ -18,8 +18,6 @@ from bot.services.outcomes import Refusal
 from bot.store import migrate
 from bot.store.database import connect
 
-_lock = asyncio.Lock()
-
 
 async def context(bot: Any) -> Context:
     """The services' context of this bot."""
@@ -27,7 +25,8 @@ async def context(bot: Any) -> Context:
     if runtime is not None:
         ctx: Context = runtime.ctx
         return ctx
-    async with _lock:
+    lock: asyncio.Lock = bot.__dict__.setdefault("_admin_lock", asyncio.Lock())
+    async with lock:
         own: Context | None = getattr(bot, "_admin_context", None)
         if own is None:
             db = connect(bot.settings.database_url)

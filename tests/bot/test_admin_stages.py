@@ -197,3 +197,18 @@ async def test_an_analysis_answers_in_time_and_repeats_for_a_seed(gregario: Any,
         embeds.append(answer.embeds[0])
     assert embeds[0] == embeds[1]
     assert "12 of 12" in embeds[0]["description"] and "seed 42" in embeds[0]["description"]
+
+
+async def test_a_saved_stage_offers_edit_and_analyse(gregario: Any, alice: DiscordUser, plain: DiscordUser) -> None:
+    """Under the saved stage, Edit reopens the modal with its fields and Analyse follows up with the figures;
+    a member without permission clicking them is refused."""
+    gregario.get_cog("StageCog").analysis_races = 6
+    saved = await (
+        await alice.submit(*(await _pair(alice, "tabella", "Ridge", {"table": "classic", "rows": "3"})))
+    ).reply()
+    modal = await (await alice.click(saved, "Edit")).modal()
+    assert _modal_values(modal)["rows"] == "3"
+    refused = await (await plain.click(saved, "Analyse")).reply()
+    assert "Manage Server" in refused.content
+    analysed = await (await alice.click(saved, "Analyse")).reply(timeout=60)
+    assert analysed.embeds[0]["title"] == "How Ridge plays"

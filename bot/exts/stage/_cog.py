@@ -78,9 +78,39 @@ class StageModal(discord.ui.Modal):
         except Refusal as refusal:
             raise _admin.refused(refusal) from None
         key = "stage.edited" if self.editing else "stage.saved"
-        await self.cog.send_stage(interaction, info, t(key, str(interaction.locale), name=info.name))
+        view = StageActions(self.cog, self.ruleset, info.name, str(interaction.locale))
+        await self.cog.send_stage(interaction, info, t(key, str(interaction.locale), name=info.name), view=view)
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception, /) -> None:  # type: ignore[override]
+        from bot import errors
+
+        await errors.report(interaction, error)
+
+
+class StageActions(discord.ui.View):
+    """Under a stage just saved: change it again, or see how it plays (each click passes the permission check)."""
+
+    def __init__(self, cog: StageCog, ruleset: Ruleset[Any], name: str, locale: str) -> None:
+        super().__init__(timeout=900)
+        self.cog, self.ruleset, self.name = cog, ruleset, name
+        edit: discord.ui.Button[StageActions] = discord.ui.Button(label=t("stage.button_edit", locale))
+        analyse: discord.ui.Button[StageActions] = discord.ui.Button(label=t("stage.button_analyse", locale))
+        edit.callback = self.edit  # type: ignore[method-assign]
+        analyse.callback = self.analyse  # type: ignore[method-assign]
+        self.add_item(edit)
+        self.add_item(analyse)
+
+    async def edit(self, interaction: discord.Interaction[Any]) -> None:
+        ctx = await _admin.require_manager(interaction)
+        info = await self.cog.saved(ctx, interaction, self.ruleset, self.name)
+        await interaction.response.send_modal(StageModal(self.cog, self.ruleset, info.name, info.stage))
+
+    async def analyse(self, interaction: discord.Interaction[Any]) -> None:
+        ctx = await _admin.require_manager(interaction)
+        info = await self.cog.saved(ctx, interaction, self.ruleset, self.name)
+        await self.cog.run_analysis(interaction, self.ruleset, info, None)
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
         from bot import errors
 
         await errors.report(interaction, error)
@@ -102,7 +132,13 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
         await _admin.close(self.bot)
 
     # --- showing -----------------------------------------------------------------------------------
-    async def send_stage(self, interaction: discord.Interaction[Any], info: stages.StageInfo, content: str) -> None:
+    async def send_stage(
+        self,
+        interaction: discord.Interaction[Any],
+        info: stages.StageInfo,
+        content: str,
+        view: discord.ui.View | None = None,
+    ) -> None:
         """A stage's summary (its fields, its board) and its preview picture, drawn off the event loop."""
         locale = str(interaction.locale)
         rules = get_ruleset(info.ruleset)
@@ -120,10 +156,11 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
             embed.set_image(url=f"attachment://{picture.filename}")
         except Exception:
             _log.exception("saved stage preview failed: %s %s", rules.id, info.name)
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
         if interaction.response.is_done():
-            await interaction.followup.send(content, embed=embed, files=files)
+            await interaction.followup.send(content, embed=embed, files=files, **extra)
         else:
-            await interaction.response.send_message(content, embed=embed, files=files)
+            await interaction.response.send_message(content, embed=embed, files=files, **extra)
 
     # --- commands ----------------------------------------------------------------------------------
     @app_commands.command(name="new", description=text("command.stage.new"))
@@ -216,9 +253,15 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
         seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
     ) -> None:
         ctx = await _admin.require_manager(interaction)
+        info = await self._get(ctx, interaction, ruleset, name)
+        await self.run_analysis(interaction, ruleset, info, seed)
+
+    async def run_analysis(
+        self, interaction: discord.Interaction[Any], ruleset: Ruleset[Any], info: stages.StageInfo, seed: int | None
+    ) -> None:
+        """Deferred at once (Discord waits 3 seconds), queued behind this server's analysis, then followed up."""
         assert interaction.guild is not None
         locale = str(interaction.locale)
-        info = await self._get(ctx, interaction, ruleset, name)
         queued = self.analyser.busy(interaction.guild.id)
         await interaction.response.defer(thinking=True)
         if queued:
@@ -253,6 +296,12 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
         return [
             app_commands.Choice(name=s.name[:100], value=s.name[:100]) for s in found if wanted in stages.fold(s.name)
         ][: catalogue.CHOICE_LIMIT]
+
+    async def saved(
+        self, ctx: Context, interaction: discord.Interaction[Any], ruleset: Ruleset[Any], name: str
+    ) -> stages.StageInfo:
+        """This server's stage ``name``, or the refusal listing its stages."""
+        return await self._get(ctx, interaction, ruleset, name)
 
     async def _get(
         self, ctx: Context, interaction: discord.Interaction[Any], ruleset: Ruleset[Any], name: str

@@ -109,3 +109,26 @@ async def test_managers_are_the_opener_manage_server_or_the_named_role(harness: 
     assert not await permissions.may_manage(
         ctx, server_id=SERVER + 1, user_id=5, role_ids=[role], manage_guild=False
     ), "the role is named on one server only"
+
+
+async def test_who_may_open_races_and_where_follows_the_settings(harness: Harness) -> None:
+    """Race channels and race openers, read at each opening: a change applies to the next race."""
+    ctx = harness.ctx
+    assert ctx is not None
+
+    async def attempt(channel: int, manage: bool) -> str:
+        try:
+            await server_settings.check_may_open(
+                ctx, server_id=SERVER, channel_id=channel, user_id=5, role_ids=[], manage_guild=manage
+            )
+        except Refusal as refusal:
+            return refusal.key
+        return "ok"
+
+    assert await attempt(CHANNEL, False) == "ok"
+    await server_settings.change(ctx, SERVER, "race_channels", "<#123456789012345678>")
+    assert await attempt(CHANNEL, True) == "settings.wrong_channel"
+    assert await attempt(123456789012345678, False) == "ok"
+    await server_settings.change(ctx, SERVER, "race_openers", "managers")
+    assert await attempt(123456789012345678, False) == "settings.managers_open"
+    assert await attempt(123456789012345678, True) == "ok"
