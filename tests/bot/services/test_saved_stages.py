@@ -50,7 +50,7 @@ def test_an_admins_text_becomes_stage_data() -> None:
 @pytest.mark.parametrize(
     ("ruleset", "data", "expected"),
     [
-        ("flamme_rouge", {"tiles": "abx"}, "'x' at position 3 is not a tile letter"),
+        ("flamme_rouge", {"tiles": "abx"}, "'x' at position 3 is not a tile letter; tiles are a A b B"),
         ("flamme_rouge", {"profile": "qq"}, "'qq' is not a run"),
         ("flamme_rouge", {"tiles": "ab", "profile": "_12"}, "exactly one of"),
         ("tabella", {"table": "round"}, "table: Input should be 'classic' or 'random' (you gave 'round')"),
