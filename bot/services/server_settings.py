@@ -17,10 +17,12 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from bot.i18n import t
 from bot.services.context import Context
 from bot.services.outcomes import Refusal
-from bot.services.paces import PaceError, parse_pace
+from bot.services.paces import REMINDER_AT, PaceError, parse_pace
 from bot.store.tables import ServerSettingsRow
 
 AUTO_MOVES = ("rules", "bot")
@@ -44,7 +46,7 @@ class ServerSettings:
     default_pace: str | None = None
     """The pace a race gets when its opener names none (``live``, ``fast``, ``daily`` or a duration);
     ``None``: the bot's own default (``GREGARIO_DEFAULT_PACE``)."""
-    reminder: int = 75
+    reminder: int = round(REMINDER_AT * 100)
     """When the one reminder goes out, in percent of the deadline (0: no reminder)."""
     auto_moves: str = "rules"
     """How an absent player's order is completed (:data:`AUTO_MOVES`)."""
@@ -192,12 +194,17 @@ def _from_stored(values: dict[str, Any]) -> ServerSettings:
     return replace(DEFAULTS, **known)
 
 
+async def settings_in(session: AsyncSession, server_id: int) -> ServerSettings:
+    """The server's settings read in the caller's transaction (the race services' step opening)."""
+    row = await session.get(ServerSettingsRow, server_id)
+    return _from_stored(dict(row.values) if row is not None else {})
+
+
 async def get_settings(ctx: Context, server_id: int) -> ServerSettings:
     """The server's settings now (defaults for what it never set): read at each use, so a change takes
     effect in the next race."""
     async with ctx.db.sessions() as session:
-        row = await session.get(ServerSettingsRow, server_id)
-        return _from_stored(dict(row.values) if row is not None else {})
+        return await settings_in(session, server_id)
 
 
 async def change(ctx: Context, server_id: int, name: str, text: str | None) -> ServerSettings:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+from datetime import UTC, datetime, timedelta
 
-from bot.services import lobby, permissions, server_settings
-from bot.services.outcomes import Refusal
+import pytest
+from sqlalchemy import select
+from sqlmodel import col
+
+from bot.services import lobby, permissions, resolution, server_settings
+from bot.services.outcomes import RaceFinished, Refusal
+from bot.services.queries import utc
+from bot.store.tables import Job
 from tests.bot.services.conftest import CHANNEL, SERVER, Harness, member
 
 
@@ -75,6 +81,7 @@ async def test_servers_keep_their_own_settings(harness: Harness) -> None:
     assert (await server_settings.get_settings(ctx, SERVER + 1)).timezone == "UTC"
 
 
+@pytest.mark.rules("R-ADM-3")
 async def test_the_next_race_takes_the_servers_default_pace(harness: Harness) -> None:
     """A lobby opened without a pace gets the bot's default, then the server's once an admin sets one."""
     ctx = harness.ctx
@@ -132,3 +139,48 @@ async def test_who_may_open_races_and_where_follows_the_settings(harness: Harnes
     await server_settings.change(ctx, SERVER, "race_openers", "managers")
     assert await attempt(123456789012345678, False) == "settings.managers_open"
     assert await attempt(123456789012345678, True) == "ok"
+
+
+@pytest.mark.rules("R-SVC-1")
+def test_the_next_morning_is_counted_in_the_servers_time_zone() -> None:
+    """Finished 23:30 UTC on 1 May = 01:30 on 2 May in Warsaw (UTC+2): due 3 May 09:00 there, 07:00 UTC."""
+    finished = datetime(2026, 5, 1, 23, 30, tzinfo=UTC)
+    assert resolution.announcement_due("next_morning", 9, finished, "Europe/Warsaw") == datetime(
+        2026, 5, 3, 7, 0, tzinfo=UTC
+    )
+    assert resolution.announcement_due("next_morning", 9, finished) == datetime(2026, 5, 2, 9, 0, tzinfo=UTC)
+
+
+async def test_a_servers_time_zone_sets_its_gazzettas_morning(harness: Harness) -> None:
+    """A Tabella race on a New York server (UTC-4 in May) ending on 1 May: its Gazzetta at 09:00 New York time."""
+    assert harness.ctx is not None
+    await server_settings.change(harness.ctx, SERVER, "timezone", "America/New_York")
+    race_id, _ = await harness.open_and_start("tabella", humans=3, options={"gazzetta_probability": 1.0})
+    await harness.order_all(race_id)
+    (finished,) = [h for h in harness.posted if isinstance(h, RaceFinished)]
+    assert harness.clock.now().date() == datetime(2026, 5, 1).date()
+    assert finished.announcement_due == datetime(2026, 5, 2, 13, 0, tzinfo=UTC)
+
+
+async def _reminders(harness: Harness, race_id: int) -> list[datetime]:
+    assert harness.ctx is not None
+    async with harness.ctx.db.sessions() as session:
+        rows = await session.execute(
+            select(Job).where(col(Job.race_id) == race_id, col(Job.kind) == resolution.REMINDER)
+        )
+        return [utc(job.due_at) for job in rows.scalars()]
+
+
+async def test_the_reminder_goes_out_when_the_server_says_or_not_at_all(harness: Harness) -> None:
+    """Three quarters of the deadline by default; half of it at 50 %; no reminder when it is off."""
+    assert harness.ctx is not None
+    start = harness.clock.now()
+    fast = 15 * 60
+    first, _ = await harness.open_and_start("wyscig", humans=2)
+    assert await _reminders(harness, first) == [start + timedelta(seconds=fast * 0.75)]
+    await server_settings.change(harness.ctx, SERVER, "reminder", "50")
+    second, _ = await harness.open_and_start("wyscig", humans=2)
+    assert await _reminders(harness, second) == [start + timedelta(seconds=fast * 0.5)]
+    await server_settings.change(harness.ctx, SERVER, "reminder", "off")
+    third, _ = await harness.open_and_start("wyscig", humans=2)
+    assert await _reminders(harness, third) == []
