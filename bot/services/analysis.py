@@ -118,15 +118,19 @@ def analyse(ruleset_id: str, stage: Mapping[str, Any] | str | None, races: int, 
     return found
 
 
-def chart_png(analysis: Analysis, title: str) -> bytes:
-    """A simple bar chart: win rate by starting position and by strategy, and when races are decided."""
+HEADINGS = ("Win rate by starting position", "Win rate by strategy", "Races decided, by tenth of the race")
+
+
+def chart_png(analysis: Analysis, title: str, headings: tuple[str, str, str] = HEADINGS) -> bytes:
+    """A simple bar chart: win rate by starting position and by strategy, and when races are decided
+    (``headings`` in the reader's language)."""
     from PIL import Image, ImageDraw
 
     groups: list[tuple[str, list[tuple[str, float]]]] = [
-        ("Win rate by starting position", [(f"seat {p}", v) for p, v in analysis.wins_by_seat.items()]),
-        ("Win rate by strategy (per seat)", list(analysis.wins_by_strategy.items())),
+        (headings[0], [(f"{p}", v) for p, v in analysis.wins_by_seat.items()]),
+        (headings[1], list(analysis.wins_by_strategy.items())),
         (
-            "Share of races decided, by tenth of the race",
+            headings[2],
             [(f"{10 * k}-{10 * k + 10}%", v / max(analysis.finished, 1)) for k, v in analysis.decided_at.items()],
         ),
     ]

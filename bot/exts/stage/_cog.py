@@ -268,7 +268,12 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
             await interaction.followup.send(t("stage.analysis_queued", locale), ephemeral=True)
         seed = seed if seed is not None else secrets.randbelow(2**31)
         found = await self.analyser.run(interaction.guild.id, ruleset.id, info.stage, self.analysis_races, seed)
-        chart = await _off_loop_chart(found, f"{ruleset.name} · {info.name}")
+        headings = (
+            t("stage.analysis_seat", locale),
+            t("stage.analysis_strategy", locale),
+            t("stage.analysis_decided", locale),
+        )
+        chart = await _off_loop_chart(found, f"{ruleset.name} · {info.name}", headings)
         embed = _analysis_embed(found, ruleset, info.name, locale)
         embed.set_image(url="attachment://analysis.png")
         await interaction.followup.send(
@@ -313,10 +318,10 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
             raise _admin.refused(refusal) from None
 
 
-async def _off_loop_chart(found: analysis.Analysis, title: str) -> bytes:
+async def _off_loop_chart(found: analysis.Analysis, title: str, headings: tuple[str, str, str]) -> bytes:
     import asyncio
 
-    return await asyncio.get_running_loop().run_in_executor(None, analysis.chart_png, found, title)
+    return await asyncio.get_running_loop().run_in_executor(None, analysis.chart_png, found, title, headings)
 
 
 def _percent(value: float) -> str:
