@@ -58,8 +58,14 @@ def _seats(strategies: tuple[str, ...], count: int, start: int) -> list[Entrant]
     return [Entrant(id=f"bot{i + 1}", name=f"Bot {i + 1} ({s})", bot=s) for i, s in enumerate(names)]
 
 
-def analyse(ruleset_id: str, stage: Mapping[str, Any] | str | None, races: int, seed: int) -> Analysis:
-    """``races`` all-bot races on ``stage`` (seeds ``seed``, ``seed + 1``...), summed up."""
+def analyse(
+    ruleset_id: str,
+    stage: Mapping[str, Any] | str | None,
+    races: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+) -> Analysis:
+    """``races`` all-bot races on ``stage`` with ``options`` (seeds ``seed``, ``seed + 1``...), summed up."""
     rules = get_ruleset(ruleset_id)
     count = max(rules.min_players, min(SEATS, rules.max_players))
     found = Analysis(ruleset_id, races, seed)
@@ -73,7 +79,8 @@ def analyse(ruleset_id: str, stage: Mapping[str, Any] | str | None, races: int, 
     kinds: Counter[str] = Counter()
     for n in range(races):
         seats = _seats(rules.strategies, count, n)
-        race = Race.start(ruleset_id, seats, seed + n, stage=dict(stage) if isinstance(stage, Mapping) else stage)
+        ground = dict(stage) if isinstance(stage, Mapping) else stage
+        race = Race.start(ruleset_id, seats, seed + n, stage=ground, options=dict(options or {}))
         leaders: list[str | None] = []
         for _ in range(STEP_LIMIT):
             awaited = race.awaited()
@@ -173,19 +180,25 @@ class Analyser:
         return lock is not None and lock.locked()
 
     async def run(
-        self, server_id: int, ruleset_id: str, stage: Mapping[str, Any] | str | None, races: int, seed: int
+        self,
+        server_id: int,
+        ruleset_id: str,
+        stage: Mapping[str, Any] | str | None,
+        races: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
     ) -> Analysis:
         """The analysis, after any earlier one of the same server has finished."""
         lock = self._locks.setdefault(server_id, asyncio.Lock())
         async with lock:
             loop = asyncio.get_running_loop()
             if not self.processes:
-                return await loop.run_in_executor(None, analyse, ruleset_id, stage, races, seed)
+                return await loop.run_in_executor(None, analyse, ruleset_id, stage, races, seed, options)
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
                     1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
                 )
-            return await loop.run_in_executor(self._pool, analyse, ruleset_id, stage, races, seed)
+            return await loop.run_in_executor(self._pool, analyse, ruleset_id, stage, races, seed, options)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -51,6 +51,7 @@ class StageInfo:
     ruleset: str
     stage: dict[str, Any]
     created_by: int
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 def fold(name: str) -> str:
@@ -130,9 +131,56 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-def check_stage(ruleset_id: str, data: Any) -> dict[str, Any]:
-    """``data`` as the rule system's stage, normalised; a :class:`Refusal` naming the field otherwise."""
+def option_names(ruleset_id: str) -> list[str]:
+    """The rule system's variants a saved stage may carry (its options model's fields)."""
+    return list(_rules(ruleset_id).options_model.model_fields)
+
+
+def parse_options(text: str) -> dict[str, Any]:
+    """An admin's options: a JSON object, or ``name=value`` pairs (values read as JSON where they parse)."""
+    text = text.strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        try:
+            found = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise Refusal.of("stage.bad_options", reason=str(exc)) from None
+        if not isinstance(found, dict):
+            raise Refusal.of("stage.bad_options", reason="not an object")
+        return found
+    options: dict[str, Any] = {}
+    for pair in text.split():
+        key, sep, value = pair.rstrip(",;").partition("=")
+        if not sep or not key:
+            raise Refusal.of("stage.bad_options", reason=f"{pair!r} is not name=value")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+def check_options(ruleset_id: str, options: Any) -> dict[str, Any]:
+    """``options`` as the rule system's variants (only those given are kept); a refusal naming the field."""
     rules = _rules(ruleset_id)
+    if not isinstance(options, dict):
+        raise Refusal.of("stage.invalid", ruleset=rules.name, problems="options: must be a set of name=value pairs")
+    try:
+        rules.options_model.model_validate(options)
+    except ValidationError as exc:
+        allowed = ", ".join(option_names(ruleset_id))
+        raise Refusal.of(
+            "stage.invalid", ruleset=rules.name, problems=_problems(exc, ruleset_id, "options", allowed)
+        ) from None
+    return dict(options)
+
+
+def check_stage(ruleset_id: str, data: Any, options: Any = None) -> dict[str, Any]:
+    """``data`` as the rule system's stage, normalised; a :class:`Refusal` naming the field otherwise.
+    ``options`` (checked with :func:`check_options` first) take part in the trial race."""
+    rules = _rules(ruleset_id)
+    chosen = check_options(ruleset_id, options or {})
     if not isinstance(data, dict):
         raise Refusal.of("stage.not_an_object", ruleset=rules.name)
     try:
@@ -142,7 +190,7 @@ def check_stage(ruleset_id: str, data: Any) -> dict[str, Any]:
     stage = model.model_dump(mode="json", exclude_none=True)
     humans = [Entrant(id=f"p{i}", name=f"Player {i}") for i in range(1, max(rules.min_players, 1) + 1)]
     try:
-        rules.new_race(stage, {}, rules.default_entrants(humans, {}), 1)
+        rules.new_race(stage, chosen, rules.default_entrants(humans, chosen), 1)
     except ValidationError as exc:
         raise Refusal.of("stage.invalid", ruleset=rules.name, problems=_problems(exc, ruleset_id)) from None
     except (ValueError, OrderError) as exc:
@@ -151,13 +199,15 @@ def check_stage(ruleset_id: str, data: Any) -> dict[str, Any]:
     return stage
 
 
-def _problems(exc: ValidationError, ruleset_id: str) -> str:
-    allowed = ", ".join(fields_of(ruleset_id))
+def _problems(exc: ValidationError, ruleset_id: str, prefix: str = "", allowed: str | None = None) -> str:
+    allowed = allowed or ", ".join(fields_of(ruleset_id))
     lines = []
     for error in exc.errors()[:6]:
-        where = ".".join(str(p) for p in error["loc"] if not str(p).startswith(("literal[", "list[", "int", "str")))
+        parts = [prefix] if prefix else []
+        parts += [str(p) for p in error["loc"] if not str(p).startswith(("literal[", "list[", "int", "str"))]
+        where = ".".join(parts)
         if error["type"] == "extra_forbidden":
-            lines.append(f"{where}: not a field of this stage; the fields are {allowed}")
+            lines.append(f"{where}: not a {'variant' if prefix else 'field'} of this stage; they are {allowed}")
         elif where:
             lines.append(f"{where}: {error['msg']} (you gave {_shown(error.get('input'))})")
         else:
@@ -183,16 +233,19 @@ async def _find(session: Any, server_id: int, ruleset_id: str, name: str) -> Sav
 
 
 def _info(row: SavedStage) -> StageInfo:
-    return StageInfo(row.name, row.ruleset, dict(row.stage), row.created_by)
+    return StageInfo(row.name, row.ruleset, dict(row.stage), row.created_by, dict(row.options or {}))
 
 
-async def create(ctx: Context, server_id: int, ruleset_id: str, name: str, data: Any, by: int) -> StageInfo:
-    """Save a new stage (checked by the rule system); a name already used or a preset's is refused."""
+async def create(
+    ctx: Context, server_id: int, ruleset_id: str, name: str, data: Any, by: int, options: Any = None
+) -> StageInfo:
+    """Save a new stage (checked by the rule system, with its variants); a used or preset name is refused."""
     rules = _rules(ruleset_id)
     name = _check_name(name)
     if any(fold(p.name) == fold(name) for p in rules.presets()):
         raise Refusal.of("stage.name_is_preset", name=name, ruleset=rules.name)
-    stage = check_stage(ruleset_id, data)
+    stage = check_stage(ruleset_id, data, options)
+    chosen = check_options(ruleset_id, options or {})
     now = ctx.clock.now()
     async with ctx.db.sessions() as session, session.begin():
         if await _find(session, server_id, ruleset_id, name) is not None:
@@ -203,6 +256,7 @@ async def create(ctx: Context, server_id: int, ruleset_id: str, name: str, data:
             name=name,
             folded=fold(name),
             stage=stage,
+            options=chosen,
             created_by=by,
             created_at=now,
             updated_at=now,
@@ -229,14 +283,15 @@ async def _unknown(ctx: Context, server_id: int, ruleset_id: str, name: str) -> 
     )
 
 
-async def edit(ctx: Context, server_id: int, ruleset_id: str, name: str, data: Any) -> StageInfo:
-    """Replace a saved stage's data (checked first: a refused edit leaves the stage as it was)."""
-    stage = check_stage(ruleset_id, data)
+async def edit(ctx: Context, server_id: int, ruleset_id: str, name: str, data: Any, options: Any = None) -> StageInfo:
+    """Replace a saved stage's data and variants (checked first: a refused edit leaves the stage as it was)."""
+    stage = check_stage(ruleset_id, data, options)
+    chosen = check_options(ruleset_id, options or {})
     info: StageInfo | None = None
     async with ctx.db.sessions() as session, session.begin():
         row = await _find(session, server_id, ruleset_id, name)
         if row is not None:
-            row.stage, row.updated_at = stage, ctx.clock.now()
+            row.stage, row.options, row.updated_at = stage, chosen, ctx.clock.now()
             info = _info(row)
     if info is None:
         raise await _unknown(ctx, server_id, ruleset_id, name)
@@ -279,12 +334,18 @@ class StageFile(BaseModel):
     ruleset: str
     name: str = Field(min_length=1, max_length=NAME_LIMIT)
     stage: dict[str, Any]
+    options: dict[str, Any] = Field(default_factory=dict)
 
 
 def export(info: StageInfo) -> bytes:
     """A stage as a JSON file another server can import."""
     body = StageFile(
-        format=EXPORT_FORMAT, version=EXPORT_VERSION, ruleset=info.ruleset, name=info.name, stage=info.stage
+        format=EXPORT_FORMAT,
+        version=EXPORT_VERSION,
+        ruleset=info.ruleset,
+        name=info.name,
+        stage=info.stage,
+        options=info.options,
     )
     return (json.dumps(body.model_dump(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
@@ -310,10 +371,12 @@ async def import_file(ctx: Context, server_id: int, content: bytes, by: int, nam
     """Save the stage of an exported file (under ``name`` if given): checked whole before anything is stored."""
     read = read_file(content)
     try:
-        return await create(ctx, server_id, read.ruleset, name or read.name, read.stage, by)
+        return await create(ctx, server_id, read.ruleset, name or read.name, read.stage, by, read.options)
     except Refusal as refusal:
         if refusal.key == "stage.invalid":
-            raise Refusal.of("stage.file_invalid", problems=f"stage: {refusal.message.params['problems']}") from None
+            problems = str(refusal.message.params["problems"])
+            where = "" if problems.startswith("options.") else "stage: "
+            raise Refusal.of("stage.file_invalid", problems=f"{where}{problems}") from None
         if refusal.key == "stage.unknown_ruleset":
             raise Refusal.of("stage.file_invalid", problems=f"ruleset: {refusal.message.text}") from None
         raise
@@ -352,3 +415,11 @@ async def resolve_stage(ctx: Context, server_id: int | None, ruleset_id: str, na
     raise Refusal.of(
         "stage.unknown", name=name[:100], ruleset=rules.name, names=(", ".join(x for x in (presets, mine) if x))[:1500]
     )
+
+
+async def resolve_options(ctx: Context, server_id: int | None, ruleset_id: str, name: str) -> dict[str, Any]:
+    """The variants a race on the stage called ``name`` starts from: a saved stage's, none for a preset."""
+    stage = await resolve_stage(ctx, server_id, ruleset_id, name)
+    if isinstance(stage, str) or server_id is None:
+        return {}
+    return (await get(ctx, server_id, ruleset_id, name)).options

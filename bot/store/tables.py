@@ -238,6 +238,9 @@ class SavedStage(SQLModel, table=True):
     folded: str
     """``name`` case-folded with spaces collapsed: two stages of one rule system never differ only by case."""
     stage: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    """Rule variants that belong with the ground (Flamme Rouge's Meteo, Mind Cycling's lanes), checked by the
+    rule system's options model; a race opened on the stage starts from them."""
     created_by: int = Field(sa_column=Column(BigInteger, nullable=False))
     created_at: datetime = _time()
     updated_at: datetime = _time()

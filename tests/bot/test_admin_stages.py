@@ -22,7 +22,7 @@ from tests.fakediscord.world import MEMBER_PERMISSIONS
 DESIGNS: dict[str, tuple[dict[str, str], dict[str, str], dict[str, Any]]] = {
     # rule system: (what the admin types first, what they change it to, the stage saved at the end)
     "flamme_rouge": (
-        {"tiles": "abcdefghijklmnopqrstu"},
+        {"tiles": "abcdefghijklmnopqrstu", "options": "meteo=random"},
         {"tiles": "abcdefghijklmnopqrsTU"},
         {"tiles": "abcdefghijklmnopqrsTU"},
     ),
@@ -37,11 +37,13 @@ DESIGNS: dict[str, tuple[dict[str, str], dict[str, str], dict[str, Any]]] = {
         {"deck": "classic_96", "stages": 1},
     ),
     "mind_cycling": (
-        {"course": "plains, mountain", "strip_length": "8", "rocks": "2", "supply_spaces": "1"},
+        {"course": "plains, mountain", "strip_length": "8", "rocks": "2", "supply_spaces": "1", "options": "lanes=4"},
         {"course": "plains sprint", "strip_length": "6", "rocks": "1", "supply_spaces": "1"},
         {"course": ["plains", "sprint"], "strip_length": 6, "rocks": 1, "supply_spaces": 1},
     ),
 }
+VARIANTS = {"flamme_rouge": {"meteo": "random"}, "mind_cycling": {"lanes": 4}}
+"""The variants typed with the first design, kept through the edit, the file and into the race."""
 
 
 @pytest.fixture
@@ -71,7 +73,7 @@ async def test_an_admin_designs_edits_exports_imports_and_deletes_a_stage_and_a_
     """The full life of a stage of each rule system, ending with a race on the imported stage."""
     first, changed, final = DESIGNS[ruleset_id]
     answer, modal = await _design(alice, "new", ruleset_id, "Home Loop", first)
-    assert set(_modal_values(modal)) == set(stages.fields_of(ruleset_id)), "the modal asks in the system's own terms"
+    assert set(_modal_values(modal)) == {*stages.fields_of(ruleset_id), "options"}, "in the system's own terms"
     saved = await answer.reply()
     assert "Saved Home Loop" in saved.content
     picture = next(a for a in saved.attachments if a.filename.endswith(".png"))
@@ -84,6 +86,7 @@ async def test_an_admin_designs_edits_exports_imports_and_deletes_a_stage_and_a_
     exported = await (await alice.slash("stage export", ruleset=ruleset_id, name="Home Loop")).reply()
     content = await alice.download(exported.attachments[0].url)
     assert json.loads(content)["stage"] == final
+    assert json.loads(content)["options"] == VARIANTS.get(ruleset_id, {})
 
     deleted = await (await alice.slash("stage delete", ruleset=ruleset_id, name="Home Loop")).reply()
     assert "Deleted Home Loop" in deleted.content
@@ -97,17 +100,19 @@ async def test_an_admin_designs_edits_exports_imports_and_deletes_a_stage_and_a_
 
     ctx = await _admin.context(gregario)
     stage = await stages.resolve_stage(ctx, guild.id, ruleset_id, "home loop")
-    assert stage == final
+    options = await stages.resolve_options(ctx, guild.id, ruleset_id, "home loop")
+    assert (stage, options) == (final, VARIANTS.get(ruleset_id, {}))
     harness = Harness(gregario.settings.database_url, ManualClock())
     race_ctx = await harness.boot()
     try:
-        view = await lobby.open_lobby(race_ctx, MemberRef(guild.id, alice.id, "Alice"), 1, ruleset_id, stage=stage)
+        opener = MemberRef(guild.id, alice.id, "Alice")
+        view = await lobby.open_lobby(race_ctx, opener, 1, ruleset_id, stage=stage, options=options)
         await lobby.add_bot(race_ctx, view.race_id, alice.id)
         await lobby.start(race_ctx, view.race_id, alice.id, seed=5)
         await race_ctx.idle()
         await harness.play_out(view.race_id)
         race = await harness.race(view.race_id)
-        assert race.status == "finished" and race.stage == final
+        assert race.status == "finished" and race.stage == final and race.options == options
     finally:
         await harness.shutdown()
 

@@ -34,7 +34,8 @@ from engine.ruleset import Ruleset
 _log = logging.getLogger(__name__)
 
 MODAL_FIELDS = 5
-"""Discord's limit on a modal's inputs (every stage model has at most 4 fields today)."""
+"""Discord's limit on a modal's inputs: the stage model's fields (at most 4 today), then the variants."""
+OPTIONS_FIELD = "options"
 BOARD_LIMIT = 1024 - len("```\n\n```")
 ANALYSIS_RACES = 200
 """How many all-bot races ``/stage analyse`` runs unless told otherwise."""
@@ -44,10 +45,22 @@ def _value_text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
+def _compact(value: Any) -> str:
+    """A variant's value as ``name=value`` text reads it back (JSON without spaces)."""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 class StageModal(discord.ui.Modal):
     """One text input per field of the rule system's stage model, prefilled when editing."""
 
-    def __init__(self, cog: StageCog, ruleset: Ruleset[Any], name: str, current: dict[str, Any] | None) -> None:
+    def __init__(
+        self,
+        cog: StageCog,
+        ruleset: Ruleset[Any],
+        name: str,
+        current: dict[str, Any] | None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
         title = t("stage.modal_title", None, ruleset=ruleset.name, name=name)
         super().__init__(title=title[:45], timeout=900)
         self.cog, self.ruleset, self.name, self.editing = cog, ruleset, name, current is not None
@@ -64,17 +77,29 @@ class StageModal(discord.ui.Modal):
             )
             self.inputs[field_name] = box
             self.add_item(box)
+        self.options: discord.ui.TextInput[StageModal] | None = None
+        if len(self.inputs) < MODAL_FIELDS:
+            self.options = discord.ui.TextInput(
+                label=OPTIONS_FIELD,
+                placeholder=(", ".join(stages.option_names(ruleset.id)) + " (name=value)")[:100],
+                default=" ".join(f"{k}={_compact(v)}" for k, v in (options or {}).items())[:4000] or None,
+                required=False,
+                max_length=4000,
+                style=discord.TextStyle.paragraph,
+            )
+            self.add_item(self.options)
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         ctx = await _admin.require_manager(interaction)
         assert interaction.guild is not None
         data = stages.parse_fields(self.ruleset.id, {k: box.value for k, box in self.inputs.items()})
         try:
+            options = stages.parse_options(self.options.value if self.options is not None else "")
             if self.editing:
-                info = await stages.edit(ctx, interaction.guild.id, self.ruleset.id, self.name, data)
+                info = await stages.edit(ctx, interaction.guild.id, self.ruleset.id, self.name, data, options)
             else:
                 by = interaction.user.id
-                info = await stages.create(ctx, interaction.guild.id, self.ruleset.id, self.name, data, by)
+                info = await stages.create(ctx, interaction.guild.id, self.ruleset.id, self.name, data, by, options)
         except Refusal as refusal:
             raise _admin.refused(refusal) from None
         key = "stage.edited" if self.editing else "stage.saved"
@@ -103,7 +128,7 @@ class StageActions(discord.ui.View):
     async def edit(self, interaction: discord.Interaction[Any]) -> None:
         ctx = await _admin.require_manager(interaction)
         info = await self.cog.saved(ctx, interaction, self.ruleset, self.name)
-        await interaction.response.send_modal(StageModal(self.cog, self.ruleset, info.name, info.stage))
+        await interaction.response.send_modal(StageModal(self.cog, self.ruleset, info.name, info.stage, info.options))
 
     async def analyse(self, interaction: discord.Interaction[Any]) -> None:
         ctx = await _admin.require_manager(interaction)
@@ -142,16 +167,21 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
         """A stage's summary (its fields, its board) and its preview picture, drawn off the event loop."""
         locale = str(interaction.locale)
         rules = get_ruleset(info.ruleset)
-        board = rules.stage_board(info.stage, {})
+        board = rules.stage_board(info.stage, info.options)
         embed = discord.Embed(title=info.name[:256], description=t("stage.summary", locale, ruleset=rules.name))
         for key, value in info.stage.items():
             embed.add_field(name=key[:256], value=f"`{_value_text(value)[:1000]}`", inline=False)
+        if info.options:
+            variants = " ".join(f"{k}={_compact(v)}" for k, v in info.options.items())
+            embed.add_field(name=OPTIONS_FIELD, value=f"`{variants[:1000]}`", inline=False)
         if len(board) <= BOARD_LIMIT:
             embed.add_field(name=t("stages.board", locale), value=f"```\n{board}\n```", inline=False)
         files: list[discord.File] = []
         filename = catalogue.board_filename(rules, info.name).removesuffix(".txt") + ".png"
         try:
-            picture = await preview_file(rules.id, info.stage, description=board, locale=locale, filename=filename)
+            picture = await preview_file(
+                rules.id, info.stage, info.options, description=board, locale=locale, filename=filename
+            )
             files.append(picture)
             embed.set_image(url=f"attachment://{picture.filename}")
         except Exception:
@@ -174,7 +204,7 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
     async def edit(self, interaction: discord.Interaction[Any], ruleset: RulesetParam, name: str) -> None:
         ctx = await _admin.require_manager(interaction)
         info = await self._get(ctx, interaction, ruleset, name)
-        await interaction.response.send_modal(StageModal(self, ruleset, info.name, info.stage))
+        await interaction.response.send_modal(StageModal(self, ruleset, info.name, info.stage, info.options))
 
     @app_commands.command(name="show", description=text("command.stage.show"))
     @app_commands.describe(ruleset=text("command.stage.ruleset"), name=text("command.stage.name"))
@@ -267,7 +297,9 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
         if queued:
             await interaction.followup.send(t("stage.analysis_queued", locale), ephemeral=True)
         seed = seed if seed is not None else secrets.randbelow(2**31)
-        found = await self.analyser.run(interaction.guild.id, ruleset.id, info.stage, self.analysis_races, seed)
+        found = await self.analyser.run(
+            interaction.guild.id, ruleset.id, info.stage, self.analysis_races, seed, info.options
+        )
         headings = (
             t("stage.analysis_seat", locale),
             t("stage.analysis_strategy", locale),

@@ -63,7 +63,7 @@ async def test_analyses_of_one_server_wait_their_turn(monkeypatch: pytest.Monkey
     spans: dict[str, tuple[float, float]] = {}
     lock = threading.Lock()
 
-    def slow(ruleset_id: str, stage: Any, races: int, seed: int) -> analysis.Analysis:
+    def slow(ruleset_id: str, stage: Any, races: int, seed: int, options: Any = None) -> analysis.Analysis:
         start = time.monotonic()
         time.sleep(0.15)
         with lock:

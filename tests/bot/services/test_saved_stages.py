@@ -57,7 +57,7 @@ def test_an_admins_text_becomes_stage_data() -> None:
         ("wyscig", {"deck": "nope"}, "deck: Input should be 'itemised_108', 'total_102' or 'classic_96'"),
         ("wyscig", {"stages": 30}, "stages: Input should be less than or equal to 21 (you gave 30)"),
         ("mind_cycling", {"course": ["plains", "hills"]}, "course.1: Input should be 'plains', 'sprint' or 'mountain'"),
-        ("mind_cycling", {"lanes": 4}, "lanes: not a field of this stage; the fields are course, strip_length"),
+        ("mind_cycling", {"lanes": 4}, "lanes: not a field of this stage; they are course, strip_length"),
     ],
 )
 def test_a_stage_the_rules_refuse_says_what_is_wrong_and_where(ruleset: str, data: Any, expected: str) -> None:
@@ -173,3 +173,35 @@ async def test_a_race_keeps_its_copy_when_the_stage_is_edited_or_deleted(harness
     steps = await harness.play_out(view.race_id)
     row = await harness.race(view.race_id)
     assert row.status == "finished" and steps > 0
+
+
+def test_variants_that_belong_with_the_ground_are_read_and_checked_by_the_rules() -> None:
+    """Meteo or lanes are written name=value and checked by the rule system's options model, naming the variant."""
+    assert stages.parse_options("meteo=random lanes=4, finish=first") == {
+        "meteo": "random",
+        "lanes": 4,
+        "finish": "first",
+    }
+    assert stages.parse_options('{"meteo": "random"}') == {"meteo": "random"}
+    with pytest.raises(Refusal) as unreadable:
+        stages.parse_options("meteo")
+    assert unreadable.value.key == "stage.bad_options" and "'meteo' is not name=value" in unreadable.value.message.text
+    with pytest.raises(Refusal) as too_many:
+        stages.check_stage("mind_cycling", GOOD["mind_cycling"], {"lanes": 7})
+    assert "options.lanes: Input should be less than or equal to 6 (you gave 7)" in too_many.value.message.text
+    with pytest.raises(Refusal) as unknown:
+        stages.check_stage("flamme_rouge", GOOD["flamme_rouge"], {"rain": "heavy"})
+    assert "options.rain: not a variant of this stage; they are finish, finish_overflow" in unknown.value.message.text
+
+
+async def test_a_stage_keeps_its_variants_through_a_file_and_gives_them_to_races(harness: Harness) -> None:
+    """Saved with Meteo, exported, imported elsewhere: the variants come along and a race starts from them."""
+    ctx = harness.ctx
+    assert ctx is not None
+    saved = await stages.create(ctx, SERVER, "flamme_rouge", "Windy", GOOD["flamme_rouge"], 1, {"meteo": "random"})
+    assert saved.options == {"meteo": "random"}
+    imported = await stages.import_file(ctx, SERVER + 1, stages.export(saved), by=2)
+    assert imported.options == {"meteo": "random"}
+    assert await stages.resolve_options(ctx, SERVER + 1, "flamme_rouge", "windy") == {"meteo": "random"}
+    preset = get_ruleset("flamme_rouge").presets()[0].name
+    assert await stages.resolve_options(ctx, SERVER + 1, "flamme_rouge", preset) == {}

@@ -32,6 +32,7 @@ def upgrade() -> None:
         sa.Column("name", sa.String(), nullable=False),
         sa.Column("folded", sa.String(), nullable=False),
         sa.Column("stage", sa.JSON(), nullable=False),
+        sa.Column("options", sa.JSON(), nullable=False),
         sa.Column("created_by", sa.BigInteger(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
