@@ -15,6 +15,7 @@ from bot.exts import _admin
 from bot.services import lobby, stages
 from bot.services.clock import ManualClock
 from bot.services.outcomes import MemberRef
+from engine.registry import get_ruleset
 from tests.bot.services.conftest import Harness
 from tests.fakediscord import DiscordUser, FakeDiscord, Guild
 from tests.fakediscord.world import MEMBER_PERMISSIONS
@@ -217,3 +218,17 @@ async def test_a_saved_stage_offers_edit_and_analyse(gregario: Any, alice: Disco
     assert "Manage Server" in refused.content
     analysed = await (await alice.click(saved, "Analyse")).reply(timeout=60)
     assert analysed.embeds[0]["title"] == "How Ridge plays"
+
+
+async def test_stages_offers_and_draws_the_servers_saved_stages(
+    gregario: Any, alice: DiscordUser, plain: DiscordUser
+) -> None:
+    """Once saved, a stage is suggested by /stages next to the presets and anyone on the server sees its board."""
+    await alice.submit(*(await _pair(alice, "wyscig", "Two Days", {"deck": "classic_96", "stages": "2"})))
+    await (await alice.slash("stage list")).reply()
+    assert ("Two Days", "Two Days") in await plain.autocomplete("stages", "stage", "two", ruleset="wyscig")
+    reply = await (await plain.slash("stages", ruleset="wyscig", stage="two days")).reply()
+    assert reply.embeds[0]["title"] == "Two Days"
+    board = await plain.download(reply.attachments[0].url)
+    assert board.decode("utf-8") == get_ruleset("wyscig").stage_board({"deck": "classic_96", "stages": 2}, {})
+    assert reply.attachments[1].filename.endswith(".png")
