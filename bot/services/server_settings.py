@@ -252,3 +252,14 @@ async def check_may_open(
     ):
         raise Refusal.of("settings.managers_open")
     return current
+
+
+def editable(name: str, value: Any) -> str:
+    """A setting's value as an admin would type it (what a change form starts from)."""
+    if value is None or value == () or value == []:
+        return ""
+    if name == "race_channels":
+        return " ".join(f"<#{c}>" for c in value)
+    if name == "manager_role":
+        return f"<@&{value}>"
+    return str(value)

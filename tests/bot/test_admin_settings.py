@@ -65,3 +65,38 @@ async def test_admin_commands_are_hidden_from_members_by_default(gregario: Any, 
     manage_guild = 1 << 5
     assert int(registered["settings"]["default_member_permissions"]) == manage_guild
     assert int(registered["stage"]["default_member_permissions"]) == manage_guild
+
+
+async def test_an_admin_changes_a_setting_from_the_menu(gregario: Any, guild: Guild, alice: DiscordUser) -> None:
+    """Pick "Time zone" in the menu: a form prefilled with its value opens; the new value is saved and shown."""
+    shown = await (await alice.slash("settings")).reply()
+    modal = await (await alice.choose(shown, "Time zone")).modal()
+    assert _prefilled(modal) == "UTC"
+    saved = await (await alice.submit(modal, {"New value": "Asia/Tokyo"})).reply()
+    assert "Saved: Time zone" in saved.content
+    assert {"name": "Time zone ✎", "value": "Asia/Tokyo (default: UTC)", "inline": False} in saved.embeds[0]["fields"]
+    ctx = await _admin.context(gregario)
+    assert (await server_settings.get_settings(ctx, guild.id)).timezone == "Asia/Tokyo"
+    refused = await (
+        await alice.submit(await (await alice.choose(saved, "Reminder")).modal(), {"New value": "99"})
+    ).reply()
+    assert "99 is not a reminder time" in refused.content
+    assert (await server_settings.get_settings(ctx, guild.id)).reminder == 75
+
+
+async def test_a_member_without_permission_cannot_use_the_menu(
+    gregario: Any, guild: Guild, alice: DiscordUser, bob: DiscordUser
+) -> None:
+    """Even holding the admin's menu, Bob is refused when he picks a setting."""
+    shown = await (await alice.slash("settings")).reply()
+    shown.ephemeral_for = None  # as if Bob could see it (an owner showed him the command, say)
+    guild.members[bob.id].permissions = MEMBER_PERMISSIONS
+    refused = await (await bob.choose(shown, "Language")).reply()
+    assert "Manage Server" in refused.content
+
+
+def _prefilled(modal: dict[str, Any]) -> str:
+    for row in modal["components"]:
+        for item in row.get("components") or [row.get("component") or {}]:
+            return str(item.get("value") or "")
+    return ""
