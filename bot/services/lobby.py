@@ -14,10 +14,10 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.services import resolution, stepping
+from bot.services import resolution, server_settings, stepping
 from bot.services.context import Context
 from bot.services.outcomes import Happening, MemberRef, RaceCancelled, RaceStarted, RaceView, Refusal, closed
-from bot.services.paces import Pace
+from bot.services.paces import Pace, parse_pace
 from bot.services.queries import Loaded, load
 from bot.store.tables import Job, Member, RaceRow, Seat, Server, StepEvents
 
@@ -57,7 +57,9 @@ async def open_lobby(
     """A new lobby in ``channel_id`` with its opener seated; it is cancelled if nobody starts it in time."""
     if ruleset not in stepping.ruleset_ids():
         raise Refusal.of("race.unknown_ruleset", value=ruleset, names=", ".join(stepping.ruleset_ids()))
-    pace = pace or ctx.default_pace
+    if pace is None:  # i17: the server's default pace (/settings) when the opener names none, else the bot's
+        chosen = (await server_settings.get_settings(ctx, opener.server_id)).default_pace
+        pace = parse_pace(chosen) if chosen else ctx.default_pace
     now = ctx.clock.now()
     async with ctx.db.sessions() as session, session.begin():
         await remember(session, opener, now)

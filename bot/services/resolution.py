@@ -14,17 +14,17 @@ orders are all in already (bots only, or nobody) resolves at once, so sequential
 from __future__ import annotations
 
 import logging
-from datetime import datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.services import stepping
+from bot.services import server_settings, stepping
 from bot.services.context import Context
 from bot.services.outcomes import AnnouncementPublished, Happening, RaceFinished, StepResolved
-from bot.services.paces import REMINDER_AT
 from bot.services.queries import Loaded, iso, load, rowcount, step_orders, stored, utc
 from bot.store.tables import AnnouncementRow, Job, OrderRow, RaceRow, ResultRow, StepEvents
 
@@ -35,13 +35,14 @@ MAX_ATTEMPTS = 20
 """Recomputations allowed when orders keep arriving during a resolution (each one moved ``orders_rev``)."""
 
 
-def announcement_due(delay: str, hour: int | None, finished_at: datetime) -> datetime:
-    """When held-back news is due: at once, or ``next_morning`` = ``hour``:00 UTC the day after the
-    race finished (servers cannot set a time zone yet)."""
+def announcement_due(delay: str, hour: int | None, finished_at: datetime, zone: str = "UTC") -> datetime:
+    """When held-back news is due: at once, or ``next_morning`` = ``hour``:00 in the server's time zone
+    (``/settings``) on the day after the race finished there; in UTC."""
     if delay != "next_morning":
         return finished_at
-    day = utc(finished_at).date() + timedelta(days=1)
-    return datetime.combine(day, time(hour if hour is not None else 9), tzinfo=finished_at.tzinfo)
+    local = ZoneInfo(zone)
+    day = utc(finished_at).astimezone(local).date() + timedelta(days=1)
+    return datetime.combine(day, time(hour if hour is not None else 9), tzinfo=local).astimezone(UTC)
 
 
 async def open_step(
@@ -61,7 +62,8 @@ async def open_step(
         due = None
         if awaiting.announcement is not None:
             kind, delay, hour = awaiting.announcement
-            due = announcement_due(delay, hour, now)
+            zone = (await server_settings.settings_in(session, race.server_id)).timezone  # i17: the server's zone
+            due = announcement_due(delay, hour, now, zone)
             session.add(AnnouncementRow(race_id=race.id, kind=kind, due_at=due))
             session.add(Job(race_id=race.id, kind=ANNOUNCEMENT, step=0, owner=race.owner, due_at=due))
         session.add(
@@ -75,8 +77,10 @@ async def open_step(
         happened.append(RaceFinished(race.id, result["standings"], bool(result.get("provisional")), due))
     elif humans:
         deadline = now + timedelta(seconds=race.pace_seconds)
-        reminder = now + timedelta(seconds=race.pace_seconds * REMINDER_AT)
-        session.add(Job(race_id=race.id, kind=REMINDER, step=step, owner=race.owner, due_at=reminder))
+        share = (await server_settings.settings_in(session, race.server_id)).reminder  # i17: /settings reminder
+        if share:
+            reminder = now + timedelta(seconds=race.pace_seconds * share / 100)
+            session.add(Job(race_id=race.id, kind=REMINDER, step=step, owner=race.owner, due_at=reminder))
         session.add(Job(race_id=race.id, kind=DEADLINE, step=step, owner=race.owner, due_at=deadline))
     return happened, deadline
 

@@ -206,3 +206,41 @@ class Job(SQLModel, table=True):
     owner: str
     due_at: datetime = _time()
     done_at: datetime | None = _time(nullable=True)
+
+
+# --- i17: server admins (saved stages and per-server settings) ------------------------------------
+
+
+class ServerSettingsRow(SQLModel, table=True):
+    """A server's settings that differ from their defaults (``bot.services.server_settings`` declares
+    them all once, with their defaults; a setting put back to its default is removed from ``values``)."""
+
+    __tablename__ = "server_settings"
+
+    server_id: int = Field(sa_column=Column(BigInteger, primary_key=True, autoincrement=False))
+    values: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    updated_at: datetime = _time()
+
+
+class SavedStage(SQLModel, table=True):
+    """A stage an admin designed and saved for their server, in one rule system's own terms.
+
+    A race copies the stage data into its own row, so editing or deleting a saved stage never changes
+    a race under way."""
+
+    __tablename__ = "saved_stages"
+    __table_args__ = (UniqueConstraint("server_id", "ruleset", "folded"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    server_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    ruleset: str
+    name: str
+    folded: str
+    """``name`` case-folded with spaces collapsed: two stages of one rule system never differ only by case."""
+    stage: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    """Rule variants that belong with the ground (Flamme Rouge's Meteo, Mind Cycling's lanes), checked by the
+    rule system's options model; a race opened on the stage starts from them."""
+    created_by: int = Field(sa_column=Column(BigInteger, nullable=False))
+    created_at: datetime = _time()
+    updated_at: datetime = _time()

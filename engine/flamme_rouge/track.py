@@ -120,7 +120,10 @@ def split_tiles(text: str) -> list[str]:
     while pos < len(text):
         m = _TILE_TOKEN.match(text, pos)
         if m is None:
-            raise ValueError(f"tile string {text!r}: {text[pos]!r} at position {pos + 1} is not a tile letter")
+            tiles = " ".join(tile_box().tiles)
+            raise ValueError(
+                f"tile string {text!r}: {text[pos]!r} at position {pos + 1} is not a tile letter; tiles are {tiles}"
+            )
         tokens.append(m.group())
         pos = m.end()
     return tokens

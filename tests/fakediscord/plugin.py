@@ -133,11 +133,12 @@ def carla(fake_discord: FakeDiscord, guild: Guild, races: Channel) -> DiscordUse
 
 
 @pytest.fixture
-def bot_settings(fake_discord: FakeDiscord, guild: Guild) -> Settings:
-    """Settings for a developer's bot: the fake's token, commands synced to the test guild."""
+def bot_settings(fake_discord: FakeDiscord, guild: Guild, tmp_path: Path) -> Settings:
+    """Settings for a developer's bot: the fake's token, commands synced to the test guild, a database of its own."""
     from bot.settings import Settings
 
-    return Settings(_env_file=None, token=fake_discord.token, test_guild_id=guild.id)
+    database = f"sqlite+aiosqlite:///{tmp_path / 'gregario.sqlite3'}"
+    return Settings(_env_file=None, token=fake_discord.token, test_guild_id=guild.id, database_url=database)
 
 
 @contextlib.asynccontextmanager

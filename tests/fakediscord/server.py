@@ -35,6 +35,7 @@ from tests.fakediscord.world import (
     Interaction,
     Member,
     Message,
+    Role,
     User,
     iso_now,
     snowflake,
@@ -75,6 +76,8 @@ class FakeDiscord:
         self.bot_user = User(id=snowflake(), name="Gregario", bot=True)
         self.application_id = self.bot_user.id
         self.users: dict[int, User] = {self.bot_user.id: self.bot_user}
+        self.uploads: list[Attachment] = []
+        """Files people attached to slash-command options (``DiscordUser.slash(..., file=Upload(...))``)."""
         self.guilds: list[Guild] = []
         self.channels: dict[int, Channel] = {}
         self.commands: list[Command] = []
@@ -150,6 +153,21 @@ class FakeDiscord:
         member = Member(user)
         guild.members[user.id] = member
         return member
+
+    async def create_role(self, guild: Guild, name: str) -> Role:
+        """A new role in ``guild`` (the bot hears GUILD_ROLE_CREATE, as when an admin adds one)."""
+        role = Role(id=snowflake(), name=name, position=len(guild.roles) + 1)
+        guild.roles.append(role)
+        await self.dispatch("GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role.payload()})
+        return role
+
+    def upload(self, channel: Channel, filename: str, content: bytes, content_type: str | None = None) -> Attachment:
+        """A file a person attaches to a command option: on the CDN, ready for the bot to download."""
+        attachment = Attachment(
+            id=snowflake(), channel_id=channel.id, filename=filename, content=content, content_type=content_type
+        )
+        self.uploads.append(attachment)
+        return attachment
 
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and ``user`` (created like POST /users/@me/channels does)."""
@@ -645,6 +663,9 @@ class FakeDiscord:
         return web.Response(status=204)
 
     async def _download(self, request: web.Request) -> web.StreamResponse:
+        for upload in self.uploads:
+            if str(upload.id) == request.match_info["attachment_id"]:
+                return web.Response(body=upload.content, content_type=upload.content_type or "application/octet-stream")
         for channel in self.channels.values():
             for message in channel.messages:
                 for attachment in message.attachments:

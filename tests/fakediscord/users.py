@@ -205,6 +205,12 @@ class DiscordUser:
             assert isinstance(value, Channel), f"/{command} {name} takes a channel"
             resolved.setdefault("channels", {})[str(value.id)] = {**value.payload(), "permissions": "0"}
             return str(value.id)
+        if kind == 11:
+            assert isinstance(value, tuple) and len(value) == 2, f"/{command} {name} takes a file: (filename, bytes)"
+            where = self._where(None)
+            upload = self.fake.upload(where, value[0], value[1], "application/json")
+            resolved.setdefault("attachments", {})[str(upload.id)] = upload.payload()
+            return str(upload.id)
         raise AssertionError(f"/{command} {name}: option type {kind} is not supported by the fake yet")
 
     # --- components ---------------------------------------------------------------------------------
@@ -254,7 +260,7 @@ class DiscordUser:
     async def submit(
         self, modal: dict[str, Any], values: dict[str, str], *, channel: Channel | None = None
     ) -> InteractionHandle:
-        """Fill the modal's text inputs by their labels and press Submit."""
+        """Fill the modal's text inputs by their labels and press Submit (others keep their prefilled value)."""
         await self.fake.settle()
         rows: list[dict[str, Any]] = []
         labels: list[str] = []
@@ -263,14 +269,14 @@ class DiscordUser:
                 inner = row.get("component") or {}
                 label = row.get("label", "")
                 labels.append(label)
-                if label in values:
+                if label in values or inner.get("value"):
                     rows.append(
                         {
                             "type": 18,
                             "component": {
                                 "type": inner.get("type"),
                                 "custom_id": inner["custom_id"],
-                                "value": values[label],
+                                "value": values.get(label, inner.get("value", "")),
                             },
                         }
                     )
@@ -281,9 +287,9 @@ class DiscordUser:
             for item in row.get("components") or []:
                 label = item.get("label", "")
                 labels.append(label)
-                if label not in values and item.get("required", True):
+                if label not in values and item.get("required", True) and not item.get("value"):
                     raise AssertionError(f"the modal field {label!r} is required")
-                text = values.get(label, "")
+                text = values.get(label, item.get("value") or "")  # untouched fields keep what the bot prefilled
                 if item.get("max_length") and len(text) > item["max_length"]:
                     raise AssertionError(f"the modal field {label!r} takes at most {item['max_length']} characters")
                 submitted.append({"type": 4, "custom_id": item["custom_id"], "value": text})

@@ -51,12 +51,41 @@ class User:
         }
 
 
+MEMBER_PERMISSIONS = str((1 << 10) | (1 << 11) | (1 << 31) | (1 << 16))
+"""What a plain member may do: view channels, send messages, read history, use application commands."""
+
+
+@dataclass
+class Role:
+    """A role of a guild (members hold role ids in :attr:`Member.roles`)."""
+
+    id: int
+    name: str
+    position: int = 1
+    permissions: str = "0"
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "permissions": self.permissions,
+            "position": self.position,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+
 @dataclass
 class Member:
     user: User
     roles: list[int] = field(default_factory=list)
     joined_at: str = field(default_factory=iso_now)
     permissions: str = ALL_PERMISSIONS
+    """The member's permissions in the channel of an interaction (``member.permissions``); every
+    permission by default (the test guild's members are admins); :data:`MEMBER_PERMISSIONS` for a plain member."""
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -241,6 +270,8 @@ class Guild:
     channels: list[Channel] = field(default_factory=list)
     members: dict[int, Member] = field(default_factory=dict)
     locale: str = "en-US"
+    roles: list[Role] = field(default_factory=list)
+    """Roles besides @everyone."""
 
     def channel(self, name: str) -> Channel:
         for channel in self.channels:
@@ -267,7 +298,7 @@ class Guild:
             "name": self.name,
             "icon": None,
             "owner_id": str(self.owner.id),
-            "roles": [self.everyone_role()],
+            "roles": [self.everyone_role(), *(r.payload() for r in self.roles)],
             "channels": [c.payload() for c in self.channels],
             "members": [m.payload() for m in self.members.values()],
             "member_count": len(self.members),

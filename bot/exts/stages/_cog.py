@@ -13,9 +13,12 @@ from discord.ext import commands
 
 from bot import catalogue
 from bot.errors import UserError
+from bot.exts import _admin
 from bot.i18n import t
 from bot.options import RulesetParam
 from bot.render.files import preview_file
+from bot.services import stages as saved_stages
+from bot.services.outcomes import Refusal
 from bot.translator import text
 from engine.registry import get_ruleset
 from engine.ruleset import Preset
@@ -82,11 +85,19 @@ class StagesCog(commands.Cog):
             return
 
         chosen = catalogue.find_preset(ruleset, stage)
+        shown_stage: Any = chosen.name if chosen is not None else None
+        shown_options: dict[str, Any] = {}
+        if chosen is None and interaction.guild is not None:
+            # i17: this server's saved stages are shown too (their data, not a preset name).
+            saved = await _saved_stage(self.bot, interaction.guild.id, ruleset.id, stage)
+            if saved is not None:
+                chosen = Preset(name=saved.name, summary=t("stage.summary", locale, ruleset=ruleset.name))
+                shown_stage, shown_options = saved.stage, saved.options
         if chosen is None:
             names = _shorten(", ".join(p.name for p in presets) or "—", NAMES_LIMIT)
             echoed = _shorten(stage, STAGE_ECHO_LIMIT)
             raise UserError("stages.unknown_stage", stage=echoed, ruleset=ruleset.name, names=names)
-        board = ruleset.stage_board(chosen.name, {})
+        board = ruleset.stage_board(shown_stage, shown_options)
         embed = discord.Embed(title=chosen.name[:256], description=_shorten(chosen.summary, 4096))
         if chosen.label:
             embed.add_field(name=t("stages.label", locale), value=chosen.label)
@@ -94,7 +105,7 @@ class StagesCog(commands.Cog):
             embed.add_field(name=t("stages.board", locale), value=f"```\n{board}\n```", inline=False)
         text_name = catalogue.board_filename(ruleset, chosen.name)
         files = [discord.File(io.BytesIO(board.encode("utf-8")), filename=text_name)]
-        picture = await self._preview(ruleset.id, chosen.name, locale, board, text_name)
+        picture = await self._preview(ruleset.id, shown_stage, locale, board, text_name, shown_options)
         if picture is not None:
             # The picture shows in the embed; its alt text and the text file carry the same board.
             files.append(picture)
@@ -105,13 +116,16 @@ class StagesCog(commands.Cog):
         await interaction.response.send_message(embed=embed, files=files)
 
     @staticmethod
-    async def _preview(ruleset_id: str, stage: str, locale: str, board: str, text_name: str) -> discord.File | None:
+    async def _preview(
+        ruleset_id: str, stage: Any, locale: str, board: str, text_name: str, options: dict[str, Any] | None = None
+    ) -> discord.File | None:
         """The stage's picture, drawn off the event loop; ``None`` (the text board still goes out) if
         drawing fails, so a picture problem never costs the player the answer."""
         try:
             return await preview_file(
                 ruleset_id,
                 stage,
+                options,
                 description=board,
                 locale=locale,
                 filename=PurePath(text_name).with_suffix(".png").name,
@@ -122,7 +136,8 @@ class StagesCog(commands.Cog):
 
     @stages.autocomplete("stage")
     async def stage_names(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
-        """The presets of the rule system chosen in the same command, filtered by what is typed."""
+        """The presets of the rule system chosen in the same command (and, on a server, its saved stages),
+        filtered by what is typed."""
         ruleset_id = getattr(interaction.namespace, "ruleset", None)
         if not ruleset_id:
             return []
@@ -130,7 +145,20 @@ class StagesCog(commands.Cog):
             ruleset = get_ruleset(str(ruleset_id))
         except (KeyError, ImportError, AttributeError):
             return []
+        if interaction.guild is not None:  # i17: presets and this server's saved stages
+            ctx = await _admin.context(self.bot)
+            found = await saved_stages.stage_choices(ctx, interaction.guild.id, ruleset.id, current)
+            return [app_commands.Choice(name=c.name[:100], value=c.value[:100]) for c in found]
         return [
             app_commands.Choice(name=p.name[:100], value=p.name[:100])
             for p in catalogue.matching_presets(ruleset, current)
         ]
+
+
+async def _saved_stage(bot: commands.Bot, server_id: int, ruleset_id: str, name: str) -> saved_stages.StageInfo | None:
+    """This server's saved stage called ``name``, if any (``/stages`` shows it like a preset)."""
+    ctx = await _admin.context(bot)
+    try:
+        return await saved_stages.get(ctx, server_id, ruleset_id, name)
+    except Refusal:
+        return None
