@@ -206,3 +206,14 @@ class Job(SQLModel, table=True):
     owner: str
     due_at: datetime = _time()
     done_at: datetime | None = _time(nullable=True)
+
+
+# --- The league (issue 18): its tables live in a sibling module, registered on the same metadata. ---
+from bot.store.league_tables import (  # noqa: E402, F401
+    LeagueForgotten,
+    LeaguePoints,
+    LeagueRating,
+    LeagueResult,
+    LeagueSeason,
+    LeagueSoloBest,
+)
