@@ -209,11 +209,4 @@ class Job(SQLModel, table=True):
 
 
 # --- The league (issue 18): its tables live in a sibling module, registered on the same metadata. ---
-from bot.store.league_tables import (  # noqa: E402, F401
-    LeagueForgotten,
-    LeaguePoints,
-    LeagueRating,
-    LeagueResult,
-    LeagueSeason,
-    LeagueSoloBest,
-)
+import bot.store.league_tables  # noqa: E402, F401  (imports this module first; a plain import is cycle-safe)
