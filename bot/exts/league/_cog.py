@@ -137,7 +137,7 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=text("
 
     @app_commands.command(name="rider", description=text("command.league.rider"))
     @app_commands.describe(member=text("command.league.member"))
-    async def rider(self, interaction: discord.Interaction[Any], member: discord.Member | None = None) -> None:
+    async def rider(self, interaction: discord.Interaction[Any], member: discord.User | None = None) -> None:
         locale = str(interaction.locale)
         who = member or interaction.user
         profile = await league_standings.profile(services(self.bot), server_of(interaction), who.id)

@@ -22,6 +22,7 @@ async def finished_race(
     stage: Any = None,
     steps: int = 12,
     minutes: int = 0,
+    ids: dict[str, int] | None = None,
 ) -> int:
     """A finished race whose entrants (``"Anna"`` -> member, ``"bot:pack"`` -> a bot) took ``places``.
     Members' user ids come from a fixed name list so the same name is the same member everywhere."""
@@ -55,7 +56,7 @@ async def finished_race(
                     Seat(race_id=race.id, position=position, entrant=entrant, name=who[4:].title(), bot=who[4:])
                 )
             else:
-                user = user_id(who)
+                user = ids[who] if ids and who in ids else user_id(who)
                 entrant = f"u{user}"
                 session.add(Seat(race_id=race.id, position=position, entrant=entrant, name=who, user_id=user))
             standings.append({"entrant": entrant, "riders": [], "place": place, "figures": {}})
@@ -70,12 +71,15 @@ def user_id(name: str) -> int:
     return 100 + NAMES.index(name)
 
 
-async def set_result(ctx: Context, race_id: int, places: list[tuple[str, int]], provisional: bool) -> None:
+async def set_result(
+    ctx: Context, race_id: int, places: list[tuple[str, int]], provisional: bool, ids: dict[str, int] | None = None
+) -> None:
     """Rewrite a race's result (what publishing its announcement does), places by member name."""
     async with ctx.db.sessions() as session, session.begin():
         row = await session.get(ResultRow, race_id)
         assert row is not None
         row.standings = [
-            {"entrant": f"u{user_id(who)}", "riders": [], "place": place, "figures": {}} for who, place in places
+            {"entrant": f"u{ids[who] if ids else user_id(who)}", "riders": [], "place": place, "figures": {}}
+            for who, place in places
         ]
         row.provisional = provisional
