@@ -37,6 +37,7 @@ from bot.store.league_tables import (
     LeagueResult,
     LeagueSeason,
     LeagueSoloBest,
+    LeagueTally,
 )
 from bot.store.tables import RaceRow, ResultRow, Seat, Server
 
@@ -165,11 +166,14 @@ async def _credit(ctx: Context, session: AsyncSession, race_id: int) -> LeagueCr
             )
             session.add(row)
             existing.append(row)
+        await _tally(ctx, session, existing, sign=1)
         status = "credited"
     elif provisional:
         return await _view(session, race_id, "unchanged", existing)
     else:
+        await _tally(ctx, session, existing, sign=-1)  # take the provisional lines out, put the final ones in
         changes = _correct(existing, places, table)
+        await _tally(ctx, session, existing, sign=1)
         status = "corrected"
     await session.flush()
     if not provisional:
@@ -187,6 +191,39 @@ def _correct(rows: list[LeagueResult], places: dict[str, int], table: PointsTabl
             changes.append(PointsChange(row.entrant, row.name, row.place, place, row.points, points))
         row.place, row.points, row.provisional = place, points, False
     return changes
+
+
+async def _tally(ctx: Context, session: AsyncSession, rows: list[LeagueResult], sign: int) -> None:
+    """Add (``sign`` 1) or take out (-1) the lines' place, points and provisional mark from the players'
+    tallies of their season and rule system (rows locked on PostgreSQL; SQLite's writer lock serialises)."""
+    if not rows:
+        return
+    season_id, ruleset = rows[0].season_id, rows[0].ruleset
+    players = sorted({r.player for r in rows})
+    query = select(LeagueTally).where(
+        col(LeagueTally.season_id) == season_id,
+        col(LeagueTally.ruleset) == ruleset,
+        col(LeagueTally.player).in_(players),
+    )
+    if ctx.db.is_postgres:
+        query = query.with_for_update()
+    tallies = {t.player: t for t in (await session.execute(query)).scalars()}
+    for row in rows:
+        tally = tallies.get(row.player)
+        if tally is None:
+            tally = LeagueTally(season_id=season_id, ruleset=ruleset, player=row.player, server_id=row.server_id)
+            session.add(tally)
+            tallies[row.player] = tally
+        places = list(tally.places) + [0] * max(0, row.place - len(tally.places))
+        places[row.place - 1] += sign
+        while places and places[-1] == 0:
+            places.pop()
+        tally.places = places  # a new list, so the JSON column is seen as changed
+        tally.races += sign
+        tally.points += sign * row.points
+        tally.provisional += sign * int(row.provisional)
+        if sign > 0:
+            tally.name = row.name
 
 
 async def _view(session: AsyncSession, race_id: int, status: str, rows: list[LeagueResult]) -> LeagueCredit:
@@ -424,6 +461,9 @@ async def forget_member(ctx: Context, server_id: int, user_id: int) -> int:
             update(LeagueRating)
             .where(col(LeagueRating.server_id) == server_id, col(LeagueRating.player) == player)
             .values(player=anonymous),
+            update(LeagueTally)
+            .where(col(LeagueTally.server_id) == server_id, col(LeagueTally.player) == player)
+            .values(player=anonymous, name=None),
         ):
             await session.execute(statement.execution_options(synchronize_session=False))
         return found

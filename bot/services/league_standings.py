@@ -2,9 +2,9 @@
 
 Standings order (docs/league.md): more points; then more wins; then more second places, more third
 places, and so on down the places; players equal on all of these share the rank (listed by name).
-Members and bot strategies are ranked apart. The queries use the indexes of migration 0004: the
-standings read one season and rule system (``season_id, ruleset, player``), the profile one player on
-one server (``server_id, player, finished_at``).
+Members and bot strategies are ranked apart. The standings read the players' tallies of one season and
+rule system (``league_tallies``, kept with every credit; one short row per player), the profile one
+player's lines on one server (index ``server_id, player, finished_at``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from sqlmodel import col
 from bot.services.context import Context
 from bot.services.league import open_season
 from bot.services.outcomes import Refusal
-from bot.store.league_tables import LeagueRating, LeagueResult, LeagueSeason
+from bot.store.league_tables import LeagueRating, LeagueResult, LeagueSeason, LeagueTally
 
 RECENT = 5
 """Races listed on a profile."""
@@ -126,58 +126,37 @@ async def standings(ctx: Context, server_id: int, ruleset: str, season: int | No
 
 
 async def _lines(session: AsyncSession, server_id: int, season_id: int, ruleset: str) -> list[dict[str, Any]]:
-    where = (col(LeagueResult.season_id) == season_id, col(LeagueResult.ruleset) == ruleset)
-    grouped = await session.execute(
+    tallies = await session.execute(
         select(
-            col(LeagueResult.player),
-            col(LeagueResult.place),
-            func.count(),
-            func.sum(col(LeagueResult.points)),
-            func.sum(case((col(LeagueResult.provisional), 1), else_=0)),
-        )
-        .where(*where)
-        .group_by(col(LeagueResult.player), col(LeagueResult.place))
+            col(LeagueTally.player),
+            col(LeagueTally.name),
+            col(LeagueTally.races),
+            col(LeagueTally.points),
+            col(LeagueTally.places),
+            col(LeagueTally.provisional),
+        ).where(col(LeagueTally.season_id) == season_id, col(LeagueTally.ruleset) == ruleset)
     )
-    players: dict[str, dict[str, Any]] = {}
-    for player, place, count, points, provisional in grouped.all():
-        line = players.setdefault(
-            player, {"player": player, "races": 0, "points": 0, "counts": {}, "provisional": False}
+    rated = await session.execute(
+        select(col(LeagueRating.player), col(LeagueRating.mu), col(LeagueRating.sigma), col(LeagueRating.trend)).where(
+            col(LeagueRating.server_id) == server_id, col(LeagueRating.ruleset) == ruleset
         )
-        line["races"] += int(count)
-        line["points"] += int(points or 0)
-        line["counts"][int(place)] = int(count)
-        line["provisional"] = line["provisional"] or bool(provisional)
-    if not players:
-        return []
-    latest = select(func.max(LeagueResult.id)).where(*where).group_by(col(LeagueResult.player))
-    named = await session.execute(
-        select(col(LeagueResult.player), col(LeagueResult.name)).where(col(LeagueResult.id).in_(latest))
-    )
-    names: dict[str, str | None] = {str(p): n for p, n in named.all()}
-    ratings = {
-        r.player: r
-        for r in (
-            await session.execute(
-                select(LeagueRating).where(
-                    col(LeagueRating.server_id) == server_id,
-                    col(LeagueRating.ruleset) == ruleset,
-                    col(LeagueRating.player).in_(list(players)),
-                )
-            )
-        ).scalars()
-    }
+    )  # the server's ratings in this rule system (a few hundred rows; no long IN list to bind)
+    ratings = {str(p): (float(mu) - 3 * float(sigma), float(trend)) for p, mu, sigma, trend in rated.all()}
     out = []
-    for player, line in players.items():
-        counts = line.pop("counts")
-        depth = max(counts)
+    for player, name, races, points, places, provisional in tallies.all():
+        if races <= 0:
+            continue
         rating = ratings.get(player)
         out.append(
-            line
-            | {
-                "name": player.removeprefix("bot:") if kind_of(player) == "bot" else names.get(player),
-                "places": tuple(counts.get(p, 0) for p in range(1, depth + 1)),
-                "rating": None if rating is None else rating.mu - 3 * rating.sigma,
-                "trend": None if rating is None else rating.trend,
+            {
+                "player": player,
+                "name": player.removeprefix("bot:") if kind_of(player) == "bot" else name,
+                "races": int(races),
+                "points": int(points),
+                "places": tuple(int(n) for n in places),
+                "provisional": provisional > 0,
+                "rating": None if rating is None else rating[0],
+                "trend": None if rating is None else rating[1],
             }
         )
     return out

@@ -3,8 +3,9 @@
 Imported at the end of :mod:`bot.store.tables`, so one ``metadata`` holds every table and migration
 ``0004`` creates exactly these. A player is a key: ``u<user id>`` for a member, ``bot:<strategy>`` for a
 bot strategy (each strategy is one player), ``x<n>`` for a member who used ``/league forget-me``
-(no link back to the person is kept). Indexes serve the standings (season + rule system), the profile
-(server + player, newest first) and the race's own lines.
+(no link back to the person is kept). The standings read ``league_tallies`` (one row per player, season
+and rule system, kept with every credit); indexes serve the profile (server + player, newest first), a
+season's rule systems, forget-me (server + player) and a race's own lines.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class LeagueResult(SQLModel, table=True):
     __tablename__ = "league_results"
     __table_args__ = (
         UniqueConstraint("race_id", "entrant"),
-        Index(None, "season_id", "ruleset", "player"),
+        Index(None, "season_id", "ruleset"),
         Index(None, "server_id", "player", "finished_at"),
     )
 
@@ -132,3 +133,28 @@ class LeagueForgotten(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     server_id: int = Field(sa_column=Column(BigInteger, ForeignKey("servers.id", ondelete="CASCADE"), nullable=False))
     forgotten_at: datetime = _time()
+
+
+class LeagueTally(SQLModel, table=True):
+    """A player's running totals in one season and rule system, kept with every credit, so the standings
+    read one short row per player instead of grouping every result (bench/league.py)."""
+
+    __tablename__ = "league_tallies"
+    __table_args__ = (Index(None, "server_id", "player"),)
+
+    season_id: int = Field(
+        sa_column=Column(
+            Integer, ForeignKey("league_seasons.id", ondelete="CASCADE"), primary_key=True, autoincrement=False
+        )
+    )
+    ruleset: str = Field(primary_key=True)
+    player: str = Field(primary_key=True)
+    server_id: int = Field(sa_column=Column(BigInteger, nullable=False))
+    name: str | None = None
+    """The name of the player's latest credited line (empty once forgotten)."""
+    races: int = 0
+    points: int = 0
+    places: list[int] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    """How many times the player finished 1st, 2nd, 3rd... (index 0 = wins)."""
+    provisional: int = 0
+    """Lines still provisional (their points may change when the announcement is published)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from typing import Any
 
 import pytest
 from openskill.models import PlackettLuce
@@ -14,7 +15,7 @@ from sqlmodel import col
 from bot.services import league, league_standings
 from bot.services.league_points import DEFAULTS, PointsTable, parse_table
 from bot.services.outcomes import Refusal
-from bot.store.league_tables import LeagueResult, LeagueSeason
+from bot.store.league_tables import LeagueResult, LeagueSeason, LeagueTally
 from tests.bot.services.conftest import Harness
 from tests.bot.services.league_fixtures import SERVER, finished_race, set_result, user_id
 
@@ -316,3 +317,38 @@ async def test_the_export_matches_the_standings(harness: Harness) -> None:
     members = [(r["rank"], r["name"], r["points"]) for r in read if r["group"] == "members"]
     assert members == [(str(rank), name, str(points)) for name, points, rank in EXPECTED]
     assert [(r["name"], r["points"]) for r in read if r["group"] == "bots"] == [("pack", "45")]
+
+
+async def test_the_tallies_always_equal_a_recount_of_the_results(harness: Harness) -> None:
+    """After credits, a Gazzetta correction and a forget-me, every tally equals its results counted afresh."""
+    assert harness.ctx is not None
+    await _three_races(harness)
+    race_id = await finished_race(
+        harness.ctx, [("Anna", 1), ("Ben", 2), ("Cleo", 3)], ruleset="tabella", provisional=True
+    )
+    await league.credit_race(harness.ctx, race_id)
+    await set_result(harness.ctx, race_id, [("Cleo", 1), ("Anna", 2), ("Ben", 3)], provisional=False)
+    await league.credit_race(harness.ctx, race_id)
+    await league.forget_member(harness.ctx, SERVER, user_id("Anna"))
+    async with harness.ctx.db.sessions() as session:
+        results = (await session.execute(select(LeagueResult))).scalars().all()
+        tallies = (await session.execute(select(LeagueTally))).scalars().all()
+    recount: dict[tuple[int, str, str], dict[str, Any]] = {}
+    for r in results:
+        t = recount.setdefault(
+            (r.season_id, r.ruleset, r.player), {"races": 0, "points": 0, "places": {}, "name": None}
+        )
+        t["races"] += 1
+        t["points"] += r.points
+        t["places"][r.place] = t["places"].get(r.place, 0) + 1
+        t["name"] = r.name
+    kept = {
+        (t.season_id, t.ruleset, t.player): {
+            "races": t.races,
+            "points": t.points,
+            "places": {p: n for p, n in enumerate(t.places, start=1) if n},
+            "name": t.name,
+        }
+        for t in tallies
+    }
+    assert kept == recount and all(t.provisional == 0 for t in tallies)

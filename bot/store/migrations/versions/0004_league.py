@@ -106,14 +106,34 @@ def upgrade() -> None:
         sa.UniqueConstraint("race_id", "entrant", name=op.f("uq_league_results_race_id_entrant")),
     )
     with op.batch_alter_table("league_results", schema=None) as batch_op:
-        batch_op.create_index(
-            batch_op.f("ix_league_results_season_id_ruleset_player"), ["season_id", "ruleset", "player"], unique=False
-        )
+        batch_op.create_index(batch_op.f("ix_league_results_season_id_ruleset"), ["season_id", "ruleset"], unique=False)
         batch_op.create_index(
             batch_op.f("ix_league_results_server_id_player_finished_at"),
             ["server_id", "player", "finished_at"],
             unique=False,
         )
+
+    op.create_table(
+        "league_tallies",
+        sa.Column("season_id", sa.Integer(), autoincrement=False, nullable=False),
+        sa.Column("ruleset", sa.String(), nullable=False),
+        sa.Column("player", sa.String(), nullable=False),
+        sa.Column("server_id", sa.BigInteger(), nullable=False),
+        sa.Column("name", sa.String(), nullable=True),
+        sa.Column("races", sa.Integer(), nullable=False),
+        sa.Column("points", sa.Integer(), nullable=False),
+        sa.Column("places", sa.JSON(), nullable=False),
+        sa.Column("provisional", sa.Integer(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["season_id"],
+            ["league_seasons.id"],
+            name=op.f("fk_league_tallies_season_id_league_seasons"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("season_id", "ruleset", "player", name=op.f("pk_league_tallies")),
+    )
+    with op.batch_alter_table("league_tallies", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_league_tallies_server_id_player"), ["server_id", "player"], unique=False)
 
     op.create_table(
         "league_solo_bests",
@@ -142,6 +162,10 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("league_tallies", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_league_tallies_server_id_player"))
+
+    op.drop_table("league_tallies")
 
     with op.batch_alter_table("league_solo_bests", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_league_solo_bests_server_id_ruleset_stage_steps"))
@@ -149,7 +173,7 @@ def downgrade() -> None:
     op.drop_table("league_solo_bests")
     with op.batch_alter_table("league_results", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_league_results_server_id_player_finished_at"))
-        batch_op.drop_index(batch_op.f("ix_league_results_season_id_ruleset_player"))
+        batch_op.drop_index(batch_op.f("ix_league_results_season_id_ruleset"))
 
     op.drop_table("league_results")
     with op.batch_alter_table("league_seasons", schema=None) as batch_op:
