@@ -15,9 +15,12 @@ pool and times, on the largest server, through the services the commands call:
 - ``league_standings.standings`` of its most raced rule system in the open season, and
 - ``league_standings.profile`` of its most active member:
 
-the first call on the new pool (cold: no connection, no prepared statement, SQLite's page cache empty;
-the operating system's file cache is whatever the fill left) and p50/p95 over ``--repeat`` calls.
-Target: p95 under 50 ms.
+the first call on the new pool (cold: a fresh connection, opened and timed apart just before, with no
+prepared statement and SQLite's page cache empty; the operating system's file cache is whatever the
+fill left) and p50/p95 over ``--repeat`` calls.
+Target: p95 under 50 ms (wall clock). The CPU time of this process per call is printed too: on a busy
+shared machine it separates our work from waiting for a core (on PostgreSQL the server's own work is
+not in it).
 """
 
 from __future__ import annotations
@@ -214,16 +217,18 @@ def p(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def timed(call: Any, repeat: int) -> tuple[float, list[float]]:
+async def timed(call: Any, repeat: int) -> tuple[float, list[float], list[float]]:
+    """The first call's wall time, then each call's wall time and this process's CPU time (ms)."""
     start = time.perf_counter()
     await call()
     cold = (time.perf_counter() - start) * 1000
-    warm = []
+    warm, cpu = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         await call()
         warm.append((time.perf_counter() - start) * 1000)
-    return cold, warm
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    return cold, warm, cpu
 
 
 async def run(url: str, args: argparse.Namespace) -> None:
@@ -243,8 +248,12 @@ async def run(url: str, args: argparse.Namespace) -> None:
     await db.close()
     db = connect(url)
     ctx = Context(db=db, clock=ManualClock())
-    s_cold, s_warm = await timed(lambda: league_standings.standings(ctx, server, ruleset), args.repeat)
-    p_cold, p_warm = await timed(lambda: league_standings.profile(ctx, server, member), args.repeat)
+    started = time.perf_counter()
+    async with db.engine.connect() as conn:  # open the pool's connection: connecting is timed apart
+        await conn.execute(text("SELECT 1"))
+    connecting = (time.perf_counter() - started) * 1000
+    s_cold, s_warm, s_cpu = await timed(lambda: league_standings.standings(ctx, server, ruleset), args.repeat)
+    p_cold, p_warm, p_cpu = await timed(lambda: league_standings.profile(ctx, server, member), args.repeat)
     await db.close()
 
     kind = "PostgreSQL" if url.startswith("postgresql") else "SQLite"
@@ -255,13 +264,15 @@ async def run(url: str, args: argparse.Namespace) -> None:
     print(
         f"largest server: {shape['largest_results']:,} results; standings of {ruleset} in the open season: "
         f"{len(table.members)} members + {len(table.bots)} bot strategies; profile of a member with "
-        f"{shape['member_results']} results"
+        f"{shape['member_results']} results; opening the new pool's connection took {connecting:.2f} ms"
     )
-    for name, cold, warm in (("standings", s_cold, s_warm), ("profile", p_cold, p_warm)):
-        verdict = "ok" if p(warm, 0.95) < 50 else "OVER the 50 ms target"
+    for name, cold, warm, cpu in (("standings", s_cold, s_warm, s_cpu), ("profile", p_cold, p_warm, p_cpu)):
+        verdict = "p95 ok" if p(warm, 0.95) < 50 else "p95 OVER the 50 ms target"
+        verdict += ", cold ok" if cold < 50 else ", cold OVER 50 ms"
         print(
             f"  {name:9}: cold {cold:7.2f} ms | p50 {statistics.median(warm):6.2f} ms | "
-            f"p95 {p(warm, 0.95):6.2f} ms | max {max(warm):6.2f} ms over {len(warm)} ({verdict})"
+            f"p95 {p(warm, 0.95):6.2f} ms | max {max(warm):6.2f} ms over {len(warm)} ({verdict}); "
+            f"CPU of this process p50 {statistics.median(cpu):5.2f} ms"
         )
 
 

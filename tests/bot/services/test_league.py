@@ -47,6 +47,7 @@ async def _three_races(harness: Harness) -> list[int]:
     return ids
 
 
+@pytest.mark.rules("R-LG-1")
 async def test_the_standings_add_up_by_hand_with_the_tie_breaks(harness: Harness) -> None:
     """Three races: points add up as worked by hand; Anna beats Ben on wins, Cleo beats Dan on second places."""
     assert harness.ctx is not None
@@ -113,6 +114,7 @@ async def test_crediting_twice_changes_nothing(harness: Harness) -> None:
     assert all(line.races == 1 for line in table.members)
 
 
+@pytest.mark.rules("R-LG-2")
 async def test_a_provisional_tabella_result_is_corrected_when_the_gazzetta_is_out(harness: Harness) -> None:
     """Tabella's provisional result counts as provisional; the Gazzetta swaps Anna and Ben; the change is returned."""
     assert harness.ctx is not None
@@ -165,6 +167,7 @@ def test_mind_cycling_scores_its_own_standings_twelve_down_to_one() -> None:
     assert [DEFAULTS["wyscig"].for_place(p) for p in (1, 10, 11)] == [25, 1, 0]
 
 
+@pytest.mark.rules("R-LG-5")
 async def test_a_server_points_table_counts_from_the_next_race(harness: Harness) -> None:
     """The admins set 3, 2, 1 for Flamme Rouge: the next race scores by it; a bad table is read as nothing."""
     assert harness.ctx is not None
@@ -198,6 +201,7 @@ async def test_seasons_open_and_end(harness: Harness) -> None:
         await league_standings.standings(harness.ctx, SERVER, "flamme_rouge", season=9)
 
 
+@pytest.mark.rules("R-LG-4")
 async def test_a_solo_ride_earns_nothing_but_a_place_on_the_stage_board(harness: Harness) -> None:
     """Anna rides alone twice: no points, no rating, and her faster ride is the stage's best."""
     assert harness.ctx is not None
@@ -211,6 +215,7 @@ async def test_a_solo_ride_earns_nothing_but_a_place_on_the_stage_board(harness:
     assert await league_standings.profile(harness.ctx, SERVER, user_id("Anna")) is None
 
 
+@pytest.mark.rules("R-LG-6")
 async def test_forget_me_removes_the_name_everywhere(harness: Harness) -> None:
     """Ben forgets himself: standings, profile, solo board and export no longer name him; his points stay."""
     assert harness.ctx is not None
@@ -256,6 +261,7 @@ async def test_the_profile_sums_a_riders_league(harness: Harness) -> None:
     assert [r.ruleset for r in profile.ratings] == ["flamme_rouge"] and profile.ratings[0].races == 2
 
 
+@pytest.mark.rules("R-LG-1")
 def test_equal_riders_share_their_rank() -> None:
     """Two riders equal on points and on every place share the rank; the next one is third."""
     lines = [
@@ -352,3 +358,17 @@ async def test_the_tallies_always_equal_a_recount_of_the_results(harness: Harnes
         for t in tallies
     }
     assert kept == recount and all(t.provisional == 0 for t in tallies)
+
+
+@pytest.mark.rules("R-LG-3")
+async def test_a_strategy_seated_twice_is_rated_once(harness: Harness) -> None:
+    """Two pack bots and Anna: the pack earns both seats' points and is rated once, as the winner it was."""
+    assert harness.ctx is not None
+    race_id = await finished_race(harness.ctx, [("bot:pack", 1), ("Anna", 2), ("bot:pack", 3)])
+    await league.credit_race(harness.ctx, race_id)
+    table = await league_standings.standings(harness.ctx, SERVER, "flamme_rouge")
+    (pack,) = table.bots
+    assert (pack.points, pack.races, pack.places) == (25 + 15, 2, (1, 0, 1))
+    model = PlackettLuce()
+    (winner,), (_,) = model.rate([[model.rating()], [model.rating()]], ranks=[1.0, 2.0])
+    assert pack.rating == pytest.approx(winner.mu - 3 * winner.sigma)
