@@ -73,8 +73,12 @@ async def test_without_a_test_guild_commands_sync_globally(
     """With no test guild the commands are registered globally and work in any server."""
     settings = Settings(_env_file=None, token=fake_discord.token, test_guild_id=None)
     async with running_bot(fake_discord, settings) as bot:
-        assert {(c.name, c.guild_id) for c in fake_discord.commands} == {("rules", None), ("stages", None)}
-        assert {c.name for c in bot.synced} == {"rules", "stages"}
+        assert {(c.name, c.guild_id) for c in fake_discord.commands} == {
+            ("league", None),
+            ("rules", None),
+            ("stages", None),
+        }
+        assert {c.name for c in bot.synced} == {"league", "rules", "stages"}
         reply = await (await alice.slash("rules", ruleset=ruleset.name)).reply()
         assert reply.embeds
 
