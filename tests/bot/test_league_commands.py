@@ -191,3 +191,15 @@ async def test_standings_of_a_quiet_rule_system_say_how_to_start(services: Conte
     reply = await (await alice.slash("league standings", ruleset="Mind Cycling")).reply()
     assert "No league races in Mind Cycling" in reply.text and reply.ephemeral_for
     assert "no league races yet" in (await (await alice.slash("league export")).reply()).text
+
+
+async def test_the_solo_board_of_a_stage(services: Context, guild: Any, alice: DiscordUser, bob: DiscordUser) -> None:
+    """Alice and Bob ride Col alone: the board lists Bob's 10 steps before Alice's 12; another stage has none."""
+    ids = _ids(alice, bob)
+    await _race(services, guild.id, [("Alice", 1)], ids, stage="Col", steps=12)
+    await _race(services, guild.id, [("Bob", 1)], ids, stage="Col", steps=10, minutes=1)
+    reply = await (await alice.slash("league solo", ruleset="Flamme Rouge", stage="Col")).reply()
+    assert "Best solo rides · Col (Flamme Rouge)" in reply.text
+    assert reply.text.index("**1.** Bob · 10 steps") < reply.text.index("**2.** Alice · 12 steps")
+    other = await (await alice.slash("league solo", ruleset="Flamme Rouge")).reply()
+    assert "Nobody has ridden default" in other.text and other.ephemeral_for

@@ -19,6 +19,7 @@ from bot.exts.league._render import (
     pages,
     points_text,
     profile_embed,
+    solo_embed,
     standings_embed,
 )
 from bot.i18n import t
@@ -202,6 +203,15 @@ class LeagueCog(commands.GroupCog, group_name="league", group_description=text("
         data = league.export_csv(rows).encode("utf-8")
         file = discord.File(io.BytesIO(data), filename=f"league-season-{number}.csv")
         await interaction.response.send_message(t("league.exported", locale, number=number), file=file)
+
+    @app_commands.command(name="solo", description=text("command.league.solo"))
+    @app_commands.describe(ruleset=text("command.league.ruleset"), stage=text("command.league.solo.stage"))
+    async def solo(self, interaction: discord.Interaction[Any], ruleset: RulesetParam, stage: str = "default") -> None:
+        locale = str(interaction.locale)
+        bests = await league.solo_bests(services(self.bot), server_of(interaction), ruleset.id, stage)
+        if not bests:
+            raise UserError("league.no_solo", stage=stage[:100], ruleset=ruleset.name)
+        await interaction.response.send_message(embed=solo_embed(bests, ruleset.name, stage, locale))
 
     @app_commands.command(name="forget-me", description=text("command.league.forget_me"))
     async def forget_me(self, interaction: discord.Interaction[Any]) -> None:

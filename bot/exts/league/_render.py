@@ -9,6 +9,7 @@ import discord
 from bot.i18n import t
 from bot.services.league_points import PointsTable
 from bot.services.league_standings import Profile, StandingLine, Standings
+from bot.store.league_tables import LeagueSoloBest
 from engine.registry import get_ruleset
 
 PAGE_SIZE = 10
@@ -144,3 +145,21 @@ def profile_embed(profile: Profile, name: str, locale: str) -> discord.Embed:
 def points_text(table: PointsTable, locale: str) -> str:
     listed = ", ".join(str(p) for p in table.points)
     return t("league.points_table", locale, points=listed, rest=table.rest)
+
+
+def solo_embed(bests: list[LeagueSoloBest], ruleset_name: str, stage: str, locale: str) -> discord.Embed:
+    """The best solo rides on a stage, fewest steps first."""
+    lines = [
+        t(
+            "league.solo_line",
+            locale,
+            rank=n,
+            name=discord.utils.escape_markdown(best.name) if best.name else t("league.forgotten_name", locale),
+            steps=best.steps,
+            when=f"<t:{int(best.achieved_at.timestamp())}:R>",
+        )
+        for n, best in enumerate(bests, start=1)
+    ]
+    embed = discord.Embed(title=t("league.solo_title", locale, stage=stage[:100], ruleset=ruleset_name))
+    embed.description = _fit(lines, 4000)
+    return embed
