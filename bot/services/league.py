@@ -505,3 +505,30 @@ async def credit_safely(ctx: Context, race_id: int) -> LeagueCredit | None:
     except Exception:
         _log.exception("could not credit race %s in the league", race_id)
         return None
+
+
+async def credit_missed(ctx: Context) -> list[LeagueCredit]:
+    """At start-up: credit this process's finished multiplayer races that a crash left uncredited, and
+    correct those whose announcement was published but whose lines are still provisional."""
+    seats = select(func.count()).where(col(Seat.race_id) == RaceRow.id).scalar_subquery()
+    credited = select(col(LeagueResult.id)).where(col(LeagueResult.race_id) == RaceRow.id).exists()
+    stale = (
+        select(col(LeagueResult.id))
+        .join(ResultRow, col(ResultRow.race_id) == col(LeagueResult.race_id))
+        .where(
+            col(LeagueResult.race_id) == RaceRow.id,
+            col(LeagueResult.provisional).is_(True),
+            col(ResultRow.provisional).is_(False),
+        )
+        .exists()
+    )
+    async with ctx.db.sessions() as session:
+        rows = await session.execute(
+            select(col(RaceRow.id)).where(
+                col(RaceRow.status) == "finished",
+                col(RaceRow.owner) == ctx.owner,
+                ((seats >= 2) & ~credited) | stale,
+            )
+        )
+        missed = [int(r) for r in rows.scalars() if r is not None]
+    return [credit for race_id in missed if (credit := await credit_safely(ctx, race_id)) is not None]

@@ -372,3 +372,28 @@ async def test_a_strategy_seated_twice_is_rated_once(harness: Harness) -> None:
     model = PlackettLuce()
     (winner,), (_,) = model.rate([[model.rating()], [model.rating()]], ranks=[1.0, 2.0])
     assert pack.rating == pytest.approx(winner.mu - 3 * winner.sigma)
+
+
+async def test_a_race_a_crash_left_uncredited_is_credited_at_start_up(harness: Harness) -> None:
+    """The process dies between the finish and the credit: the next start credits the race, once."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id = await finished_race(harness.ctx, RACE_C)  # finished, never credited
+    solo = await finished_race(harness.ctx, [("Anna", 1)], stage="Col", minutes=1)
+    await harness.scheduler.start_up()
+    assert await league.points_for_race(harness.ctx, race_id) == {
+        "bot0": 25,
+        f"u{user_id('Gus')}": 18,
+        f"u{user_id('Dan')}": 15,
+    }
+    assert await league.points_for_race(harness.ctx, solo) == {}
+    assert await league.credit_missed(harness.ctx) == []  # nothing left to credit
+
+
+async def test_a_publication_a_crash_left_provisional_is_corrected_at_start_up(harness: Harness) -> None:
+    """The Gazzetta's result was stored but the process died before the league heard: the next start corrects it."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id = await finished_race(harness.ctx, [("Anna", 1), ("Ben", 2)], ruleset="tabella", provisional=True)
+    await league.credit_race(harness.ctx, race_id)
+    await set_result(harness.ctx, race_id, [("Ben", 1), ("Anna", 2)], provisional=False)
+    (credit,) = await league.credit_missed(harness.ctx)
+    assert credit.status == "corrected" and len(credit.changes) == 2
