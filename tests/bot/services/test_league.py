@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import math
@@ -397,3 +398,27 @@ async def test_a_publication_a_crash_left_provisional_is_corrected_at_start_up(h
     await set_result(harness.ctx, race_id, [("Ben", 1), ("Anna", 2)], provisional=False)
     (credit,) = await league.credit_missed(harness.ctx)
     assert credit.status == "corrected" and len(credit.changes) == 2
+
+
+async def test_two_processes_crediting_the_same_race_at_once_credit_it_once(harness: Harness) -> None:
+    """The finish path and a start-up recovery credit one race at the same moment: points and ratings move once."""
+    assert harness.ctx is not None
+    first = await finished_race(harness.ctx, RACE_A)
+    second = await finished_race(harness.ctx, RACE_B, minutes=1)
+    credits = await asyncio.gather(
+        league.credit_race(harness.ctx, first),
+        league.credit_race(harness.ctx, first),
+        league.credit_race(harness.ctx, second),
+        league.credit_race(harness.ctx, second),
+    )
+    assert sorted(c.status for c in credits) == ["credited", "credited", "unchanged", "unchanged"]
+    table = await league_standings.standings(harness.ctx, SERVER, "flamme_rouge")
+    anna = next(line for line in table.members if line.name == "Anna")
+    assert (anna.races, anna.points) == (2, 33)
+    async with harness.ctx.db.sessions() as session:
+        from bot.store.league_tables import LeagueRating
+
+        ratings = {r.player: r.races for r in (await session.execute(select(LeagueRating))).scalars()}
+        seasons = (await session.execute(select(LeagueSeason))).scalars().all()
+    assert ratings[f"u{user_id('Anna')}"] == 2 and ratings[f"u{user_id('Dan')}"] == 1
+    assert len(seasons) == 1
