@@ -22,7 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -44,7 +44,8 @@ from bot.store.tables import RaceRow, ResultRow, Seat, Server
 _log = logging.getLogger(__name__)
 
 ATTEMPTS = 3
-"""Tries when a concurrent credit of the same race (or a season opened meanwhile) wins the insert."""
+"""Tries when a concurrent credit of the same race (or a season opened meanwhile) wins an insert, or
+PostgreSQL breaks a lock cycle."""
 
 
 @dataclass(frozen=True)
@@ -112,8 +113,9 @@ async def credit_race(ctx: Context, race_id: int) -> LeagueCredit:
         try:
             async with ctx.db.sessions() as session, session.begin():
                 return await _credit(ctx, session, race_id)
-        except IntegrityError:
-            if attempt == ATTEMPTS - 1:
+        except DBAPIError as error:  # a concurrent credit won an insert, or PostgreSQL broke a lock cycle
+            retry = isinstance(error, IntegrityError) or "deadlock" in str(error).lower()
+            if not retry or attempt == ATTEMPTS - 1:
                 raise
     raise AssertionError("unreachable")
 
@@ -200,10 +202,14 @@ async def _tally(ctx: Context, session: AsyncSession, rows: list[LeagueResult], 
         return
     season_id, ruleset = rows[0].season_id, rows[0].ruleset
     players = sorted({r.player for r in rows})
-    query = select(LeagueTally).where(
-        col(LeagueTally.season_id) == season_id,
-        col(LeagueTally.ruleset) == ruleset,
-        col(LeagueTally.player).in_(players),
+    query = (
+        select(LeagueTally)
+        .where(
+            col(LeagueTally.season_id) == season_id,
+            col(LeagueTally.ruleset) == ruleset,
+            col(LeagueTally.player).in_(players),
+        )
+        .order_by(col(LeagueTally.player))  # rows locked in one order: two credits never deadlock
     )
     if ctx.db.is_postgres:
         query = query.with_for_update()
@@ -274,10 +280,14 @@ async def _rate(ctx: Context, session: AsyncSession, race: RaceRow, rows: list[L
     if len(best) < 2:
         return
     players = sorted(best)
-    query = select(LeagueRating).where(
-        col(LeagueRating.server_id) == race.server_id,
-        col(LeagueRating.ruleset) == race.ruleset,
-        col(LeagueRating.player).in_(players),
+    query = (
+        select(LeagueRating)
+        .where(
+            col(LeagueRating.server_id) == race.server_id,
+            col(LeagueRating.ruleset) == race.ruleset,
+            col(LeagueRating.player).in_(players),
+        )
+        .order_by(col(LeagueRating.player))  # rows locked in one order
     )
     if ctx.db.is_postgres:
         query = query.with_for_update()
