@@ -67,7 +67,9 @@ def analyse(
 ) -> Analysis:
     """``races`` all-bot races on ``stage`` with ``options`` (seeds ``seed``, ``seed + 1``...), summed up."""
     rules = get_ruleset(ruleset_id)
-    count = max(rules.min_players, min(SEATS, rules.max_players))
+    ground = dict(stage) if isinstance(stage, Mapping) else stage
+    limits = rules.player_limits(ground, dict(options or {}))
+    count = max(limits.minimum, min(SEATS, limits.maximum))
     found = Analysis(ruleset_id, races, seed)
     steps_total = 0
     wins_strategy: Counter[str] = Counter()
@@ -79,14 +81,12 @@ def analyse(
     kinds: Counter[str] = Counter()
     for n in range(races):
         seats = _seats(rules.strategies, count, n)
-        ground = dict(stage) if isinstance(stage, Mapping) else stage
         race = Race.start(ruleset_id, seats, seed + n, stage=ground, options=dict(options or {}))
         leaders: list[str | None] = []
         for _ in range(STEP_LIMIT):
-            awaited = race.awaited()
-            if not awaited:
+            if race.finished:
                 break
-            for event in race.play_step({}, awaited):
+            for event in race.play_step({}).events:
                 kinds[event.kind] += 1
             standings = race.result().standings
             leaders.append(min(standings, key=lambda s: s.place).entrant if standings else None)
@@ -97,9 +97,9 @@ def analyse(
             continue
         found.finished += 1
         steps_total += len(leaders)
-        strategy_of = {e.id: e.bot or "" for e in race.record.entrants}
-        position_of = {e.id: i + 1 for i, e in enumerate(race.record.entrants)}
-        for e in race.record.entrants:
+        strategy_of = {e.id: e.bot or "" for e in race.header.entrants}
+        position_of = {e.id: i + 1 for i, e in enumerate(race.header.entrants)}
+        for e in race.header.entrants:
             seats_strategy[strategy_of[e.id]] += 1
         winners = [s.entrant for s in result.standings if s.place == 1]
         for winner in winners:

@@ -22,7 +22,7 @@ from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.services import server_settings, stepping
+from bot.services import league, server_settings, stepping
 from bot.services.context import Context
 from bot.services.outcomes import AnnouncementPublished, Happening, RaceFinished, StepResolved
 from bot.services.queries import Loaded, iso, load, rowcount, step_orders, stored, utc
@@ -115,6 +115,7 @@ async def resolve(ctx: Context, race_id: int, step: int, *, force: bool = False)
         happened.extend(outcome)
         finished = next((h for h in outcome if isinstance(h, RaceFinished)), None)
         if finished is not None:
+            await league.credit_safely(ctx, race_id)  # league (issue 18): credit the finished race
             if finished.announcement_due is not None and finished.announcement_due <= ctx.clock.now():
                 happened.extend(await publish_announcement(ctx, race_id))  # an "immediate" announcement
             break
@@ -246,4 +247,5 @@ async def publish_announcement(ctx: Context, race_id: int) -> list[Happening]:
             )
         )
         await session.execute(delete(Job).where(col(Job.race_id) == race_id, col(Job.kind) == ANNOUNCEMENT))
+    await league.credit_safely(ctx, race_id)  # league (issue 18): the final result corrects a provisional credit
     return [AnnouncementPublished(race_id, pending.kind, published.events, published.result["standings"])]

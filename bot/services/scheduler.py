@@ -20,7 +20,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlmodel import col
 
-from bot.services import lobby, resolution
+from bot.services import league, lobby, resolution
 from bot.services.context import Context
 from bot.services.outcomes import Happening, ReminderDue
 from bot.services.queries import load, rowcount, step_orders, utc
@@ -48,6 +48,7 @@ class Scheduler:
             running = [r for r in rows.scalars() if r is not None]
         for race_id in running:
             happened += await resolution.resolve_if_ready(self.ctx, race_id)
+        await league.credit_missed(self.ctx)  # league (issue 18): races a crash left uncredited
         happened += await self.run_due()
         return happened
 

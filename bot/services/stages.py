@@ -188,8 +188,9 @@ def check_stage(ruleset_id: str, data: Any, options: Any = None) -> dict[str, An
     except ValidationError as exc:
         raise Refusal.of("stage.invalid", ruleset=rules.name, problems=_problems(exc, ruleset_id)) from None
     stage = model.model_dump(mode="json", exclude_none=True)
-    humans = [Entrant(id=f"p{i}", name=f"Player {i}") for i in range(1, max(rules.min_players, 1) + 1)]
     try:
+        fewest = rules.player_limits(stage, chosen).minimum
+        humans = [Entrant(id=f"p{i}", name=f"Player {i}") for i in range(1, max(fewest, 1) + 1)]
         rules.new_race(stage, chosen, rules.default_entrants(humans, chosen), 1)
     except ValidationError as exc:
         raise Refusal.of("stage.invalid", ruleset=rules.name, problems=_problems(exc, ruleset_id)) from None

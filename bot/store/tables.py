@@ -244,3 +244,7 @@ class SavedStage(SQLModel, table=True):
     created_by: int = Field(sa_column=Column(BigInteger, nullable=False))
     created_at: datetime = _time()
     updated_at: datetime = _time()
+
+
+# --- The league (issue 18): its tables live in a sibling module, registered on the same metadata. ---
+import bot.store.league_tables  # noqa: E402, F401  (imports this module first; a plain import is cycle-safe)
