@@ -38,11 +38,10 @@ async def test_the_owner_finds_an_order_stored_elsewhere_when_it_polls(harness: 
     assert resolved.step == 1 and (await harness.race(race_id)).step == 2
 
 
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)  # LISTEN/NOTIFY is PostgreSQL's; SQLite polls
 async def test_on_postgresql_the_owner_is_notified_at_once(harness: Harness) -> None:
     """With PostgreSQL, the storing transaction's NOTIFY makes the owner resolve without polling."""
-    assert harness.ctx is not None
-    if not harness.ctx.db.is_postgres:
-        pytest.skip("LISTEN/NOTIFY is PostgreSQL's; SQLite polls (tested above)")
+    assert harness.ctx is not None and harness.ctx.db.is_postgres
     race_id, _ = await harness.open_and_start("tabella", humans=3, options={"mode": "live"})
     await harness.order_all(race_id, skip={"u3"})
     watcher = OrderWatcher(harness.ctx)
