@@ -106,8 +106,10 @@ async def _resolve_and_publish(ctx: Context, race_id: int) -> None:
     await ctx.publish(await resolution.resolve_if_ready(ctx, race_id))
 
 
-async def panel(ctx: Context, race_id: int, user_id: int) -> PanelView:
-    """``user_id``'s private panel: what they must decide now (given what they sent) and what they see."""
+async def panel(ctx: Context, race_id: int, user_id: int, *, fresh: bool = False) -> PanelView:
+    """``user_id``'s private panel: what they must decide now (given what they sent) and what they see.
+
+    ``fresh``: the whole decision as if nothing was sent yet (the player pressed Change)."""
     async with ctx.db.sessions() as session:
         loaded = await load(session, race_id)
         seat = loaded.seat_of(user_id)
@@ -118,5 +120,5 @@ async def panel(ctx: Context, race_id: int, user_id: int) -> PanelView:
             raise closed(race.status)
         sent = (await step_orders(session, race_id, race.step)).get(seat.entrant)
     partial = dict(sent.body) if sent is not None else None
-    got = stepping.panel(loaded.spec, race.state, seat.entrant, partial)
+    got = stepping.panel(loaded.spec, race.state, seat.entrant, None if fresh else partial)
     return PanelView(race_id, race.step, seat.entrant, got.decision, got.view, partial)
