@@ -41,6 +41,17 @@ def parse_options(typed: str | None) -> dict[str, Any]:
     return found
 
 
+def parse_stage(typed: str) -> dict[str, Any]:
+    """A stage written as a JSON object (as ``gregario play --stage`` takes it), for stages no preset has."""
+    try:
+        value = json.loads(typed)
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, dict):
+        raise UserError("race.bad_stage", stage=clip(typed, 100))
+    return value
+
+
 def _flow(bot: commands.Bot) -> Flow:
     flow: Flow = getattr(bot, "race_flow")  # noqa: B009 - set by the app before extensions load
     return flow
@@ -77,8 +88,10 @@ class RaceCog(commands.Cog):
         options: str | None = None,
     ) -> None:
         ctx = self.flow.ctx
-        chosen = None
-        if stage:
+        chosen: Any = None
+        if stage and stage.lstrip().startswith("{"):
+            chosen = parse_stage(stage)
+        elif stage:
             preset = catalogue.find_preset(ruleset, stage)
             if preset is None:
                 names = clip(", ".join(p.name for p in ruleset.presets()), 1500)

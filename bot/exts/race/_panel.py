@@ -41,21 +41,36 @@ def picks(decision: dict[str, Any] | None, locale: str | None) -> list[Pick]:
         label = say(field.get("label"), locale)
         if field.get("kind") == "choice" and field.get("choices"):
             found.append(Pick(path, label, [(c.get("value"), say(c.get("label"), locale)) for c in field["choices"]]))
-        elif field.get("kind") == "number" and field.get("minimum") is not None and field.get("maximum") is not None:
-            low, high = int(field["minimum"]), int(field["maximum"])
-            if 0 <= high - low < PAGE:
-                found.append(Pick(path, label, [(n, str(n)) for n in range(low, high + 1)]))
+        elif field.get("kind") == "number":
+            # A number becomes a select of its range, paged by 25; an open-ended one offers 25 values
+            # from its minimum (larger ones are typed).
+            low = int(field["minimum"]) if field.get("minimum") is not None else 0
+            high = int(field["maximum"]) if field.get("maximum") is not None else low + PAGE - 1
+            found.append(Pick(path, label, [(n, str(n)) for n in range(low, min(high, low + 10 * PAGE) + 1)]))
         else:
             found.append(Pick(path, label, []))  # typed only; keeps the field indexes aligned
     return found
 
 
-def order_for(pick: Pick, values: list[Any]) -> dict[str, Any]:
-    """The partial order a pick sends: the value (or values) at the field's path."""
+def order_for(pick: Pick, values: list[Any], sent: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The order a pick sends: what was sent before in this step with the value (or values) set at the
+    field's path. The whole order goes every time, so no rule system has to merge partial orders."""
     value: Any = values[0] if len(values) == 1 else values
-    for key in reversed(pick.path):
-        value = {key: value}
-    return value if isinstance(value, dict) else {}
+    merged: dict[str, Any] = _copy(sent or {})
+    if not pick.path:
+        return merged
+    here = merged
+    for key in pick.path[:-1]:
+        nested = here.get(key)
+        if not isinstance(nested, dict):
+            nested = here[key] = {}
+        here = nested
+    here[pick.path[-1]] = value
+    return merged
+
+
+def _copy(order: dict[str, Any]) -> dict[str, Any]:
+    return {k: _copy(v) if isinstance(v, dict) else v for k, v in order.items()}
 
 
 def render(

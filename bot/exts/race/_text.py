@@ -51,7 +51,7 @@ def recorded(order: dict[str, Any], labels: dict[str, dict[str, str]]) -> str:
     parts = []
     for path, value in flat(order):
         field = labels.get(path, {})
-        name = field.get("", path.rsplit(".", 1)[-1])
+        name = field.get("", path)
         shown = field.get(repr(value), ", ".join(map(str, value)) if isinstance(value, list) else str(value))
         parts.append(f"{name}: {shown}")
     return " · ".join(parts) or "—"

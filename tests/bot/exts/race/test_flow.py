@@ -11,7 +11,12 @@ from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Message
 
-SHORT = {"flamme_rouge": "Sprint de Montagne", "tabella": None, "wyscig": None, "mind_cycling": "short"}
+SHORT = {
+    "flamme_rouge": "Sprint de Montagne",
+    "tabella": None,
+    "wyscig": '{"deck": "itemised_108", "stages": 1}',
+    "mind_cycling": "short",
+}
 
 
 def _panel(user: DiscordUser) -> Message | None:
@@ -43,22 +48,26 @@ async def _play_first(user: DiscordUser, panel: Message) -> None:
     await (await user.choose(panel, selects[0]["options"][0]["label"], placeholder=selects[0].get("placeholder"))).acknowledged()
 
 
-async def test_a_flamme_rouge_race_from_lobby_to_result(gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser) -> None:
-    """Alice opens a lobby with a bot, starts it, orders by DM buttons until the final post."""
-    handle = await alice.slash("race new", ruleset="Flamme Rouge", stage="Sprint de Montagne", bots=1)
+@pytest.mark.parametrize("ruleset", list(SHORT))
+async def test_a_race_from_lobby_to_result(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser, ruleset: str
+) -> None:
+    """Alice opens a lobby with a bot, starts it, orders by DM buttons and selects until the final post."""
+    stage = {"stage": SHORT[ruleset]} if SHORT[ruleset] else {}
+    handle = await alice.slash("race new", ruleset=ruleset, bots=1, **stage)
     lobby = await handle.reply()
     assert "Alice" in lobby.text and "Join" in lobby.buttons
     await (await alice.click(lobby, "Start")).acknowledged()
-    for _ in range(200):
+    for _ in range(400):
         await fake_discord.settle()
         if _finals(alice):
             break
         panel = _panel(alice)
         if panel is None:
-            await fake_discord.wait_until(lambda: _panel(alice) or _finals(alice), 5, lambda: "no panel, no result")
+            await fake_discord.wait_until(lambda: _panel(alice) or _finals(alice), 5, lambda: f"no panel, no result: {[(m.text, m.items()) for m in alice.dms()[-1:]]}")
             continue
         await _play_first(alice, panel)
     finals = _finals(alice)
-    assert finals, "no final post"
+    assert finals, f"no final post: {[(m.text, m.items()) for m in alice.dms()[-1:]]}"
     record = json.loads(await alice.download(next(a for a in finals[0].attachments if a.filename.startswith("race-")).url))
-    assert record["ruleset"] == "flamme_rouge"
+    assert record["ruleset"] == ruleset
