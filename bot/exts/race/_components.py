@@ -101,7 +101,8 @@ class PickSelect(
         return cls(int(match["race"]), int(match["step"]), match["mode"], int(match["field"]), int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = [int(v) for v in (interaction.data or {}).get("values", [])]  # type: ignore[union-attr]
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [int(v) for v in data.get("values") or []]
         await _flow(interaction).pick(interaction, self.race, self.step, self.mode, self.field, values)
 
 

@@ -370,7 +370,11 @@ class Flow:
                     raise Refusal.of("order.stale", step=step, current=panel.step)
                 chosen = [fields[field].options[v][0] for v in values]
                 receipt = await orders.submit_order(
-                    self.ctx, race_id, interaction.user.id, _panel.order_for(fields[field], chosen, panel.order), step=step
+                    self.ctx,
+                    race_id,
+                    interaction.user.id,
+                    _panel.order_for(fields[field], chosen, panel.order),
+                    step=step,
                 )
             except Refusal as refusal:
                 await self._refuse(interaction, refusal)

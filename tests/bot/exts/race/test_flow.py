@@ -45,7 +45,9 @@ async def _play_first(user: DiscordUser, panel: Message) -> None:
         return
     selects = [c for c in items if c.get("type") == 3]
     assert selects, f"a panel with nothing to pick: {panel!r}"
-    await (await user.choose(panel, selects[0]["options"][0]["label"], placeholder=selects[0].get("placeholder"))).acknowledged()
+    await (
+        await user.choose(panel, selects[0]["options"][0]["label"], placeholder=selects[0].get("placeholder"))
+    ).acknowledged()
 
 
 @pytest.mark.parametrize("ruleset", list(SHORT))
@@ -64,10 +66,16 @@ async def test_a_race_from_lobby_to_result(
             break
         panel = _panel(alice)
         if panel is None:
-            await fake_discord.wait_until(lambda: _panel(alice) or _finals(alice), 5, lambda: f"no panel, no result: {[(m.text, m.items()) for m in alice.dms()[-1:]]}")
+            await fake_discord.wait_until(
+                lambda: _panel(alice) or _finals(alice),
+                5,
+                lambda: f"no panel, no result: {[(m.text, m.items()) for m in alice.dms()[-1:]]}",
+            )
             continue
         await _play_first(alice, panel)
     finals = _finals(alice)
     assert finals, f"no final post: {[(m.text, m.items()) for m in alice.dms()[-1:]]}"
-    record = json.loads(await alice.download(next(a for a in finals[0].attachments if a.filename.startswith("race-")).url))
+    record = json.loads(
+        await alice.download(next(a for a in finals[0].attachments if a.filename.startswith("race-")).url)
+    )
     assert record["ruleset"] == ruleset
