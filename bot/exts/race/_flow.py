@@ -21,7 +21,7 @@ import discord
 from bot.catalogue import MESSAGE_LIMIT
 from bot.exts.race import _lobby, _panel, _posts
 from bot.exts.race._components import PanelButton, RematchButton
-from bot.exts.race._text import clip, events_text, recorded, standings_text
+from bot.exts.race._text import clip, events_text, recorded, stamp, standings_text
 from bot.i18n import t
 from bot.render.files import board_file, result_file
 from bot.services import boards, lobby, orders, posts, records
@@ -77,13 +77,12 @@ class Flow:
 
     async def _manager(self, interaction: discord.Interaction[Any], opener_id: int | None = None) -> bool:
         member = interaction.user
-        perms = getattr(member, "guild_permissions", None)
         return await may_manage(
             self.ctx,
             server_id=interaction.guild_id or 0,
             user_id=member.id,
             role_ids=[r.id for r in getattr(member, "roles", [])],
-            manage_guild=bool(perms and perms.manage_guild),
+            manage_guild=interaction.guild_id is not None and interaction.permissions.manage_guild,
             opener_id=opener_id,
         )
 
@@ -130,8 +129,8 @@ class Flow:
     async def _happen(self, h: Happening) -> None:
         race = await lobby.view(self.ctx, h.race_id)
         if isinstance(h, RaceStarted):
+            await self._round_post(race, h)
             await self._edit_lobby(race)
-            await self._open_panels(race, 1, h.awaiting, h.deadline)
         elif isinstance(h, StepResolved):
             await self._round_post(race, h)
         elif isinstance(h, RaceFinished):
@@ -174,6 +173,18 @@ class Flow:
         if marked:
             await self._edit_lobby(race)
 
+    async def welcome(self, race: RaceView, user_id: int, locale: str | None) -> None:
+        """A DM when a player takes a seat: where their panels will come. A closed DM is found here,
+        before the start, so the lobby can say so and the player knows to use Open my orders."""
+        text = t("race.dm.welcome", locale, race=race.race_id, ruleset=get_ruleset(race.ruleset).name)
+        try:
+            await _posts.send(self.client, await _posts.dm_channel(self.client, user_id), text)
+        except discord.Forbidden as exc:
+            if exc.code not in CLOSED_DMS:
+                raise
+            _log.info("race %s: %s has closed DMs; they order through Open my orders", race.race_id, user_id)
+            await posts.record_post(self.ctx, race.race_id, 0, f"nodm{user_id}", 0, 0)
+
     async def _close_panels(self, race: RaceView, h: StepResolved) -> None:
         """Disable the resolved step's panels: each says what was played, without components."""
         by_user = {s.user_id: s for s in race.seats if s.user_id is not None}
@@ -201,16 +212,32 @@ class Flow:
             _log.warning("race %s: the board picture failed; the post goes out without it", race.race_id, exc_info=True)
             return None
 
-    async def _round_post(self, race: RaceView, h: StepResolved) -> None:
+    async def _round_post(self, race: RaceView, h: StepResolved | RaceStarted) -> None:
+        """One channel post per resolution (step 0: the start): headline, events, who was automatic,
+        who is awaited, the board, and Open my orders while a player with closed DMs is awaited. The
+        resolved step's panels are closed and the next step's sent first, so a DM found closed now
+        already gets its button."""
+        step = h.step if isinstance(h, StepResolved) else 0
+        orders_played = h.orders if isinstance(h, StepResolved) else {}
+        if isinstance(h, StepResolved):
+            await self._close_panels(race, h)
+        if race.status == "running":
+            await self._open_panels(race, step + 1, h.awaiting, h.deadline)
+        if step not in await posts.unposted_steps(self.ctx, race.race_id):
+            return  # posted before a restart already
         names = self._names(race)
-        lines = [t("race.post.headline", None, ruleset=get_ruleset(race.ruleset).name, race=race.race_id, step=h.step)]
-        automatic = [names.get(e, e) for e, o in h.orders.items() if isinstance(o, dict) and o.get("auto")]
+        name = get_ruleset(race.ruleset).name
+        key = "race.post.headline" if step else "race.post.started"
+        lines = [t(key, None, ruleset=name, race=race.race_id, step=step)]
+        automatic = [names.get(e, e) for e, o in orders_played.items() if isinstance(o, dict) and o.get("auto")]
         tail = []
         if automatic:
             tail.append(t("race.post.automatic", None, names=", ".join(automatic)))
         if h.awaiting and race.status == "running":
             waiting = [names.get(e, e) for e in h.awaiting]
             tail.append(t("race.post.waiting", None, names=", ".join(waiting)))
+            if h.deadline is not None:
+                tail.append(t("race.panel.deadline", None, when=stamp(h.deadline)))
         room = MESSAGE_LIMIT - sum(len(x) + 1 for x in lines + tail)
         body = events_text(h.events, None, room)
         content = clip("\n".join([*lines, *([body] if body else []), *tail]), MESSAGE_LIMIT)
@@ -219,26 +246,18 @@ class Flow:
         view = None
         if race.status == "running" and any(seats.get(e) in closed for e in h.awaiting):
             view = discord.ui.View(timeout=None)
-            view.add_item(
-                PanelButton(
-                    "o", race.race_id, h.step + 1, t("race.button.open_orders", None), style=discord.ButtonStyle.primary
-                )
-            )
+            label = t("race.button.open_orders", None)
+            view.add_item(PanelButton("o", race.race_id, step + 1, label, style=discord.ButtonStyle.primary))
         picture = await self._board(race, h.events, None)
-        await self._close_panels(race, h)
-        if h.step not in await posts.unposted_steps(self.ctx, race.race_id):
-            return  # posted before a restart already
         message_id = await _posts.send(
             self.client,
             race.channel_id,
             content,
             view=view,
             files=[picture] if picture else [],
-            nonce=posts.nonce(race.race_id, h.step),
+            nonce=posts.nonce(race.race_id, step),
         )
-        await posts.record_post(self.ctx, race.race_id, h.step, "step", race.channel_id, message_id)
-        if race.status == "running":
-            await self._open_panels(race, h.step + 1, h.awaiting, h.deadline)
+        await posts.record_post(self.ctx, race.race_id, step, "step", race.channel_id, message_id)
 
     async def _final_post(
         self,
@@ -303,6 +322,7 @@ class Flow:
             manager = await self._manager(interaction)
             if action == "join":
                 race = await lobby.join(self.ctx, race_id, me)
+                await self.welcome(race, me.user_id, locale)
             elif action == "leave":
                 race = await lobby.leave(self.ctx, race_id, me.user_id)
             elif action == "bot":
@@ -350,7 +370,7 @@ class Flow:
         )
 
     async def _current(self, interaction: discord.Interaction[Any], race_id: int, step: int, fresh: bool) -> PanelView:
-        panel = await orders.panel(self.ctx, race_id, interaction.user.id, fresh=fresh)
+        panel = await orders.panel(self.ctx, race_id, interaction.user.id, change=fresh)
         if panel.step != step:
             raise Refusal.of("order.stale", step=step, current=panel.step)
         if panel.decision is None:
@@ -473,6 +493,7 @@ class Flow:
 
     async def post_lobby(self, interaction: discord.Interaction[Any], race: RaceView) -> None:
         """Answer with the lobby (public) and remember its message to edit it later."""
+        await self.welcome(race, interaction.user.id, str(interaction.locale))
         content, view = await self._lobby_text(race, str(interaction.locale))
         await interaction.response.send_message(content, view=view)
         message = await interaction.original_response()
