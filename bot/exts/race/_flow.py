@@ -147,6 +147,8 @@ class Flow:
         """One DM per awaited player: their panel for this step (closed DMs are marked, not errors)."""
         humans = {s.entrant: s.user_id for s in race.seats if s.user_id is not None and s.bot is None}
         users = [humans[e] for e in awaiting if e in humans]
+        closed = await self.closed_dms(race.race_id)
+        users = [u for u in users if u not in closed]  # they order through Open my orders
         locales = await posts.locales(self.ctx, race.server_id, users)
         marked = False
         for user_id in users:

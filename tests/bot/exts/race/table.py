@@ -41,7 +41,8 @@ async def pick(user: DiscordUser, panel: Message, *, last: bool = False) -> None
     """Pick the first (or last) choice of the panel's first field."""
     first = picks_on(panel)[0]
     if first.get("type") == 2:
-        buttons = [c for c in picks_on(panel) if c.get("type") == 2 and c["custom_id"].rsplit(":", 1)[0] == first["custom_id"].rsplit(":", 1)[0]]
+        field = first["custom_id"].rsplit(":", 1)[0]
+        buttons = [c for c in picks_on(panel) if c.get("type") == 2 and c["custom_id"].rsplit(":", 1)[0] == field]
         await (await user.click(panel, (buttons[-1] if last else buttons[0])["label"])).acknowledged()
     else:
         option = first["options"][-1 if last else 0]["label"]

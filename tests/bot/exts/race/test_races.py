@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.services import lobby, records
+from bot.services import boards, records
 from bot.services.clock import ManualClock
-from bot.services.queries import load, step_orders
+from bot.services.queries import step_orders
 from bot.settings import Settings
 from engine.race import replay
 from engine.record import parse_record
@@ -21,6 +21,8 @@ from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Channel, Guild
 
+OPTIONS = {"tabella": "mode=live"}
+"""Tabella in live mode (one move a step) so the race has steps to restart in; plan mode is one step."""
 SHORT = {
     "flamme_rouge": "Sprint de Montagne",
     "tabella": None,
@@ -30,6 +32,33 @@ SHORT = {
 VIEW_ONLY = str(1 << 10 | 1 << 11)
 """A member who may see and post in the channel, without Manage Server."""
 FIGURES: dict[str, dict[str, Any]] = {}
+
+
+def _figures(fake: FakeDiscord, since: int, channel: Channel, people: list[DiscordUser]) -> dict[str, int]:
+    """The bot's requests since ``since``, in the issue's categories (interaction responses are free)."""
+    dms = {fake.dm_channel(p.user).id for p in people}
+    found = dict.fromkeys(
+        ("channel posts", "panel DMs", "panel closes", "reminders", "channel edits", "failed DMs", "other"), 0
+    )
+    for r in fake.requests[since:]:
+        target = r.path.split("/channels/")[1].split("/")[0] if "/channels/" in r.path else ""
+        content = str(r.body.get("content", "")) if isinstance(r.body, dict) else ""
+        if r.route.startswith(("/interactions", "/webhooks", "/attachments")):
+            continue
+        if target == str(channel.id):
+            found["channel posts" if r.method == "POST" else "channel edits"] += 1
+        elif target.isdigit() and int(target) in dms:
+            if r.status >= 400:
+                found["failed DMs"] += 1
+            elif r.method == "PATCH":
+                found["panel closes"] += 1
+            elif "waiting for your order" in content:
+                found["reminders"] += 1
+            else:
+                found["panel DMs"] += 1
+        else:
+            found["other"] += 1
+    return found
 
 
 def _stranger(fake: FakeDiscord, guild: Guild, races: Channel) -> DiscordUser:
@@ -64,7 +93,9 @@ async def test_a_table_races_to_the_final_post(
         bot = await first.enter_async_context(running_bot(fake, bot_settings, clock=clock))
         assert bot.runtime is not None
         ctx = bot.runtime.ctx
-        stage = {"stage": SHORT[ruleset]} if SHORT[ruleset] else {}
+        stage: dict[str, Any] = {"stage": SHORT[ruleset]} if SHORT[ruleset] else {}
+        if ruleset in OPTIONS:
+            stage["options"] = OPTIONS[ruleset]
         lobby_message = await (await alice.slash("race new", ruleset=ruleset, **stage)).reply()
         for who in (bob, carla):
             await (await who.click(lobby_message, "Join")).acknowledged()
@@ -91,13 +122,15 @@ async def test_a_table_races_to_the_final_post(
         clock.advance(days=3)
         await table.wait_step_after(step)
         name = table.players[absent].name
-        await fake.wait_until(
-            lambda: any(f"Automatic orders: {name}" in m.text for m in alice.read()), 5, lambda: "no automatic line"
+        step_one = await fake.wait_until(
+            lambda: next((m for m in alice.read() if "step 1**" in m.text), None), 5, lambda: "no post for step 1"
         )
 
         # Dave clicks Open my orders on a round post: not his race.
         if any(c.get("custom_id", "").startswith("gr:o:") for m in alice.read() for c in m.items()):
-            post = next(m for m in reversed(alice.read()) if any(c.get("custom_id", "").startswith("gr:o:") for c in m.items()))
+            post = next(
+                m for m in reversed(alice.read()) if any(c.get("custom_id", "").startswith("gr:o:") for c in m.items())
+            )
             answer = await (await dave.click(post, "Open my orders")).reply()
             assert "You're not riding in this race" in answer.text
 
@@ -140,6 +173,7 @@ async def test_a_table_races_to_the_final_post(
                 restarted = {"step": step, "entrant": who, **kept}
                 await first.aclose()
                 second = contextlib.AsyncExitStack()
+                first.push_async_callback(second.aclose)
                 bot = await second.enter_async_context(running_bot(fake, bot_settings, clock=clock))
                 assert bot.runtime is not None
                 table.ctx = bot.runtime.ctx
@@ -162,6 +196,14 @@ async def test_a_table_races_to_the_final_post(
         attachment = next(a for a in final.attachments if a.filename == f"race-{race_id}.json")
         record = parse_record((await alice.download(attachment.url)).decode())
         assert "Rematch" in final.buttons
+        news = "provisional" in final.text
+        if news:
+            # Tabella's Gazzetta, due the next morning: time moves on, the news is posted with the record.
+            clock.advance(days=2)
+            await fake.wait_until(lambda: len(finals(alice)) >= 2, 8, lambda: "no Gazzetta post")
+            final = finals(alice)[1]
+            attachment = next(a for a in final.attachments if a.filename == f"race-{race_id}.json")
+            assert "provisional" not in final.text
 
         # Every order kept: the one sent before the restart, the changed one.
         assert restarted is not None or ruleset == "wyscig", "a step awaiting two players at once"
@@ -172,6 +214,15 @@ async def test_a_table_races_to_the_final_post(
             played = record.steps[changed[0] - 1][changed[1]]
             assert {k: v for k, v in played.items() if k not in ("received_at", "by", "auto")} == changed[2]
         assert stale_checked or ruleset == "wyscig"
+
+        # The absent player got the automatic order at the deadline, and the post said so; only where
+        # the rules let an entrant send nothing (Tabella's plan: they do not start) is there none.
+        absent_order = record.steps[0].get(absent)
+        if absent_order is not None:
+            assert absent_order.get("auto") is True
+            assert f"Automatic orders: {name}" in step_one.text
+        else:
+            assert ruleset == "tabella" and "Automatic orders" not in step_one.text
 
         # The record replays to the standings in the final post.
         replayed = replay(record).result()
@@ -187,9 +238,14 @@ async def test_a_table_races_to_the_final_post(
             answer = await (await bob.click(old, label)).reply()
             assert "This race is over" in answer.text or "Use your latest panel" in answer.text
 
+        # Requests per step, counted at the fake from the Start click to the final post.
+        figures = _figures(fake, start_requests, races, [alice, bob, carla])
+        panels = [p for p in await boards.posts_of(table.ctx, race_id) if p.kind.startswith("p")]
         steps = len(record.steps)
-        counts = fake.request_counts(start_requests)
-        FIGURES[ruleset] = {"steps": steps, **counts}
-        print(f"\nrequests for {ruleset} ({steps} steps):", json.dumps(counts, sort_keys=True))
-        if second is not None:
-            await second.aclose()
+        expected = steps + 2 + (1 if news else 0)
+        assert figures["channel posts"] == expected, "one post per resolution, plus the start, the result, the news"
+        assert figures["panel DMs"] == len(panels), "one DM per awaited player with open DMs per decision"
+        assert figures["panel closes"] == len(panels), "each panel closed once"
+        assert figures["failed DMs"] == 0, "a player known to have closed DMs is not tried again"
+        per_step = {k: round(v / steps, 2) for k, v in figures.items()}
+        print(f"\nrequests for {ruleset}: {steps} steps, totals {json.dumps(figures)}, per step {json.dumps(per_step)}")
