@@ -39,9 +39,8 @@ async def gregario_run(fake: FakeDiscord, guild: Guild, folder: Path, database_u
         sys.executable, "-m", "bot.cli", "run", cwd=folder, env=env, stderr=asyncio.subprocess.PIPE
     )
     try:
-        await fake.wait_until(
-            lambda: len(fake.sessions) > sessions and fake.commands, READY_SECONDS, lambda: "gregario run never connected"
-        )
+        connected = lambda: len(fake.sessions) > sessions and fake.commands  # noqa: E731
+        await fake.wait_until(connected, READY_SECONDS, lambda: "gregario run never connected")
         await fake.settle(0.3, 5)
         yield process.pid
     finally:
