@@ -70,8 +70,9 @@ def run(settings: Settings | None = None) -> int:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # Gregario never joins voice
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if settings.log_level != "DEBUG":  # discord.py's own start-up chatter only when debugging
-        logging.getLogger("discord").setLevel(max(logging.WARNING, logging.getLevelName(settings.log_level)))
+    if settings.log_level != "DEBUG":  # discord.py's and alembic's own start-up chatter only when debugging
+        for chatty in ("discord", "alembic"):
+            logging.getLogger(chatty).setLevel(max(logging.WARNING, logging.getLevelName(settings.log_level)))
     try:
         return asyncio.run(_serve(settings, settings.token.get_secret_value()))
     except KeyboardInterrupt:

@@ -17,7 +17,8 @@ def _decision(*fields: dict[str, Any], complete: bool = False) -> dict[str, Any]
 
 def _choice(path: list[str], count: int) -> dict[str, Any]:
     label = {"key": "x.f", "params": {}, "text": "Card"}
-    return {"path": path, "label": label, "kind": "choice", "choices": [{"value": n, "label": str(n)} for n in range(count)]}
+    choices = [{"value": n, "label": str(n)} for n in range(count)]
+    return {"path": path, "label": label, "kind": "choice", "choices": choices}
 
 
 def _components(view: Any) -> list[dict[str, Any]]:
