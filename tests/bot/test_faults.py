@@ -90,7 +90,7 @@ async def test_a_rate_limited_command_sync_is_retried_at_start_up(
     """A 429 while syncing commands at start-up delays the sync; the commands still get registered."""
     fake_discord.fail("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", 429, retry_after=0.1)
     async with running_bot(fake_discord, bot_settings) as bot:
-        assert {c.name for c in bot.synced} == {"rules", "stages"}
+        assert {c.name for c in bot.synced} == {"race", "rules", "stages"}
         reply = await (await alice.slash("rules", ruleset=ruleset.name)).reply()
         assert reply.embeds
 

@@ -62,7 +62,7 @@ async def test_serve_runs_the_bot_until_it_is_closed(fake_discord: Any, bot_sett
     bot = create_bot(bot_settings, connector=fake_discord.connector(), guild_ready_timeout=0.05)
     serving = asyncio.create_task(serve(bot, fake_discord.token))
     await asyncio.wait_for(bot.wait_until_ready(), 5)
-    assert {c.name for c in fake_discord.commands} == {"rules", "stages"}
+    assert {c.name for c in fake_discord.commands} == {"race", "rules", "stages"}
     await bot.close()
     assert await asyncio.wait_for(serving, 5) == 0
 

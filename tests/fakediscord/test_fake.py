@@ -56,8 +56,8 @@ async def test_messages_over_discords_limits_are_refused(fake_discord: FakeDisco
 
 async def test_people_can_only_do_what_discord_lets_them(gregario: Any, alice: DiscordUser) -> None:
     """Unregistered commands, unknown options and missing buttons fail with what is really there."""
-    with pytest.raises(AssertionError, match=r"/race is not registered.*\['rules', 'stages'\]"):
-        await alice.slash("race")
+    with pytest.raises(AssertionError, match=r"/league is not registered.*\['race', 'rules', 'stages'\]"):
+        await alice.slash("league")
     with pytest.raises(AssertionError, match="has no option 'colour'"):
         await alice.slash("stages", colour="red")
     with pytest.raises(AssertionError, match="without its required options"):

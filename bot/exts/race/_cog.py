@@ -25,6 +25,12 @@ from engine.registry import get_ruleset
 
 PACES = [app_commands.Choice(name=p, value=p) for p in ("live", "fast", "daily")]
 MAX_BOTS = 11
+STATUS_KEYS = {
+    "lobby": "race.status.lobby",
+    "running": "race.status.running",
+    "finished": "race.status.finished",
+    "cancelled": "race.status.cancelled",
+}
 
 
 def parse_options(typed: str | None) -> dict[str, Any]:
@@ -162,7 +168,7 @@ class RaceCog(commands.Cog):
         names = {s.entrant: s.name for s in view.seats}
         lines = [
             t("race.lobby.title", locale, ruleset=get_ruleset(view.ruleset).name, race=view.race_id),
-            t(f"race.status.{view.status}", locale, step=view.step),
+            t(STATUS_KEYS.get(view.status, "race.status.finished"), locale, step=view.step),
         ]
         if view.status == "running":
             due = await boards.deadline(self.flow.ctx, view.race_id, view.step)

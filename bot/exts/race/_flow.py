@@ -271,7 +271,8 @@ class Flow:
     ) -> None:
         names = self._names(race)
         ruleset = get_ruleset(race.ruleset)
-        lines = [t(f"race.{kind}.title", None, ruleset=ruleset.name, race=race.race_id)]
+        title = "race.news.title" if kind == "news" else "race.final.title"
+        lines = [t(title, None, ruleset=ruleset.name, race=race.race_id)]
         if events:
             lines.append(events_text(events, None, 600))
         lines.append(standings_text(standings, names, None))
