@@ -76,3 +76,14 @@ async def test_the_same_nonce_posts_once(gregario: Gregario, fake_discord: FakeD
     other = await _posts.send(gregario, channel.id, "Round 2", nonce="g1-step-2")
     assert first == again != other
     assert [m.text for m in alice.read()].count("Round 1") == 1
+
+
+async def test_the_board_command_shows_the_current_board_privately(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser
+) -> None:
+    """/race board answers only Alice, with the board picture of her race."""
+    await _started(gregario, fake_discord, alice)
+    handle = await alice.slash("race board")
+    board = await handle.reply()
+    assert board.ephemeral_for is not None and board.attachments
+    assert board.attachments[0].filename.endswith(".png")
