@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -65,13 +67,16 @@ class Gregario(commands.Bot):
         """The race services' clock (tests inject a manual one); None = the real time."""
         self.runtime: Runtime | None = None
         self.race_flow: Flow
+        self._catching_up: asyncio.Task[None] | None = None
 
     async def _sink(self, happening: Happening) -> None:
         await self.race_flow.happen(happening)
 
     async def _post_recovered(self, recovered: list[Happening]) -> None:
-        """What the start-up resolved while the bot was away, posted once the bot is connected."""
+        """Once connected: the steps resolved but never posted before a stop, then what the start-up
+        resolved while the bot was away."""
         await self.wait_until_ready()
+        await self.race_flow.catch_up()
         await self.race_flow.happen_all(recovered)
 
     async def setup_hook(self) -> None:
@@ -82,8 +87,7 @@ class Gregario(commands.Bot):
         # The race services first (migrate, recover), so the race extension finds them.
         self.runtime, recovered = await Runtime.start(self.settings, self._sink, clock=self.clock)
         self.race_flow = Flow(self, self.runtime.ctx)
-        if recovered:
-            self.runtime.ctx.spawn(self._post_recovered(recovered))
+        self._catching_up = asyncio.create_task(self._post_recovered(recovered))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.sync_commands:
@@ -91,6 +95,10 @@ class Gregario(commands.Bot):
 
     async def close(self) -> None:
         """Stop the race services (background posts finish while still connected), then disconnect."""
+        if self._catching_up is not None and not self._catching_up.done():
+            self._catching_up.cancel()  # never connected: nothing to post
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._catching_up
         if self.runtime is not None:
             runtime, self.runtime = self.runtime, None
             await runtime.close()

@@ -13,7 +13,7 @@ from bot.services.context import Context
 from bot.services.outcomes import RaceView
 from bot.services.queries import load, utc
 from bot.services.stepping import Spec
-from bot.store.tables import Job, PostedMessage, RaceRow, Seat
+from bot.store.tables import Job, OrderRow, PostedMessage, RaceRow, Seat, StepEvents
 from engine.registry import get_ruleset
 
 
@@ -74,3 +74,29 @@ async def posts_of(ctx: Context, race_id: int, step: int | None = None) -> list[
             query = query.where(col(PostedMessage.step) == step)
         rows = await session.execute(query.order_by(col(PostedMessage.id)))
         return list(rows.scalars())
+
+
+async def untold_steps(ctx: Context) -> list[tuple[int, int, list[dict[str, Any]], dict[str, Any]]]:
+    """Resolved steps of this process's races with no stored channel post (the process stopped between
+    resolving and posting): (race, step, events, the step's orders as recorded), oldest first."""
+    async with ctx.db.sessions() as session:
+        rows = await session.execute(
+            select(StepEvents)
+            .join(RaceRow, col(RaceRow.id) == col(StepEvents.race_id))
+            .where(col(RaceRow.owner) == ctx.owner, col(RaceRow.status).in_(("running", "finished")))
+            .order_by(col(StepEvents.race_id), col(StepEvents.step))
+        )
+        told = await session.execute(
+            select(col(PostedMessage.race_id), col(PostedMessage.step)).where(col(PostedMessage.kind) == "step")
+        )
+        done = {(r, s) for r, s in told.all()}
+        found = []
+        for row in rows.scalars():
+            if (row.race_id, row.step) in done:
+                continue
+            orders = await session.execute(
+                select(OrderRow).where(col(OrderRow.race_id) == row.race_id, col(OrderRow.step) == row.step)
+            )
+            played = {o.entrant: {**o.body, **({"auto": True} if o.by == "auto" else {})} for o in orders.scalars()}
+            found.append((row.race_id, row.step, list(row.events), played))
+        return found

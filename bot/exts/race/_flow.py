@@ -122,6 +122,19 @@ class Flow:
             except discord.HTTPException:
                 _log.exception("could not post %s for race %s", type(happening).__name__, happening.race_id)
 
+    async def catch_up(self) -> None:
+        """After a start: post the resolved steps no post tells yet (the process stopped in between),
+        with the same nonce as before, so a post that did go out is not posted twice."""
+        for race_id, step, events, played in await boards.untold_steps(self.ctx):
+            race = await lobby.view(self.ctx, race_id)
+            current = race.step == step + 1 and race.status == "running"
+            awaiting = race.awaiting if current else []
+            deadline = await boards.deadline(self.ctx, race_id, step + 1) if current else None
+            if step == 0:
+                await self.happen(RaceStarted(race_id, events, awaiting, deadline))
+            else:
+                await self.happen(StepResolved(race_id, step, played, events, awaiting, deadline))
+
     async def happen_all(self, happenings: list[Happening]) -> None:
         for happening in happenings:
             await self.happen(happening)
@@ -148,7 +161,9 @@ class Flow:
         humans = {s.entrant: s.user_id for s in race.seats if s.user_id is not None and s.bot is None}
         users = [humans[e] for e in awaiting if e in humans]
         closed = await self.closed_dms(race.race_id)
-        users = [u for u in users if u not in closed]  # they order through Open my orders
+        sent = {p.kind for p in await boards.posts_of(self.ctx, race.race_id, step)}
+        # Those with closed DMs order through Open my orders; a panel already sent is not sent again.
+        users = [u for u in users if u not in closed and f"p{u}" not in sent]
         locales = await posts.locales(self.ctx, race.server_id, users)
         marked = False
         for user_id in users:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.app import Gregario
 from tests.bot.exts.race.table import Table
 from tests.fakediscord.server import FakeDiscord
@@ -87,3 +89,30 @@ async def test_the_board_command_shows_the_current_board_privately(
     board = await handle.reply()
     assert board.ephemeral_for is not None and board.attachments
     assert board.attachments[0].filename.endswith(".png")
+
+
+async def test_a_step_resolved_but_never_posted_is_posted_once_after_a_restart(
+    fake_discord: FakeDiscord, bot_settings: Any, alice: DiscordUser
+) -> None:
+    """The post's id was lost (a stop between posting and storing it): the next start posts it again with
+    the same nonce, and Discord answers with the message already there: one post, its id stored."""
+    from sqlalchemy import delete
+
+    from bot.store.tables import PostedMessage
+    from tests.fakediscord.plugin import running_bot
+
+    async with running_bot(fake_discord, bot_settings) as bot:
+        table = await _started(bot, fake_discord, alice)
+        posts_before = await alice.wait_for(lambda m: "race #1 · the start" in m.text, what="the start post")
+        await fake_discord.settle(0.2, 3)
+        async with table.ctx.db.sessions() as session, session.begin():
+            await session.execute(delete(PostedMessage).where(PostedMessage.kind == "step"))  # type: ignore[arg-type]
+    async with running_bot(fake_discord, bot_settings) as bot:
+        assert bot.runtime is not None
+        await fake_discord.settle(0.3, 5)
+        assert [m for m in alice.read() if "race #1 · the start" in m.text] == posts_before
+        async with bot.runtime.ctx.db.sessions() as session:
+            from sqlalchemy import select
+
+            stored = (await session.execute(select(PostedMessage).where(PostedMessage.kind == "step"))).scalars()  # type: ignore[arg-type]
+            assert [p.message_id for p in stored] == [posts_before[0].id]
