@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -11,6 +13,10 @@ from discord.ext import commands
 
 from bot import errors
 from bot.exts import EXTENSIONS
+from bot.exts.race._flow import Flow
+from bot.services.clock import Clock
+from bot.services.outcomes import Happening
+from bot.services.runtime import Runtime
 from bot.settings import Settings
 from bot.translator import CatalogTranslator
 
@@ -47,7 +53,7 @@ class GregarioTree(app_commands.CommandTree["Gregario"]):
 class Gregario(commands.Bot):
     """Gregario's bot. Features live in ``bot/exts/<feature>/`` and are loaded at start-up."""
 
-    def __init__(self, settings: Settings, **client_kwargs: Any) -> None:
+    def __init__(self, settings: Settings, *, clock: Clock | None = None, **client_kwargs: Any) -> None:
         client_kwargs.setdefault("command_prefix", commands.when_mentioned)
         client_kwargs.setdefault("intents", discord.Intents.default())
         client_kwargs.setdefault("help_command", None)
@@ -57,16 +63,46 @@ class Gregario(commands.Bot):
         self.settings = settings
         self.synced: list[app_commands.AppCommand] = []
         """What the last sync registered (empty when sync is off)."""
+        self.clock = clock
+        """The race services' clock (tests inject a manual one); None = the real time."""
+        self.runtime: Runtime | None = None
+        self.race_flow: Flow
+        self._catching_up: asyncio.Task[None] | None = None
+
+    async def _sink(self, happening: Happening) -> None:
+        await self.race_flow.happen(happening)
+
+    async def _post_recovered(self, recovered: list[Happening]) -> None:
+        """Once connected: the steps resolved but never posted before a stop, then what the start-up
+        resolved while the bot was away."""
+        await self.wait_until_ready()
+        await self.race_flow.catch_up()
+        await self.race_flow.happen_all(recovered)
 
     async def setup_hook(self) -> None:
         """Runs once, after login: say who the bot is and how to invite it, load the features, sync."""
         if self.user is not None and self.application_id is not None:
             _log.info("Logged in as %s — invite: %s", self.user.display_name, invite_url(self.application_id))
         await self.tree.set_translator(CatalogTranslator())
+        # The race services first (migrate, recover), so the race extension finds them.
+        self.runtime, recovered = await Runtime.start(self.settings, self._sink, clock=self.clock)
+        self.race_flow = Flow(self, self.runtime.ctx)
+        self._catching_up = asyncio.create_task(self._post_recovered(recovered))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.sync_commands:
             await self.sync_commands()
+
+    async def close(self) -> None:
+        """Stop the race services (background posts finish while still connected), then disconnect."""
+        if self._catching_up is not None and not self._catching_up.done():
+            self._catching_up.cancel()  # never connected: nothing to post
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._catching_up
+        if self.runtime is not None:
+            runtime, self.runtime = self.runtime, None
+            await runtime.close()
+        await super().close()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Register the slash commands: on the test server when one is set (instant), else globally."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -62,17 +62,37 @@ def run(settings: Settings | None = None) -> int:
 
     import discord
 
-    from bot import create_bot
-
     discord.http.Route.BASE = settings.api_base_url
+    gateway = settings.gateway_url()
+    if gateway is not None:  # a stand-in for Discord serves the gateway beside its API
+        import yarl
+
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # Gregario never joins voice
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if settings.log_level != "DEBUG":  # discord.py's own start-up chatter only when debugging
-        logging.getLogger("discord").setLevel(max(logging.WARNING, logging.getLevelName(settings.log_level)))
+    if settings.log_level != "DEBUG":  # discord.py's and alembic's own start-up chatter only when debugging
+        for chatty in ("discord", "alembic"):
+            logging.getLogger(chatty).setLevel(max(logging.WARNING, logging.getLevelName(settings.log_level)))
     try:
-        return asyncio.run(serve(create_bot(settings), settings.token.get_secret_value()))
+        return asyncio.run(_serve(settings, settings.token.get_secret_value()))
     except KeyboardInterrupt:
         return 130
+
+
+async def _serve(settings: Settings, token: str) -> int:
+    """Build the bot inside the loop (its connector trusts ``GREGARIO_CA_FILE`` too) and serve it."""
+    from bot import create_bot
+
+    kwargs: dict[str, Any] = {}
+    if settings.ca_file is not None:
+        import ssl
+
+        import aiohttp
+
+        context = ssl.create_default_context()
+        context.load_verify_locations(cafile=settings.ca_file)
+        kwargs["connector"] = aiohttp.TCPConnector(ssl=context, limit=0)
+    return await serve(create_bot(settings, **kwargs), token)
 
 
 async def serve(bot: Gregario, token: str) -> int:

@@ -50,6 +50,10 @@ class Settings(BaseSettings):
     api_base_url: str = DISCORD_API
     """Discord's HTTP API: change it only to go through a proxy or to reach a stand-in for Discord."""
 
+    ca_file: str | None = None
+    """A PEM file of extra certificate authorities to trust for the API and the gateway (a stand-in for
+    Discord with its own certificate, e.g. the test suite's fake). TLS is always verified."""
+
     test_guild_id: int | None = None
     """A server to sync commands to instantly while developing; None = sync globally."""
 
@@ -87,6 +91,33 @@ class Settings(BaseSettings):
 
         parse_pace(value)  # raises a ValueError naming the accepted paces
         return value
+
+    @field_validator("ca_file", mode="before")
+    @classmethod
+    def _blank_ca_file_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("ca_file")
+    @classmethod
+    def _ca_file_exists(cls, value: str | None) -> str | None:
+        from pathlib import Path
+
+        if value is not None and not Path(value).is_file():
+            raise ValueError(f"no such file: {value} (a PEM file of certificate authorities)")
+        return value
+
+    def gateway_url(self) -> str | None:
+        """The gateway that goes with :attr:`api_base_url`: Discord's own (None) for Discord's API, else
+        ``wss://`` on the same host and port as the API (a stand-in serves both)."""
+        from urllib.parse import urlsplit
+
+        if self.api_base_url == DISCORD_API:
+            return None
+        parts = urlsplit(self.api_base_url)
+        scheme = "wss" if parts.scheme == "https" else "ws"
+        return f"{scheme}://{parts.netloc}/"
 
     @field_validator("test_guild_id", mode="before")
     @classmethod

@@ -106,8 +106,26 @@ async def _resolve_and_publish(ctx: Context, race_id: int) -> None:
     await ctx.publish(await resolution.resolve_if_ready(ctx, race_id))
 
 
-async def panel(ctx: Context, race_id: int, user_id: int) -> PanelView:
-    """``user_id``'s private panel: what they must decide now (given what they sent) and what they see."""
+def without_last(order: dict[str, Any]) -> dict[str, Any]:
+    """``order`` without its last decided value (the deepest last leaf), to ask that value again."""
+    trimmed: dict[str, Any] = {}
+    keys = list(order)
+    for key in keys[:-1]:
+        trimmed[key] = order[key]
+    if keys:
+        last = order[keys[-1]]
+        if isinstance(last, dict):
+            rest = without_last(last)
+            if rest:
+                trimmed[keys[-1]] = rest
+    return trimmed
+
+
+async def panel(ctx: Context, race_id: int, user_id: int, *, change: bool = False) -> PanelView:
+    """``user_id``'s private panel: what they must decide now (given what they sent) and what they see.
+
+    ``change``: the player pressed Change: their last decided value is asked again (what the rules
+    let them change until the step resolves; earlier parts stay, a later Change reaches further)."""
     async with ctx.db.sessions() as session:
         loaded = await load(session, race_id)
         seat = loaded.seat_of(user_id)
@@ -118,5 +136,7 @@ async def panel(ctx: Context, race_id: int, user_id: int) -> PanelView:
             raise closed(race.status)
         sent = (await step_orders(session, race_id, race.step)).get(seat.entrant)
     partial = dict(sent.body) if sent is not None else None
+    if change and partial:
+        partial = without_last(partial)
     got = stepping.panel(loaded.spec, race.state, seat.entrant, partial)
     return PanelView(race_id, race.step, seat.entrant, got.decision, got.view, partial)

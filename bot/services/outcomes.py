@@ -78,6 +78,8 @@ class RaceView:
     step: int
     seats: list[SeatView]
     awaiting: list[str] = field(default_factory=list)
+    most_seats: int = 0
+    """How many seats the race may have on its stage with its options (the engine's player limits)."""
 
 
 @dataclass(frozen=True)

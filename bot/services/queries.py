@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
 from bot.services.outcomes import RaceView, Refusal, SeatView
-from bot.services.stepping import Spec, Stored
+from bot.services.stepping import Spec, Stored, player_limits
 from bot.store.tables import OrderRow, RaceRow, Seat
 
 
@@ -48,6 +48,7 @@ class Loaded:
             step=r.step,
             seats=[SeatView(s.entrant, s.name, s.user_id, s.bot) for s in self.seats],
             awaiting=list(r.awaiting or []),
+            most_seats=player_limits(r.ruleset, r.stage, r.options)[1],
         )
 
 

@@ -22,6 +22,11 @@ from tests.fakediscord.plugin import running_bot
 EXTS = Path(__file__).resolve().parents[2] / "bot" / "exts"
 
 
+def _local(folder: Path) -> dict[str, Any]:
+    """Races in the test's own SQLite file, the engine in the bot's loop."""
+    return {"database_url": f"sqlite+aiosqlite:///{folder / 'races.sqlite3'}", "engine_workers": 0}
+
+
 def _offline_settings() -> Settings:
     return Settings(_env_file=None, token=None, sync_commands=False)
 
@@ -68,10 +73,10 @@ async def test_create_bot_passes_client_options_through() -> None:
 
 
 async def test_without_a_test_guild_commands_sync_globally(
-    fake_discord: FakeDiscord, alice: DiscordUser, ruleset: Ruleset[Any]
+    fake_discord: FakeDiscord, alice: DiscordUser, ruleset: Ruleset[Any], tmp_path: Path
 ) -> None:
     """With no test guild the commands are registered globally and work in any server."""
-    settings = Settings(_env_file=None, token=fake_discord.token, test_guild_id=None)
+    settings = Settings(_env_file=None, token=fake_discord.token, test_guild_id=None, **_local(tmp_path))
     async with running_bot(fake_discord, settings) as bot:
         assert {c.guild_id for c in fake_discord.commands} == {None}
         assert {"rules", "stages"} <= {c.name for c in fake_discord.commands}
@@ -80,9 +85,9 @@ async def test_without_a_test_guild_commands_sync_globally(
         assert reply.embeds
 
 
-async def test_with_sync_off_nothing_is_registered(fake_discord: FakeDiscord) -> None:
+async def test_with_sync_off_nothing_is_registered(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     """sync_commands=false starts the bot without touching the registered commands."""
-    settings = Settings(_env_file=None, token=fake_discord.token, sync_commands=False)
+    settings = Settings(_env_file=None, token=fake_discord.token, sync_commands=False, **_local(tmp_path))
     async with running_bot(fake_discord, settings):
         assert not [r for r in fake_discord.requests if r.method == "PUT"]
         assert fake_discord.commands == []
@@ -96,9 +101,11 @@ async def test_a_wrong_token_fails_login(fake_discord: FakeDiscord) -> None:
             pass
 
 
-async def test_commands_answer_in_dms(fake_discord: FakeDiscord, alice: DiscordUser, ruleset: Ruleset[Any]) -> None:
+async def test_commands_answer_in_dms(
+    fake_discord: FakeDiscord, alice: DiscordUser, ruleset: Ruleset[Any], tmp_path: Path
+) -> None:
     """Global commands also work in a DM with the bot."""
-    settings = Settings(_env_file=None, token=fake_discord.token)
+    settings = Settings(_env_file=None, token=fake_discord.token, **_local(tmp_path))
     async with running_bot(fake_discord, settings):
         dm = fake_discord.dm_channel(alice.user)
         reply = await (await alice.slash("stages", ruleset=ruleset.name, channel=dm)).reply()
@@ -106,11 +113,11 @@ async def test_commands_answer_in_dms(fake_discord: FakeDiscord, alice: DiscordU
 
 
 async def test_start_up_logs_who_the_bot_is_and_its_invite_link(
-    fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture
+    fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
     """One line, "Logged in as NAME — invite: URL", the URL built from the application id with both scopes
     and the permissions the README lists (view, send, send in threads, embed, attach, read history)."""
-    settings = Settings(_env_file=None, token=fake_discord.token, sync_commands=False)
+    settings = Settings(_env_file=None, token=fake_discord.token, sync_commands=False, **_local(tmp_path))
     with caplog.at_level(logging.INFO, logger="bot.app"):
         async with running_bot(fake_discord, settings):
             pass

@@ -114,3 +114,20 @@ def test_env_example_documents_every_setting_with_its_default() -> None:
         expected = "" if default is None else str(default).lower() if isinstance(default, bool) else str(default)
         assert value == expected, f"{name}: .env.example says {value!r}, the default is {expected!r}"
         assert re.search(rf"^#.*\n(#.*\n)*GREGARIO_{name.upper()}=", text, re.M), f"{name} has no comment"
+
+
+def test_a_stand_in_for_discord_gets_its_gateway_on_the_same_host() -> None:
+    """GREGARIO_API_BASE_URL on 127.0.0.1 puts the gateway there too; Discord's own API keeps Discord's."""
+    assert Settings(_env_file=None).gateway_url() is None
+    local = Settings(_env_file=None, api_base_url="https://127.0.0.1:8443/api/v10")
+    assert local.gateway_url() == "wss://127.0.0.1:8443/"
+
+
+def test_the_ca_file_must_exist(tmp_path: Path) -> None:
+    """GREGARIO_CA_FILE names a PEM file that is there; an empty value means none."""
+    pem = tmp_path / "ca.pem"
+    pem.write_text("-----BEGIN CERTIFICATE-----\n")
+    assert Settings(_env_file=None, ca_file=str(pem)).ca_file == str(pem)
+    assert Settings(_env_file=None, ca_file=" ").ca_file is None
+    with pytest.raises(ValidationError, match="no such file"):
+        Settings(_env_file=None, ca_file=str(tmp_path / "missing.pem"))

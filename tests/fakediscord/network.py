@@ -70,7 +70,8 @@ def make_connector(resolver: LoopbackResolver, **kwargs: Any) -> aiohttp.TCPConn
 def make_certificate(directory: Path) -> tuple[Path, Path]:
     """A throwaway self-signed certificate for Discord's host names, made with the openssl CLI."""
     cert, key = directory / "fake-discord.crt", directory / "fake-discord.key"
-    names = ",".join(f"DNS:{host}" for host in sorted(DISCORD_HOSTS))
+    # Discord's names for the in-process bot, 127.0.0.1 for a `gregario run` process pointed at the fake.
+    names = ",".join([*(f"DNS:{host}" for host in sorted(DISCORD_HOSTS)), "IP:127.0.0.1"])
     subprocess.run(
         [
             "openssl", "req", "-x509", "-nodes", "-days", "2",

@@ -134,11 +134,17 @@ def carla(fake_discord: FakeDiscord, guild: Guild, races: Channel) -> DiscordUse
 
 @pytest.fixture
 def bot_settings(fake_discord: FakeDiscord, guild: Guild, tmp_path: Path) -> Settings:
-    """Settings for a developer's bot: the fake's token, commands synced to the test guild, a database of its own."""
+    """Settings for a developer's bot: the fake's token, commands synced to the test guild, races in a
+    SQLite file of the test's own, the engine in the bot's loop (no worker process to start)."""
     from bot.settings import Settings
 
-    database = f"sqlite+aiosqlite:///{tmp_path / 'gregario.sqlite3'}"
-    return Settings(_env_file=None, token=fake_discord.token, test_guild_id=guild.id, database_url=database)
+    return Settings(
+        _env_file=None,
+        token=fake_discord.token,
+        test_guild_id=guild.id,
+        database_url=f"sqlite+aiosqlite:///{tmp_path / 'races.sqlite3'}",
+        engine_workers=0,
+    )
 
 
 @contextlib.asynccontextmanager

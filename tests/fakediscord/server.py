@@ -67,6 +67,10 @@ class RecordedRequest:
     at: float = field(default_factory=time.monotonic)
 
 
+NONCE_SECONDS = 300.0
+"""How long Discord remembers an enforced nonce (a few minutes)."""
+
+
 class FakeDiscord:
     """A small Discord on 127.0.0.1 for one test: the world, the REST API and the gateway."""
 
@@ -94,6 +98,8 @@ class FakeDiscord:
         self.rate_limited: list[str] = []
         """Channels where the bot hit ``channel_rate_limit`` (a 429), in order."""
         self._posts: dict[int, list[float]] = {}
+        self._nonces: dict[tuple[int, str], tuple[Message, float]] = {}
+        """Messages created with ``enforce_nonce``: (channel, nonce) -> (message, when)."""
         self.gateway = Gateway(self)
         self.changed = asyncio.Condition()
         self.port = 0
@@ -628,13 +634,39 @@ class FakeDiscord:
         channel = self._channel(request)
         if channel.recipient is not None and not channel.recipient.dms_open:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
+        body = request[BODY] or {}
+        nonce = body.get("nonce") if body.get("enforce_nonce") else None
+        if nonce is not None:
+            # Like Discord: the same nonce in the same channel within a few minutes returns the message
+            # already created instead of posting a second one.
+            seen = self._nonces.get((channel.id, str(nonce)))
+            if seen is not None and time.monotonic() - seen[1] < NONCE_SECONDS:
+                return json_response(seen[0].payload())
         wait = self._rate_limited(channel)
         if wait is not None:
             self.rate_limited.append(channel.name)
             return self.faults.response(Fault("POST", "", 429, retry_after=round(wait, 3)))
-        message = self._new_message(channel, request[BODY] or {}, request.get(FILES, []))
+        message = self._new_message(channel, body, request.get(FILES, []))
+        if nonce is not None:
+            self._nonces[(channel.id, str(nonce))] = (message, time.monotonic())
         await self._announce("MESSAGE_CREATE", message)
         return json_response(message.payload())
+
+    def request_counts(self, since: int = 0) -> dict[str, int]:
+        """How many requests the bot made since ``requests[since]``, by ``"METHOD route"`` (DM channels
+        and messages told apart: ``POST dm``, ``PATCH dm``), for the requests-per-step figures."""
+        counts: dict[str, int] = {}
+        for record in self.requests[since:]:
+            key = f"{record.method} {record.route}"
+            channel = record.path.split("/channels/")[1].split("/")[0] if "/channels/" in record.path else ""
+            if (
+                channel.isdigit()
+                and int(channel) in self.channels
+                and self.channels[int(channel)].recipient is not None
+            ):
+                key = f"{record.method} dm{record.route.removeprefix('/channels/{channel_id}')}"
+            counts[key] = counts.get(key, 0) + 1
+        return counts
 
     async def _get_message(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)

@@ -1,0 +1,254 @@
+"""The /race commands: thin, each one a service call and a rendering (the work is in :mod:`._flow`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import catalogue
+from bot.errors import UserError
+from bot.exts.race._flow import Flow, member_ref
+from bot.exts.race._lobby import stage_name
+from bot.exts.race._text import clip, stamp
+from bot.i18n import t
+from bot.options import RulesetParam
+from bot.render.files import board_file
+from bot.services import boards, lobby
+from bot.services.outcomes import Refusal
+from bot.services.paces import parse_pace
+from bot.translator import text
+from engine.registry import get_ruleset
+
+PACES = [app_commands.Choice(name=p, value=p) for p in ("live", "fast", "daily")]
+MAX_BOTS = 11
+STATUS_KEYS = {
+    "lobby": "race.status.lobby",
+    "running": "race.status.running",
+    "finished": "race.status.finished",
+    "cancelled": "race.status.cancelled",
+}
+
+
+def parse_options(typed: str | None) -> dict[str, Any]:
+    """``key=value`` pairs separated by spaces or commas; values read as JSON when they can be."""
+    found: dict[str, Any] = {}
+    for pair in (typed or "").replace(",", " ").split():
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise UserError("race.bad_option", pair=clip(pair, 50))
+        try:
+            found[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            found[key] = raw
+    return found
+
+
+def parse_stage(typed: str) -> dict[str, Any]:
+    """A stage written as a JSON object (as ``gregario play --stage`` takes it), for stages no preset has."""
+    try:
+        value = json.loads(typed)
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, dict):
+        raise UserError("race.bad_stage", stage=clip(typed, 100))
+    return value
+
+
+def _flow(bot: commands.Bot) -> Flow:
+    flow: Flow = getattr(bot, "race_flow")  # noqa: B009 - set by the app before extensions load
+    return flow
+
+
+class RaceCog(commands.Cog):
+    """Opens lobbies and answers the race's commands; posts and panels come from the flow."""
+
+    race = app_commands.Group(name="race", description=text("command.race"), guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @property
+    def flow(self) -> Flow:
+        return _flow(self.bot)
+
+    @race.command(name="new", description=text("command.race.new"))
+    @app_commands.describe(
+        ruleset=text("command.race.new.ruleset"),
+        stage=text("command.race.new.stage"),
+        pace=text("command.race.new.pace"),
+        bots=text("command.race.new.bots"),
+        options=text("command.race.new.options"),
+    )
+    @app_commands.choices(pace=PACES)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        ruleset: RulesetParam,
+        stage: str | None = None,
+        pace: app_commands.Choice[str] | None = None,
+        bots: app_commands.Range[int, 0, MAX_BOTS] = 0,
+        options: str | None = None,
+    ) -> None:
+        ctx = self.flow.ctx
+        chosen: Any = None
+        if stage and stage.lstrip().startswith("{"):
+            chosen = parse_stage(stage)
+        elif stage:
+            preset = catalogue.find_preset(ruleset, stage)
+            if preset is None:
+                names = clip(", ".join(p.name for p in ruleset.presets()), 1500)
+                raise UserError("stages.unknown_stage", stage=clip(stage, 100), ruleset=ruleset.name, names=names)
+            chosen = preset.name
+        me = member_ref(interaction)
+        try:
+            race = await lobby.open_lobby(
+                ctx,
+                me,
+                interaction.channel_id or 0,
+                ruleset.id,
+                stage=chosen,
+                options=parse_options(options),
+                pace=parse_pace(pace.value) if pace else None,
+            )
+            for _ in range(bots):
+                race = await lobby.add_bot(ctx, race.race_id, me.user_id, manager=True)
+        except Refusal as refusal:
+            raise UserError(refusal.key, **refusal.message.params) from None
+        await self.flow.post_lobby(interaction, race)
+
+    @new.autocomplete("stage")
+    async def _stages(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        ruleset = _ruleset_of(interaction)
+        if ruleset is None:
+            return []
+        return [
+            app_commands.Choice(name=p.name[:100], value=p.name[:100])
+            for p in catalogue.matching_presets(ruleset, current)
+        ]
+
+    @new.autocomplete("options")
+    async def _options(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        ruleset = _ruleset_of(interaction)
+        if ruleset is None:
+            return []
+        done, _, typing = current.rpartition(" ")
+        found = []
+        for name, field in ruleset.options_model.model_fields.items():
+            if not name.startswith(typing.partition("=")[0]):
+                continue
+            default = field.default if field.default is not None else ""
+            pair = f"{name}={json.dumps(default) if not isinstance(default, str) else default}"
+            value = f"{done} {pair}".strip()
+            found.append(app_commands.Choice(name=clip(value, 100), value=clip(value, 100)))
+        return found[: catalogue.CHOICE_LIMIT]
+
+    async def _pick(self, interaction: discord.Interaction[Any], race: int | None) -> int:
+        """The race a command is about: the one given, or the only one the member is in."""
+        if race is not None:
+            return race
+        mine = await boards.member_races(self.flow.ctx, interaction.guild_id or 0, interaction.user.id)
+        if len(mine) == 1:
+            return mine[0].race_id
+        if not mine:
+            raise UserError("race.none_for_you")
+        raise UserError("race.pick_one", races=", ".join(f"#{r.race_id}" for r in mine[:10]))
+
+    @race.command(name="status", description=text("command.race.status"))
+    @app_commands.describe(race=text("command.race.race"))
+    async def status(self, interaction: discord.Interaction[Any], race: int | None = None) -> None:
+        locale = str(interaction.locale)
+        try:
+            view = await lobby.view(self.flow.ctx, await self._pick(interaction, race))
+        except Refusal as refusal:
+            raise UserError(refusal.key, **refusal.message.params) from None
+        names = {s.entrant: s.name for s in view.seats}
+        lines = [
+            t("race.lobby.title", locale, ruleset=get_ruleset(view.ruleset).name, race=view.race_id),
+            t(STATUS_KEYS.get(view.status, "race.status.finished"), locale, step=view.step),
+        ]
+        if view.status == "running":
+            due = await boards.deadline(self.flow.ctx, view.race_id, view.step)
+            lines.append(t("race.post.waiting", locale, names=", ".join(names.get(e, e) for e in view.awaiting)))
+            if due is not None:
+                lines.append(t("race.panel.deadline", locale, when=stamp(due)))
+        await interaction.response.send_message(clip("\n".join(lines), 2000), ephemeral=True)
+
+    @race.command(name="board", description=text("command.race.board"))
+    @app_commands.describe(race=text("command.race.race"))
+    async def board(self, interaction: discord.Interaction[Any], race: int | None = None) -> None:
+        race_id = await self._pick(interaction, race)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            view = await lobby.view(self.flow.ctx, race_id)
+            public = await boards.public_view(self.flow.ctx, race_id)
+        except Refusal as refusal:
+            raise UserError(refusal.key, **refusal.message.params) from None
+        if public is None:
+            raise UserError("race.not_started")
+        names = {s.entrant: s.name for s in view.seats}
+        picture = await board_file(view.ruleset, public, [], locale=str(interaction.locale), names=names)
+        stage = stage_name(await boards.stage_of(self.flow.ctx, race_id))
+        caption = t("race.board.caption", str(interaction.locale), race=race_id, step=view.step, stage=stage)
+        await interaction.followup.send(caption, file=picture, ephemeral=True)
+
+    @race.command(name="orders", description=text("command.race.orders"))
+    @app_commands.describe(race=text("command.race.race"))
+    async def orders(self, interaction: discord.Interaction[Any], race: int | None = None) -> None:
+        await self.flow.open_orders(interaction, await self._pick(interaction, race), None)
+
+    @race.command(name="leave", description=text("command.race.leave"))
+    @app_commands.describe(race=text("command.race.race"))
+    async def leave(self, interaction: discord.Interaction[Any], race: int | None = None) -> None:
+        try:
+            view = await lobby.leave(self.flow.ctx, await self._pick(interaction, race), interaction.user.id)
+        except Refusal as refusal:
+            raise UserError(refusal.key, **refusal.message.params) from None
+        await self.flow._edit_lobby(view)
+        await interaction.response.send_message(
+            t("race.left", str(interaction.locale), race=view.race_id), ephemeral=True
+        )
+
+    @race.command(name="cancel", description=text("command.race.cancel"))
+    @app_commands.describe(race=text("command.race.race"))
+    async def cancel(self, interaction: discord.Interaction[Any], race: int | None = None) -> None:
+        race_id = await self._pick(interaction, race)
+        try:
+            manager = await self.flow._manager(interaction)
+            cancelled = await lobby.cancel(self.flow.ctx, race_id, interaction.user.id, manager=manager)
+        except Refusal as refusal:
+            raise UserError(refusal.key, **refusal.message.params) from None
+        await interaction.response.send_message(t("race.cancelled", str(interaction.locale), race=race_id))
+        await self.flow.happen(cancelled)
+
+    @status.autocomplete("race")
+    @board.autocomplete("race")
+    @orders.autocomplete("race")
+    @leave.autocomplete("race")
+    @cancel.autocomplete("race")
+    async def _races(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
+        mine = await boards.member_races(self.flow.ctx, interaction.guild_id or 0, interaction.user.id)
+        locale = str(interaction.locale)
+        return [
+            app_commands.Choice(
+                name=clip(
+                    t("race.choice", locale, race=r.race_id, ruleset=get_ruleset(r.ruleset).name, status=r.status), 100
+                ),
+                value=r.race_id,
+            )
+            for r in mine
+            if current.strip("#") in str(r.race_id)
+        ][: catalogue.CHOICE_LIMIT]
+
+
+def _ruleset_of(interaction: discord.Interaction[Any]) -> Any:
+    ruleset_id = getattr(interaction.namespace, "ruleset", None)
+    if not ruleset_id:
+        return None
+    try:
+        return get_ruleset(str(ruleset_id))
+    except (KeyError, ImportError, AttributeError):
+        return None

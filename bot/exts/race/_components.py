@@ -1,0 +1,172 @@
+"""Persistent components: every custom id carries the race (and the step), so a click works after a restart.
+
+Each is a :class:`discord.ui.DynamicItem` registered once with ``bot.add_dynamic_items``; its callback
+hands the parsed ids to the race flow (``interaction.client.race_flow``), which does the work.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+
+if TYPE_CHECKING:
+    from bot.exts.race._flow import Flow
+
+
+class _HasFlow(Protocol):
+    race_flow: Flow
+
+
+def _flow(interaction: discord.Interaction[Any]) -> Flow:
+    client: _HasFlow = interaction.client
+    return client.race_flow
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gr:l:(?P<race>\d+):(?P<action>[a-z]+)"):
+    """Join, Leave, Add bot, Start or Cancel on a lobby."""
+
+    def __init__(self, race: int, action: str, label: str, style: discord.ButtonStyle, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"gr:l:{race}:{action}", disabled=disabled)
+        )
+        self.race, self.action = race, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(int(match["race"]), match["action"], "", discord.ButtonStyle.secondary)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _flow(interaction).lobby_action(interaction, self.race, self.action)
+
+
+class PickButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"gr:b:(?P<race>\d+):(?P<step>\d+):(?P<mode>[fp]):(?P<field>\d+):(?P<choice>\d+)",
+):
+    """One choice of a decision's field, as a button (few choices)."""
+
+    def __init__(self, race: int, step: int, mode: str, field: int, choice: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or "·",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"gr:b:{race}:{step}:{mode}:{field}:{choice}",
+            )
+        )
+        self.race, self.step, self.mode, self.field, self.choice = race, step, mode, field, choice
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PickButton:
+        return cls(int(match["race"]), int(match["step"]), match["mode"], int(match["field"]), int(match["choice"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _flow(interaction).pick(interaction, self.race, self.step, self.mode, self.field, [self.choice])
+
+
+class PickSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"gr:s:(?P<race>\d+):(?P<step>\d+):(?P<mode>[fp]):(?P<field>\d+):(?P<page>\d+)",
+):
+    """A decision's field with many choices, as a select (25 options a page); values are choice indexes."""
+
+    def __init__(
+        self,
+        race: int,
+        step: int,
+        mode: str,
+        field: int,
+        page: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"gr:s:{race}:{step}:{mode}:{field}:{page}",
+                options=options or [discord.SelectOption(label="·", value="0")],
+                placeholder=placeholder,
+            )
+        )
+        self.race, self.step, self.mode, self.field = race, step, mode, field
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PickSelect:
+        return cls(int(match["race"]), int(match["step"]), match["mode"], int(match["field"]), int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [int(v) for v in data.get("values") or []]
+        await _flow(interaction).pick(interaction, self.race, self.step, self.mode, self.field, values)
+
+
+class PanelButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"gr:(?P<what>[tcog]):(?P<race>\d+):(?P<step>\d+)(?::(?P<mode>[fp]):(?P<field>\d+):(?P<page>\d+))?",
+):
+    """Type my order (t), Change (c), Open my orders (o, on round posts) and page turns (g)."""
+
+    def __init__(
+        self,
+        what: str,
+        race: int,
+        step: int,
+        label: str = "",
+        *,
+        page: tuple[str, int, int] | None = None,
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        disabled: bool = False,
+    ) -> None:
+        suffix = f":{page[0]}:{page[1]}:{page[2]}" if page is not None else ""
+        super().__init__(
+            discord.ui.Button(
+                label=label or "·", style=style, custom_id=f"gr:{what}:{race}:{step}{suffix}", disabled=disabled
+            )
+        )
+        self.what, self.race, self.step, self.page = what, race, step, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PanelButton:
+        page = (match["mode"], int(match["field"]), int(match["page"])) if match["mode"] else None
+        return cls(match["what"], int(match["race"]), int(match["step"]), page=page)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        flow = _flow(interaction)
+        if self.what == "t":
+            await flow.type_order(interaction, self.race, self.step)
+        elif self.what == "c":
+            await flow.change(interaction, self.race, self.step)
+        elif self.what == "o":
+            await flow.open_orders(interaction, self.race, self.step)
+        elif self.page is not None:
+            await flow.turn_page(interaction, self.race, self.step, *self.page)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gr:r:(?P<race>\d+)"):
+    """On a final post: a new lobby with the same seats."""
+
+    def __init__(self, race: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(label=label or "·", style=discord.ButtonStyle.success, custom_id=f"gr:r:{race}")
+        )
+        self.race = race
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RematchButton:
+        return cls(int(match["race"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _flow(interaction).rematch(interaction, self.race)
+
+
+DYNAMIC_ITEMS = (LobbyButton, PickButton, PickSelect, PanelButton, RematchButton)

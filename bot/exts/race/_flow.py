@@ -1,0 +1,537 @@
+"""The race flow on Discord: interactions become service calls; what the services report becomes posts.
+
+:class:`Flow` is the services' sink (step resolved, race finished, reminder, announcement, lobby
+timed out) and the target of every persistent component. Everything it shows comes from the
+services' plain data and the engine's decisions, messages and results: nothing branches on the rule
+system. Work for one race is serialised by a lock, so a panel's confirmation never lands after the
+round post that closed it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.catalogue import MESSAGE_LIMIT
+from bot.exts.race import _lobby, _panel, _posts
+from bot.exts.race._components import PanelButton, RematchButton
+from bot.exts.race._text import clip, events_text, recorded, stamp, standings_text
+from bot.i18n import t
+from bot.render.files import board_file, result_file
+from bot.services import boards, lobby, orders, posts, records
+from bot.services.context import Context
+from bot.services.outcomes import (
+    AnnouncementPublished,
+    Happening,
+    MemberRef,
+    PanelView,
+    RaceCancelled,
+    RaceFinished,
+    RaceStarted,
+    RaceView,
+    Refusal,
+    ReminderDue,
+    StepResolved,
+)
+from bot.services.permissions import may_manage
+from engine.registry import get_ruleset
+from engine.ruleset import Result
+
+_log = logging.getLogger(__name__)
+
+CLOSED_DMS = (50007, 50278)
+"""Discord's codes for "Cannot send messages to this user" (DMs closed, or no shared server)."""
+
+
+def member_ref(interaction: discord.Interaction[Any]) -> MemberRef:
+    user = interaction.user
+    return MemberRef(
+        server_id=interaction.guild_id or 0,
+        user_id=user.id,
+        name=getattr(user, "display_name", user.name),
+        locale=str(interaction.locale),
+    )
+
+
+class Flow:
+    """The Discord side of the race services for one bot."""
+
+    def __init__(self, client: discord.Client, ctx: Context) -> None:
+        self.client = client
+        self.ctx = ctx
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # --- helpers -------------------------------------------------------------------------------------
+    async def _refuse(self, interaction: discord.Interaction[Any], refusal: Refusal) -> None:
+        text = clip(t(refusal.message, str(interaction.locale)), MESSAGE_LIMIT)
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def _manager(self, interaction: discord.Interaction[Any], opener_id: int | None = None) -> bool:
+        member = interaction.user
+        return await may_manage(
+            self.ctx,
+            server_id=interaction.guild_id or 0,
+            user_id=member.id,
+            role_ids=[r.id for r in getattr(member, "roles", [])],
+            manage_guild=interaction.guild_id is not None and interaction.permissions.manage_guild,
+            opener_id=opener_id,
+        )
+
+    async def closed_dms(self, race_id: int) -> set[int]:
+        return {int(p.kind[4:]) for p in await boards.posts_of(self.ctx, race_id, 0) if p.kind.startswith("nodm")}
+
+    async def _title(self, race: RaceView, locale: str | None, step: int | None = None) -> str:
+        name = get_ruleset(race.ruleset).name
+        return t(
+            "race.panel.title", locale, ruleset=name, race=race.race_id, step=step if step is not None else race.step
+        )
+
+    def _names(self, race: RaceView) -> dict[str, str]:
+        return {s.entrant: s.name for s in race.seats}
+
+    async def _lobby_text(self, race: RaceView, locale: str | None) -> tuple[str, discord.ui.View]:
+        stage = await boards.stage_of(self.ctx, race.race_id)
+        return _lobby.render(race, stage, locale, await self.closed_dms(race.race_id))
+
+    async def _edit_lobby(self, race: RaceView) -> None:
+        """Bring the lobby message up to date (seats, DMs closed, running/finished)."""
+        stored = [p for p in await boards.posts_of(self.ctx, race.race_id, 0) if p.kind == "lobby"]
+        if not stored:
+            return
+        content, view = await self._lobby_text(race, None)
+        try:
+            await _posts.edit(self.client, stored[0].channel_id, stored[0].message_id, content, view)
+        except discord.HTTPException as exc:
+            _log.warning("could not edit the lobby of race %s: %s", race.race_id, exc)
+
+    # --- the sink --------------------------------------------------------------------------------------
+    async def happen(self, happening: Happening) -> None:
+        """Post what the services report (the context's sink): serialised per race."""
+        async with self._locks[happening.race_id]:
+            try:
+                await self._happen(happening)
+            except discord.HTTPException:
+                _log.exception("could not post %s for race %s", type(happening).__name__, happening.race_id)
+
+    async def catch_up(self) -> None:
+        """After a start: post the resolved steps no post tells yet (the process stopped in between),
+        with the same nonce as before, so a post that did go out is not posted twice."""
+        for race_id, step, events, played in await boards.untold_steps(self.ctx):
+            race = await lobby.view(self.ctx, race_id)
+            current = race.step == step + 1 and race.status == "running"
+            awaiting = race.awaiting if current else []
+            deadline = await boards.deadline(self.ctx, race_id, step + 1) if current else None
+            if step == 0:
+                await self.happen(RaceStarted(race_id, events, awaiting, deadline))
+            else:
+                await self.happen(StepResolved(race_id, step, played, events, awaiting, deadline))
+
+    async def happen_all(self, happenings: list[Happening]) -> None:
+        for happening in happenings:
+            await self.happen(happening)
+
+    async def _happen(self, h: Happening) -> None:
+        race = await lobby.view(self.ctx, h.race_id)
+        if isinstance(h, RaceStarted):
+            await self._round_post(race, h)
+            await self._edit_lobby(race)
+        elif isinstance(h, StepResolved):
+            await self._round_post(race, h)
+        elif isinstance(h, RaceFinished):
+            await self._final_post(race, h.standings, h.provisional, "final")
+            await self._edit_lobby(race)
+        elif isinstance(h, AnnouncementPublished):
+            await self._final_post(race, h.standings, False, "news", h.events)
+        elif isinstance(h, ReminderDue):
+            await self._remind(race, h)
+        elif isinstance(h, RaceCancelled):
+            await self._edit_lobby(race)
+
+    async def _open_panels(self, race: RaceView, step: int, awaiting: list[str], deadline: datetime | None) -> None:
+        """One DM per awaited player: their panel for this step (closed DMs are marked, not errors)."""
+        humans = {s.entrant: s.user_id for s in race.seats if s.user_id is not None and s.bot is None}
+        users = [humans[e] for e in awaiting if e in humans]
+        closed = await self.closed_dms(race.race_id)
+        sent = {p.kind for p in await boards.posts_of(self.ctx, race.race_id, step)}
+        # Those with closed DMs order through Open my orders; a panel already sent is not sent again.
+        users = [u for u in users if u not in closed and f"p{u}" not in sent]
+        locales = await posts.locales(self.ctx, race.server_id, users)
+        marked = False
+        for user_id in users:
+            try:
+                panel = await orders.panel(self.ctx, race.race_id, user_id)
+            except Refusal:
+                continue
+            if panel.step != step or panel.decision is None:
+                continue
+            locale = locales.get(user_id)
+            content, view = _panel.render(
+                panel, title=await self._title(race, locale, step), locale=locale, deadline=deadline
+            )
+            try:
+                channel_id = await _posts.dm_channel(self.client, user_id)
+                message_id = await _posts.send(self.client, channel_id, content, view=view)
+            except discord.Forbidden as exc:
+                if exc.code not in CLOSED_DMS:
+                    raise
+                _log.info("race %s: %s has closed DMs; they order through Open my orders", race.race_id, user_id)
+                marked = await posts.record_post(self.ctx, race.race_id, 0, f"nodm{user_id}", 0, 0) or marked
+                continue
+            await posts.record_post(self.ctx, race.race_id, step, f"p{user_id}", channel_id, message_id)
+        if marked:
+            await self._edit_lobby(race)
+
+    async def welcome(self, race: RaceView, user_id: int, locale: str | None) -> None:
+        """A DM when a player takes a seat: where their panels will come. A closed DM is found here,
+        before the start, so the lobby can say so and the player knows to use Open my orders."""
+        text = t("race.dm.welcome", locale, race=race.race_id, ruleset=get_ruleset(race.ruleset).name)
+        try:
+            await _posts.send(self.client, await _posts.dm_channel(self.client, user_id), text)
+        except discord.Forbidden as exc:
+            if exc.code not in CLOSED_DMS:
+                raise
+            _log.info("race %s: %s has closed DMs; they order through Open my orders", race.race_id, user_id)
+            await posts.record_post(self.ctx, race.race_id, 0, f"nodm{user_id}", 0, 0)
+
+    async def _close_panels(self, race: RaceView, h: StepResolved) -> None:
+        """Disable the resolved step's panels: each says what was played, without components."""
+        by_user = {s.user_id: s for s in race.seats if s.user_id is not None}
+        for post in await boards.posts_of(self.ctx, race.race_id, h.step):
+            if not post.kind.startswith("p"):
+                continue
+            seat = by_user.get(int(post.kind[1:]))
+            played = h.orders.get(seat.entrant) if seat is not None else None
+            body = {k: v for k, v in (played or {}).items() if k not in ("by", "auto", "received_at")}
+            lines = [f"**{await self._title(race, None, h.step)}**", t("race.panel.closed", None)]
+            if body:
+                lines.append(t("race.panel.played", None, order=recorded(body, {})))
+            try:
+                await _posts.edit(self.client, post.channel_id, post.message_id, "\n".join(lines), None)
+            except discord.HTTPException as exc:
+                _log.warning("could not close a panel of race %s: %s", race.race_id, exc)
+
+    async def _board(self, race: RaceView, events: list[dict[str, Any]], locale: str | None) -> discord.File | None:
+        view = await boards.public_view(self.ctx, race.race_id)
+        if view is None:
+            return None
+        try:
+            return await board_file(race.ruleset, view, [], locale=locale or "en", names=self._names(race))
+        except Exception:
+            _log.warning("race %s: the board picture failed; the post goes out without it", race.race_id, exc_info=True)
+            return None
+
+    async def _round_post(self, race: RaceView, h: StepResolved | RaceStarted) -> None:
+        """One channel post per resolution (step 0: the start): headline, events, who was automatic,
+        who is awaited, the board, and Open my orders while a player with closed DMs is awaited. The
+        resolved step's panels are closed and the next step's sent first, so a DM found closed now
+        already gets its button."""
+        step = h.step if isinstance(h, StepResolved) else 0
+        orders_played = h.orders if isinstance(h, StepResolved) else {}
+        if isinstance(h, StepResolved):
+            await self._close_panels(race, h)
+        if race.status == "running":
+            await self._open_panels(race, step + 1, h.awaiting, h.deadline)
+        if step not in await posts.unposted_steps(self.ctx, race.race_id):
+            return  # posted before a restart already
+        names = self._names(race)
+        name = get_ruleset(race.ruleset).name
+        key = "race.post.headline" if step else "race.post.started"
+        lines = [t(key, None, ruleset=name, race=race.race_id, step=step)]
+        automatic = [names.get(e, e) for e, o in orders_played.items() if isinstance(o, dict) and o.get("auto")]
+        tail = []
+        if automatic:
+            tail.append(t("race.post.automatic", None, names=", ".join(automatic)))
+        if h.awaiting and race.status == "running":
+            waiting = [names.get(e, e) for e in h.awaiting]
+            tail.append(t("race.post.waiting", None, names=", ".join(waiting)))
+            if h.deadline is not None:
+                tail.append(t("race.panel.deadline", None, when=stamp(h.deadline)))
+        room = MESSAGE_LIMIT - sum(len(x) + 1 for x in lines + tail)
+        body = events_text(h.events, None, room)
+        content = clip("\n".join([*lines, *([body] if body else []), *tail]), MESSAGE_LIMIT)
+        closed = await self.closed_dms(race.race_id)
+        seats = {s.entrant: s.user_id for s in race.seats}
+        view = None
+        if race.status == "running" and any(seats.get(e) in closed for e in h.awaiting):
+            view = discord.ui.View(timeout=None)
+            label = t("race.button.open_orders", None)
+            view.add_item(PanelButton("o", race.race_id, step + 1, label, style=discord.ButtonStyle.primary))
+        picture = await self._board(race, h.events, None)
+        message_id = await _posts.send(
+            self.client,
+            race.channel_id,
+            content,
+            view=view,
+            files=[picture] if picture else [],
+            nonce=posts.nonce(race.race_id, step),
+        )
+        await posts.record_post(self.ctx, race.race_id, step, "step", race.channel_id, message_id)
+
+    async def _final_post(
+        self,
+        race: RaceView,
+        standings: list[dict[str, Any]],
+        provisional: bool,
+        kind: str,
+        events: list[dict[str, Any]] | None = None,
+    ) -> None:
+        names = self._names(race)
+        ruleset = get_ruleset(race.ruleset)
+        title = "race.news.title" if kind == "news" else "race.final.title"
+        lines = [t(title, None, ruleset=ruleset.name, race=race.race_id)]
+        if events:
+            lines.append(events_text(events, None, 600))
+        lines.append(standings_text(standings, names, None))
+        if provisional:
+            lines.append(t("race.final.provisional", None))
+        content = clip("\n".join(lines), MESSAGE_LIMIT)
+        record = await records.race_record(self.ctx, race.race_id)
+        files = [discord.File(io.BytesIO(record.to_json().encode("utf-8")), filename=f"race-{race.race_id}.json")]
+        result = Result.model_validate({"finished": True, "provisional": provisional, "standings": standings})
+        try:
+            card = await result_file(
+                race.ruleset,
+                result,
+                ruleset.name,
+                description=standings_text(standings, names, None),
+                names=names,
+            )
+            files.insert(0, card)
+        except Exception:
+            _log.warning("race %s: the result card failed; the post goes out without it", race.race_id, exc_info=True)
+        view = discord.ui.View(timeout=None)
+        view.add_item(RematchButton(race.race_id, t("race.button.rematch", None)))
+        if any(p.kind == kind for p in await boards.posts_of(self.ctx, race.race_id)):
+            return
+        message_id = await _posts.send(
+            self.client, race.channel_id, content, view=view, files=files, nonce=posts.nonce(race.race_id, 0, kind)
+        )
+        await posts.record_post(self.ctx, race.race_id, 0, kind, race.channel_id, message_id)
+
+    async def _remind(self, race: RaceView, h: ReminderDue) -> None:
+        locales = await posts.locales(self.ctx, race.server_id, h.user_ids)
+        closed = await self.closed_dms(race.race_id)
+        for user_id in h.user_ids:
+            if user_id in closed:
+                continue
+            text = t(
+                "race.reminder", locales.get(user_id), race=race.race_id, when=f"<t:{int(h.deadline.timestamp())}:R>"
+            )
+            try:
+                await _posts.send(self.client, await _posts.dm_channel(self.client, user_id), text)
+            except discord.Forbidden:
+                _log.info("race %s: reminder not delivered to %s (DMs closed)", race.race_id, user_id)
+
+    # --- lobby buttons -----------------------------------------------------------------------------------
+    async def lobby_action(self, interaction: discord.Interaction[Any], race_id: int, action: str) -> None:
+        me = member_ref(interaction)
+        locale = str(interaction.locale)
+        try:
+            current = await lobby.view(self.ctx, race_id)
+            manager = await self._manager(interaction)
+            if action == "join":
+                race = await lobby.join(self.ctx, race_id, me)
+                await self.welcome(race, me.user_id, locale)
+            elif action == "leave":
+                race = await lobby.leave(self.ctx, race_id, me.user_id)
+            elif action == "bot":
+                race = await lobby.add_bot(self.ctx, race_id, me.user_id, manager=manager)
+            elif action == "cancel":
+                await lobby.cancel(self.ctx, race_id, me.user_id, manager=manager)
+                race = await lobby.view(self.ctx, race_id)
+            elif action == "start":
+                if not manager and current.opener_id != me.user_id:
+                    raise Refusal.of("lobby.not_opener")
+                await interaction.response.defer()
+                happened = await lobby.start(self.ctx, race_id, me.user_id, manager=manager)
+                race = await lobby.view(self.ctx, race_id)
+                content, view = await self._lobby_text(race, locale)
+                await interaction.edit_original_response(content=content, view=view)
+                await self.happen_all(happened)
+                return
+            else:
+                return
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        content, view = await self._lobby_text(race, locale)
+        await interaction.response.edit_message(content=content, view=view)
+
+    # --- panels ------------------------------------------------------------------------------------------
+    async def _panel_answer(
+        self,
+        interaction: discord.Interaction[Any],
+        panel: PanelView,
+        *,
+        mode: str = "p",
+        page: tuple[int, int] | None = None,
+    ) -> tuple[str, discord.ui.View]:
+        race = await lobby.view(self.ctx, panel.race_id)
+        locale = str(interaction.locale)
+        deadline = await boards.deadline(self.ctx, panel.race_id, panel.step)
+        return _panel.render(
+            panel,
+            title=await self._title(race, locale, panel.step),
+            locale=locale,
+            deadline=deadline,
+            mode=mode,
+            page=page,
+        )
+
+    async def _current(self, interaction: discord.Interaction[Any], race_id: int, step: int, fresh: bool) -> PanelView:
+        panel = await orders.panel(self.ctx, race_id, interaction.user.id, change=fresh)
+        if panel.step != step:
+            raise Refusal.of("order.stale", step=step, current=panel.step)
+        if panel.decision is None:
+            raise Refusal.of("order.not_awaited")
+        return panel
+
+    async def pick(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, field: int, values: list[int]
+    ) -> None:
+        """A button or select on a panel: the value goes in at its field's path; the panel confirms it."""
+        async with self._locks[race_id]:
+            try:
+                await posts.touch_member(self.ctx, member_ref(interaction))
+                panel = await self._current(interaction, race_id, step, fresh=mode == "f")
+                fields = _panel.picks(panel.decision, str(interaction.locale))
+                if field >= len(fields) or any(v >= len(fields[field].options) for v in values):
+                    raise Refusal.of("order.stale", step=step, current=panel.step)
+                chosen = [fields[field].options[v][0] for v in values]
+                receipt = await orders.submit_order(
+                    self.ctx,
+                    race_id,
+                    interaction.user.id,
+                    _panel.order_for(fields[field], chosen, panel.order),
+                    step=step,
+                )
+            except Refusal as refusal:
+                await self._refuse(interaction, refusal)
+                return
+            await self._confirm(interaction, race_id, receipt.step, edit=True)
+
+    async def _confirm(self, interaction: discord.Interaction[Any], race_id: int, step: int, *, edit: bool) -> None:
+        try:
+            panel = await orders.panel(self.ctx, race_id, interaction.user.id)
+        except Refusal:
+            panel = None
+        if panel is None or panel.step != step:
+            content = t("race.panel.resolving", str(interaction.locale))
+            view: discord.ui.View | None = None
+        else:
+            content, view = await self._panel_answer(interaction, panel)
+        if edit:
+            await interaction.response.edit_message(content=content, view=view)
+        else:
+            await interaction.response.send_message(content, view=view or discord.utils.MISSING, ephemeral=True)
+
+    async def change(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
+        try:
+            panel = await self._current(interaction, race_id, step, fresh=True)
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        content, view = await self._panel_answer(interaction, panel, mode="f")
+        await interaction.response.edit_message(content=content, view=view)
+
+    async def turn_page(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, field: int, page: int
+    ) -> None:
+        try:
+            panel = await self._current(interaction, race_id, step, fresh=mode == "f")
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        content, view = await self._panel_answer(interaction, panel, mode=mode, page=(field, page))
+        await interaction.response.edit_message(content=content, view=view)
+
+    async def open_orders(self, interaction: discord.Interaction[Any], race_id: int, step: int | None) -> None:
+        """The player's panel, ephemerally (Open my orders, /race orders)."""
+        try:
+            await posts.touch_member(self.ctx, member_ref(interaction))
+            panel = await orders.panel(self.ctx, race_id, interaction.user.id)
+            if panel.decision is None:
+                raise Refusal.of("order.not_awaited")
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        content, view = await self._panel_answer(interaction, panel)
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    async def type_order(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
+        try:
+            panel = await self._current(interaction, race_id, step, fresh=False)
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        await interaction.response.send_modal(TypedOrder(self, panel, str(interaction.locale)))
+
+    async def typed(self, interaction: discord.Interaction[Any], panel: PanelView, text: str) -> None:
+        async with self._locks[panel.race_id]:
+            try:
+                receipt = await orders.submit_order(self.ctx, panel.race_id, interaction.user.id, text, step=panel.step)
+            except Refusal as refusal:
+                await self._refuse(interaction, refusal)
+                return
+            await self._confirm(interaction, panel.race_id, receipt.step, edit=False)
+
+    # --- rematch -----------------------------------------------------------------------------------------
+    async def rematch(self, interaction: discord.Interaction[Any], race_id: int) -> None:
+        """A new lobby with the same seats: the clicker opens it, the others are seated again."""
+        me = member_ref(interaction)
+        try:
+            old = await lobby.view(self.ctx, race_id)
+            if all(s.user_id != me.user_id for s in old.seats):
+                raise Refusal.of("order.not_seated")
+            stage = await boards.stage_of(self.ctx, race_id)
+            from bot.services.paces import parse_pace
+
+            fresh = await lobby.open_lobby(
+                self.ctx, me, old.channel_id, old.ruleset, stage=stage, pace=parse_pace(old.pace) if old.pace else None
+            )
+            for seat in old.seats:
+                if seat.user_id is not None and seat.user_id != me.user_id:
+                    other = MemberRef(me.server_id, seat.user_id, seat.name)
+                    fresh = await lobby.join(self.ctx, fresh.race_id, other)
+                elif seat.bot is not None:
+                    fresh = await lobby.add_bot(self.ctx, fresh.race_id, me.user_id, seat.bot, manager=True)
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        await self.post_lobby(interaction, fresh)
+
+    async def post_lobby(self, interaction: discord.Interaction[Any], race: RaceView) -> None:
+        """Answer with the lobby (public) and remember its message to edit it later."""
+        await self.welcome(race, interaction.user.id, str(interaction.locale))
+        content, view = await self._lobby_text(race, str(interaction.locale))
+        await interaction.response.send_message(content, view=view)
+        message = await interaction.original_response()
+        await posts.record_post(self.ctx, race.race_id, 0, "lobby", message.channel.id, message.id)
+
+
+class TypedOrder(discord.ui.Modal):
+    """Type my order: one paragraph in the rule system's text syntax."""
+
+    def __init__(self, flow: Flow, panel: PanelView, locale: str) -> None:
+        super().__init__(title=clip(t("race.modal.title", locale), 45), timeout=600)
+        self.flow, self.panel = flow, panel
+        example = (panel.decision or {}).get("example")
+        self.order: discord.ui.TextInput[TypedOrder] = discord.ui.TextInput(
+            label=clip(t("race.modal.field", locale), 45),
+            style=discord.TextStyle.paragraph,
+            placeholder=clip(str(example), 100) if example else None,
+            max_length=1000,
+        )
+        self.add_item(self.order)
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await self.flow.typed(interaction, self.panel, self.order.value)

@@ -1,0 +1,67 @@
+"""The lobby message: rule system, stage, pace and seats, with Join · Leave · Add bot · Start · Cancel.
+
+The same message becomes the race's header once it starts (and says so when it is cancelled); it is
+edited in place, never posted again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.catalogue import MESSAGE_LIMIT
+from bot.exts.race._components import LobbyButton
+from bot.exts.race._text import clip
+from bot.i18n import t
+from bot.services.outcomes import RaceView
+from engine.registry import get_ruleset
+
+ACTIONS = (
+    ("join", "race.button.join", discord.ButtonStyle.success),
+    ("leave", "race.button.leave", discord.ButtonStyle.secondary),
+    ("bot", "race.button.add_bot", discord.ButtonStyle.secondary),
+    ("start", "race.button.start", discord.ButtonStyle.primary),
+    ("cancel", "race.button.cancel", discord.ButtonStyle.danger),
+)
+
+
+def stage_name(stage: Any) -> str:
+    if isinstance(stage, str):
+        return stage
+    if isinstance(stage, dict) and isinstance(stage.get("preset") or stage.get("name"), str):
+        return str(stage.get("preset") or stage.get("name"))
+    return "—"
+
+
+def render(race: RaceView, stage: Any, locale: str | None, closed_dms: set[int]) -> tuple[str, discord.ui.View]:
+    """The lobby (or header) text and its buttons (none once the race started or ended)."""
+    ruleset = get_ruleset(race.ruleset)
+    high = race.most_seats
+    lines = [
+        t("race.lobby.title", locale, ruleset=ruleset.name, race=race.race_id),
+        t("race.lobby.facts", locale, stage=stage_name(stage), pace=race.pace),
+        t("race.lobby.seats", locale, count=len(race.seats), high=high),
+    ]
+    for number, seat in enumerate(race.seats, 1):
+        if seat.bot is not None:
+            note = t("race.lobby.bot", locale)
+        elif seat.user_id == race.opener_id:
+            note = t("race.lobby.opener", locale)
+        else:
+            note = ""
+        if seat.user_id is not None and seat.user_id in closed_dms:
+            note = (note + " " + t("race.lobby.dms_closed", locale)).strip()
+        lines.append(f"{number}. {seat.name}" + (f" {note}" if note else ""))
+    status = {
+        "lobby": "race.lobby.footer",
+        "running": "race.lobby.running",
+        "finished": "race.lobby.finished",
+        "cancelled": "race.lobby.cancelled",
+    }.get(race.status, "race.lobby.footer")
+    lines.append(t(status, locale))
+    view = discord.ui.View(timeout=None)
+    if race.status == "lobby":
+        for action, key, style in ACTIONS:
+            view.add_item(LobbyButton(race.race_id, action, t(key, locale), style))
+    return clip("\n".join(lines), MESSAGE_LIMIT), view

@@ -1,0 +1,58 @@
+"""Posting and editing race messages outside interactions, through discord.py's HTTP client.
+
+Round posts go out with a nonce derived from the race and the step and ``enforce_nonce``: Discord
+returns the message already posted with that nonce instead of posting it twice (a restart between the
+post and storing its id). Components are persistent (:mod:`._components`), so no view is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord.http import handle_message_parameters
+
+
+async def send(
+    client: discord.Client,
+    channel_id: int,
+    content: str,
+    *,
+    view: discord.ui.View | None = None,
+    files: Sequence[discord.File] = (),
+    nonce: str | None = None,
+) -> int:
+    """Post a message and return its id."""
+    with handle_message_parameters(
+        content=content,
+        view=view if view is not None else discord.utils.MISSING,
+        files=list(files) if files else discord.utils.MISSING,
+        nonce=nonce,
+        allowed_mentions=discord.AllowedMentions.none(),
+    ) as params:
+        if nonce is not None:
+            if params.payload is not None:
+                params.payload["enforce_nonce"] = True
+            elif params.multipart:
+                payload = json.loads(params.multipart[0]["value"])
+                params.multipart[0]["value"] = json.dumps({**payload, "enforce_nonce": True})
+        data: Any = await client.http.send_message(channel_id, params=params)
+    return int(data["id"])
+
+
+async def edit(
+    client: discord.Client, channel_id: int, message_id: int, content: str, view: discord.ui.View | None = None
+) -> None:
+    """Replace a message's text and components (``view=None`` removes them)."""
+    with handle_message_parameters(
+        content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
+    ) as params:
+        await client.http.edit_message(channel_id, message_id, params=params)
+
+
+async def dm_channel(client: discord.Client, user_id: int) -> int:
+    """The DM channel with a user (opened once; discord.py keeps it)."""
+    channel = await client.create_dm(discord.Object(id=user_id))
+    return channel.id

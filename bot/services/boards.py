@@ -1,0 +1,102 @@
+"""Reads for the race posts: the public view (the board), deadlines, a member's races, stored posts."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlmodel import col
+
+from bot.services import resolution
+from bot.services.context import Context
+from bot.services.outcomes import RaceView
+from bot.services.queries import load, utc
+from bot.services.stepping import Spec
+from bot.store.tables import Job, OrderRow, PostedMessage, RaceRow, Seat, StepEvents
+from engine.registry import get_ruleset
+
+
+def _public(spec: Spec, state: dict[str, Any]) -> dict[str, Any]:
+    rules = get_ruleset(spec.ruleset)
+    return rules.public_view(rules.load(state))
+
+
+async def public_view(ctx: Context, race_id: int) -> dict[str, Any] | None:
+    """The race's public view now (None before it starts)."""
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, race_id)
+    if loaded.race.state is None or loaded.race.seed is None:
+        return None
+    return await ctx.workers.run(_public, loaded.spec, loaded.race.state)
+
+
+async def deadline(ctx: Context, race_id: int, step: int) -> datetime | None:
+    """When the step's deadline falls (None: no deadline, e.g. nobody human is awaited)."""
+    async with ctx.db.sessions() as session:
+        row = await session.execute(
+            select(col(Job.due_at)).where(
+                col(Job.race_id) == race_id, col(Job.kind) == resolution.DEADLINE, col(Job.step) == step
+            )
+        )
+        due = row.scalar_one_or_none()
+    return utc(due) if due is not None else None
+
+
+async def member_races(ctx: Context, server_id: int, user_id: int) -> list[RaceView]:
+    """The lobbies and running races of a server that ``user_id`` sits in, newest first."""
+    async with ctx.db.sessions() as session:
+        rows = await session.execute(
+            select(col(RaceRow.id))
+            .join(Seat, col(Seat.race_id) == col(RaceRow.id))
+            .where(
+                col(RaceRow.server_id) == server_id,
+                col(Seat.user_id) == user_id,
+                col(RaceRow.status).in_(("lobby", "running")),
+            )
+            .order_by(col(RaceRow.id).desc())
+        )
+        ids = [r for r in rows.scalars() if r is not None]
+        return [(await load(session, race_id)).view() for race_id in ids]
+
+
+async def stage_of(ctx: Context, race_id: int) -> Any:
+    async with ctx.db.sessions() as session:
+        race = await session.get(RaceRow, race_id)
+        return race.stage if race is not None else None
+
+
+async def posts_of(ctx: Context, race_id: int, step: int | None = None) -> list[PostedMessage]:
+    """The messages stored for a race (one step's, or all of them)."""
+    async with ctx.db.sessions() as session:
+        query = select(PostedMessage).where(col(PostedMessage.race_id) == race_id)
+        if step is not None:
+            query = query.where(col(PostedMessage.step) == step)
+        rows = await session.execute(query.order_by(col(PostedMessage.id)))
+        return list(rows.scalars())
+
+
+async def untold_steps(ctx: Context) -> list[tuple[int, int, list[dict[str, Any]], dict[str, Any]]]:
+    """Resolved steps of this process's races with no stored channel post (the process stopped between
+    resolving and posting): (race, step, events, the step's orders as recorded), oldest first."""
+    async with ctx.db.sessions() as session:
+        rows = await session.execute(
+            select(StepEvents)
+            .join(RaceRow, col(RaceRow.id) == col(StepEvents.race_id))
+            .where(col(RaceRow.owner) == ctx.owner, col(RaceRow.status).in_(("running", "finished")))
+            .order_by(col(StepEvents.race_id), col(StepEvents.step))
+        )
+        told = await session.execute(
+            select(col(PostedMessage.race_id), col(PostedMessage.step)).where(col(PostedMessage.kind) == "step")
+        )
+        done = {(r, s) for r, s in told.all()}
+        found = []
+        for row in rows.scalars():
+            if (row.race_id, row.step) in done:
+                continue
+            orders = await session.execute(
+                select(OrderRow).where(col(OrderRow.race_id) == row.race_id, col(OrderRow.step) == row.step)
+            )
+            played = {o.entrant: {**o.body, **({"auto": True} if o.by == "auto" else {})} for o in orders.scalars()}
+            found.append((row.race_id, row.step, list(row.events), played))
+        return found

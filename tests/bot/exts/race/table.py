@@ -1,0 +1,131 @@
+"""A table of players driving a race through the fake Discord by buttons and selects only.
+
+The players act as people do: DM panels for those with open DMs, **Open my orders** on the round post
+for a player whose DMs are closed. The test reads the race's state from the services only to know whom
+the race awaits (a person would read the round post).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.services import lobby
+from bot.services.context import Context
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.users import DiscordUser
+from tests.fakediscord.world import Message
+
+TIMEOUT = 8.0
+POLL = 0.02
+"""How often the table looks at the race while waiting for the bot (the race's time is the test's clock)."""
+
+
+def picks_on(message: Message) -> list[dict[str, Any]]:
+    """The panel's choice buttons and selects still enabled."""
+    return [
+        c
+        for c in message.items()
+        if not c.get("disabled") and (c.get("type") == 3 or str(c.get("custom_id", "")).startswith("gr:b:"))
+    ]
+
+
+def finals(user: DiscordUser) -> list[Message]:
+    """Posts carrying a race record (the final post, the Gazzetta)."""
+    return [m for m in user.read() if any(a.filename.startswith("race-") for a in m.attachments)]
+
+
+async def pick(user: DiscordUser, panel: Message, *, last: bool = False) -> None:
+    """Pick the first (or last) choice of the panel's first field."""
+    first = picks_on(panel)[0]
+    if first.get("type") == 2:
+        field = first["custom_id"].rsplit(":", 1)[0]
+        buttons = [c for c in picks_on(panel) if c.get("type") == 2 and c["custom_id"].rsplit(":", 1)[0] == field]
+        await (await user.click(panel, (buttons[-1] if last else buttons[0])["label"])).acknowledged()
+    else:
+        option = first["options"][-1 if last else 0]["label"]
+        await (await user.choose(panel, option, placeholder=first.get("placeholder"))).acknowledged()
+
+
+@dataclass
+class Table:
+    fake: FakeDiscord
+    ctx: Context
+    race_id: int
+    players: dict[str, DiscordUser]
+    """Entrant id -> the person."""
+    closed: set[str] = field(default_factory=set)
+    """Entrants whose DMs are closed: they order through Open my orders."""
+    ephemerals: dict[str, Message] = field(default_factory=dict)
+    """The last ephemeral panel each closed-DM player opened."""
+
+    async def state(self) -> tuple[str, int, list[str]]:
+        view = await lobby.view(self.ctx, self.race_id)
+        humans = [e for e in view.awaiting if e in self.players]
+        return view.status, view.step, humans
+
+    def dm_panel(self, entrant: str, step: int) -> Message | None:
+        user = self.players[entrant]
+        for message in reversed(user.dms()):
+            if f"step {step}**" in message.text:
+                return message
+        return None
+
+    async def panel(self, entrant: str, step: int) -> Message:
+        """The player's panel for ``step`` (waiting for its DM, or opening it from the round post)."""
+        user = self.players[entrant]
+        if entrant not in self.closed:
+            found: Message = await self.fake.wait_until(
+                lambda: self.dm_panel(entrant, step), TIMEOUT, lambda: f"no DM panel for {user.name} at step {step}"
+            )
+            return found
+        kept = self.ephemerals.get(entrant)
+        if kept is not None and f"step {step}**" in kept.text:
+            return kept
+        wanted = f"gr:o:{self.race_id}:{step}"
+
+        def post() -> Message | None:
+            return next(
+                (m for m in reversed(user.read()) if any(c.get("custom_id") == wanted for c in m.items())), None
+            )
+
+        where: Message = await self.fake.wait_until(post, TIMEOUT, lambda: f"no Open my orders for step {step}")
+        opened = await (await user.click(where, "Open my orders")).reply()
+        assert opened.ephemeral_for is not None, "Open my orders answers privately"
+        self.ephemerals[entrant] = opened
+        return opened
+
+    async def order(self, entrant: str, step: int) -> Message:
+        """Pick first choices until the order is complete (the panel offers Change) or the step resolves."""
+        panel = await self.panel(entrant, step)
+        for _ in range(60):
+            await self.fake.settle()
+            status, now, _humans = await self.state()
+            if now != step or status != "running" or not picks_on(panel):
+                return panel
+            await pick(self.players[entrant], panel)
+        raise AssertionError(f"{entrant} never completed an order at step {step}: {panel.text}")
+
+    async def started(self) -> None:
+        """Wait until the race runs and awaits a person (the Start click is answered before the work)."""
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            status, _step, humans = await self.state()
+            if status == "running" and humans:
+                return
+            await asyncio.sleep(POLL)
+        raise AssertionError("the race never started")
+
+    async def wait_step_after(self, step: int) -> None:
+        async def moved() -> bool:
+            status, now, _ = await self.state()
+            return status != "running" or now > step
+
+        deadline = time.monotonic() + TIMEOUT
+        while time.monotonic() < deadline:
+            if await moved():
+                return
+            await asyncio.sleep(POLL)
+        raise AssertionError(f"step {step} never resolved")

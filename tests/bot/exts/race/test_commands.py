@@ -1,0 +1,118 @@
+"""The /race commands, typed orders, and the fake's nonce, one behaviour at a time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.app import Gregario
+from tests.bot.exts.race.table import Table
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.users import DiscordUser
+
+
+async def _started(gregario: Gregario, fake: FakeDiscord, alice: DiscordUser) -> Table:
+    lobby = await (await alice.slash("race new", ruleset="wyscig", stage='{"stages": 1}', bots=1)).reply()
+    await (await alice.click(lobby, "Start")).acknowledged()
+    assert gregario.runtime is not None
+    race_id = int(lobby.items()[0]["custom_id"].split(":")[2])
+    table = Table(fake, gregario.runtime.ctx, race_id, {f"u{alice.id}": alice})
+    await table.started()
+    return table
+
+
+async def test_a_typed_order_is_recorded_and_a_bad_one_refused(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser
+) -> None:
+    """Type my order takes the text syntax; a card not in hand is refused with the rules' words."""
+    table = await _started(gregario, fake_discord, alice)
+    _status, step, _humans = await table.state()
+    panel = await table.panel(f"u{alice.id}", step)
+    modal = await (await alice.click(panel, "Type my order")).modal()
+    refused = await (await alice.submit(modal, {"Your order": "play 99"}, channel=panel.channel)).reply()
+    assert refused.ephemeral_for is not None and "99" in refused.text
+    _status, still, _ = await table.state()
+    assert still == step, "a refused order changes nothing"
+    card = next(c["label"] for c in panel.items() if c["custom_id"].startswith("gr:b:"))
+    modal = await (await alice.click(panel, "Type my order")).modal()
+    await (await alice.submit(modal, {"Your order": f"play {card}"}, channel=panel.channel)).reply()
+    await table.wait_step_after(step)
+
+
+async def test_status_picks_the_only_race_and_asks_when_there_are_two(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser
+) -> None:
+    """With one race /race status needs no number; with two it asks which, and autocomplete lists both."""
+    await (await alice.slash("race new", ruleset="mind_cycling")).reply()
+    answer = await (await alice.slash("race status")).reply()
+    assert "race #1" in answer.text and "lobby" in answer.text
+    await (await alice.slash("race new", ruleset="tabella")).reply()
+    answer = await (await alice.slash("race status")).reply()
+    assert "several races" in answer.text and "#1" in answer.text and "#2" in answer.text
+    suggested = await alice.autocomplete("race status", "race", "")
+    assert {value for _name, value in suggested} == {1, 2}
+    answer = await (await alice.slash("race status", race=2)).reply()
+    assert "race #2" in answer.text
+
+
+async def test_the_opener_cancels_and_the_lobby_says_so(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser, bob: DiscordUser
+) -> None:
+    """Bob may not cancel Alice's lobby (he lacks Manage Server); Alice may, and the lobby message says so."""
+    fake_discord.guilds[0].members[bob.id].permissions = str(1 << 10 | 1 << 11)
+    lobby = await (await alice.slash("race new", ruleset="mind_cycling")).reply()
+    refused = await (await bob.click(lobby, "Cancel")).reply()
+    assert "Only the person who opened this race" in refused.text
+    await (await alice.click(lobby, "Cancel")).acknowledged()
+    await fake_discord.settle()
+    assert "cancelled" in lobby.text and not lobby.buttons
+
+
+async def test_the_same_nonce_posts_once(gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser) -> None:
+    """Posting twice with one enforced nonce returns the first message, as Discord does."""
+    from bot.exts.race import _posts
+
+    channel = alice.channel
+    assert channel is not None
+    first = await _posts.send(gregario, channel.id, "Round 1", nonce="g1-step-1")
+    again = await _posts.send(gregario, channel.id, "Round 1", nonce="g1-step-1")
+    other = await _posts.send(gregario, channel.id, "Round 2", nonce="g1-step-2")
+    assert first == again != other
+    assert [m.text for m in alice.read()].count("Round 1") == 1
+
+
+async def test_the_board_command_shows_the_current_board_privately(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser
+) -> None:
+    """/race board answers only Alice, with the board picture of her race."""
+    await _started(gregario, fake_discord, alice)
+    handle = await alice.slash("race board")
+    board = await handle.reply()
+    assert board.ephemeral_for is not None and board.attachments
+    assert board.attachments[0].filename.endswith(".png")
+
+
+async def test_a_step_resolved_but_never_posted_is_posted_once_after_a_restart(
+    fake_discord: FakeDiscord, bot_settings: Any, alice: DiscordUser
+) -> None:
+    """The post's id was lost (a stop between posting and storing it): the next start posts it again with
+    the same nonce, and Discord answers with the message already there: one post, its id stored."""
+    from sqlalchemy import delete
+
+    from bot.store.tables import PostedMessage
+    from tests.fakediscord.plugin import running_bot
+
+    async with running_bot(fake_discord, bot_settings) as bot:
+        table = await _started(bot, fake_discord, alice)
+        posts_before = await alice.wait_for(lambda m: "race #1 · the start" in m.text, what="the start post")
+        await fake_discord.settle(0.2, 3)
+        async with table.ctx.db.sessions() as session, session.begin():
+            await session.execute(delete(PostedMessage).where(PostedMessage.kind == "step"))  # type: ignore[arg-type]
+    async with running_bot(fake_discord, bot_settings) as bot:
+        assert bot.runtime is not None
+        await fake_discord.settle(0.3, 5)
+        assert [m for m in alice.read() if "race #1 · the start" in m.text] == posts_before
+        async with bot.runtime.ctx.db.sessions() as session:
+            from sqlalchemy import select
+
+            stored = (await session.execute(select(PostedMessage).where(PostedMessage.kind == "step"))).scalars()  # type: ignore[arg-type]
+            assert [p.message_id for p in stored] == [posts_before[0].id]

@@ -1,0 +1,84 @@
+"""Races on Discord, end to end against the fake: lobby, DM panels, round posts, the final post."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.app import Gregario
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.users import DiscordUser
+from tests.fakediscord.world import Message
+
+SHORT = {
+    "flamme_rouge": "Sprint de Montagne",
+    "tabella": None,
+    "wyscig": '{"deck": "itemised_108", "stages": 1}',
+    "mind_cycling": "short",
+}
+
+
+def _panel(user: DiscordUser) -> Message | None:
+    """The player's newest DM that still has components (the open panel)."""
+    live = [
+        m
+        for m in user.dms()
+        if any(
+            (c.get("type") == 3 or c.get("custom_id", "").startswith("gr:b:")) and not c.get("disabled")
+            for c in m.items()
+        )
+    ]
+    return live[-1] if live else None
+
+
+def _finals(user: DiscordUser) -> list[Message]:
+    return [m for m in user.read() if any(a.filename.startswith("race-") for a in m.attachments)]
+
+
+async def _play_first(user: DiscordUser, panel: Message) -> None:
+    """Pick the first choice offered: a choice button, else the first select option."""
+    items = [c for c in panel.items() if not c.get("disabled")]
+    picks = [c for c in items if c.get("type") == 2 and c["custom_id"].startswith("gr:b:")]
+    if picks:
+        await (await user.click(panel, picks[0]["label"])).acknowledged()
+        return
+    selects = [c for c in items if c.get("type") == 3]
+    assert selects, f"a panel with nothing to pick: {panel!r}"
+    await (
+        await user.choose(panel, selects[0]["options"][0]["label"], placeholder=selects[0].get("placeholder"))
+    ).acknowledged()
+
+
+@pytest.mark.parametrize("ruleset", list(SHORT))
+async def test_a_race_from_lobby_to_result(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser, ruleset: str
+) -> None:
+    """Alice opens a lobby with a bot, starts it, orders by DM buttons and selects until the final post."""
+    stage = {"stage": SHORT[ruleset]} if SHORT[ruleset] else {}
+    handle = await alice.slash("race new", ruleset=ruleset, bots=1, **stage)
+    lobby = await handle.reply()
+    assert "Alice" in lobby.text and "Join" in lobby.buttons
+    await (await alice.click(lobby, "Start")).acknowledged()
+    for _ in range(400):
+        await fake_discord.settle()
+        if _finals(alice):
+            break
+        panel = _panel(alice)
+        if panel is None:
+            await fake_discord.wait_until(
+                lambda: _panel(alice) or _finals(alice),
+                5,
+                lambda: f"no panel, no result: {[(m.text, m.items()) for m in alice.dms()[-1:]]}",
+            )
+            continue
+        await _play_first(alice, panel)
+    finals = _finals(alice)
+    assert finals, f"no final post: {[(m.text, m.items()) for m in alice.dms()[-1:]]}"
+    record = json.loads(
+        await alice.download(next(a for a in finals[0].attachments if a.filename.startswith("race-")).url)
+    )
+    assert record["ruleset"] == ruleset
+    rematch = await (await alice.click(finals[0], "Rematch")).reply()
+    assert "race #2" in rematch.text and "Alice (opener)" in rematch.text
+    assert rematch.text.count("(bot)") == sum(1 for e in record["entrants"] if e.get("bot")), "the same seats"

@@ -1,0 +1,78 @@
+"""The private panel is built from the engine's decision alone and stays within Discord's limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.exts.race import _panel
+from bot.exts.race._cog import parse_options
+from bot.services.orders import without_last
+from bot.services.outcomes import PanelView
+
+
+def _decision(*fields: dict[str, Any], complete: bool = False) -> dict[str, Any]:
+    prompt = {"key": "x.prompt", "params": {}, "text": "Pick your move"}
+    return {"entrant": "u1", "kind": "move", "prompt": prompt, "fields": list(fields), "complete": complete}
+
+
+def _choice(path: list[str], count: int) -> dict[str, Any]:
+    label = {"key": "x.f", "params": {}, "text": "Card"}
+    choices = [{"value": n, "label": str(n)} for n in range(count)]
+    return {"path": path, "label": label, "kind": "choice", "choices": choices}
+
+
+def _components(view: Any) -> list[dict[str, Any]]:
+    return [c for row in view.to_components() for c in row["components"]]
+
+
+def test_a_few_choices_are_buttons_and_many_are_a_select_paged_by_25() -> None:
+    """Three cards are three buttons; sixty squares are a 25-option select with a Next page button."""
+    panel = PanelView(1, 3, "u1", _decision(_choice(["card"], 3), _choice(["square"], 60)), {}, None)
+    _content, view = _panel.render(panel, title="Race", locale="en", deadline=None)
+    parts = _components(view)
+    assert [c["label"] for c in parts if c["custom_id"].startswith("gr:b:1:3:p:0:")] == ["0", "1", "2"]
+    select = next(c for c in parts if c["type"] == 3)
+    assert len(select["options"]) == 25 and select["custom_id"] == "gr:s:1:3:p:1:0"
+    assert any(c.get("label") == "Next" for c in parts)
+    assert len(view.to_components()) <= 5
+
+
+def test_the_second_page_offers_the_next_25_values() -> None:
+    """Page 2 of sixty squares lists choices 25 to 49, with Previous and Next."""
+    panel = PanelView(1, 3, "u1", _decision(_choice(["square"], 60)), {}, None)
+    _content, view = _panel.render(panel, title="Race", locale="en", deadline=None, page=(0, 1))
+    parts = _components(view)
+    select = next(c for c in parts if c["type"] == 3)
+    assert [o["value"] for o in select["options"]][:2] == ["25", "26"]
+    assert {"Previous", "Next"} <= {c.get("label") for c in parts}
+
+
+def test_a_complete_order_is_confirmed_with_change() -> None:
+    """Once the order is complete the panel says what was recorded and offers Change only."""
+    panel = PanelView(1, 3, "u1", _decision(complete=True), {}, {"card": 7})
+    content, view = _panel.render(panel, title="Race", locale="en", deadline=None)
+    assert "Recorded: card: 7" in content
+    assert [c.get("label") for c in _components(view)] == ["Change"]
+
+
+def test_a_pick_sends_the_whole_order_so_far() -> None:
+    """Choosing cyclist 2's action keeps cyclist 1's intent in the order sent."""
+    pick = _panel.Pick(["intents", "2", "action"], "Action", [("move", "move")])
+    sent = {"intents": {"1": {"action": "move"}}}
+    assert _panel.order_for(pick, ["move"], sent) == {"intents": {"1": {"action": "move"}, "2": {"action": "move"}}}
+    assert sent == {"intents": {"1": {"action": "move"}}}, "the order sent before is not changed in place"
+
+
+def test_change_asks_the_last_decided_value_again() -> None:
+    """Change drops only the deepest last value: Sprinteur's card, not which rider drew first."""
+    assert without_last({"first": "r", "cards": {"r": 6, "s": 2}}) == {"first": "r", "cards": {"r": 6}}
+    assert without_last({"card": 7}) == {}
+
+
+def test_options_are_key_value_pairs_read_as_json() -> None:
+    """`grid=random riders_per_player=1` gives text and a number."""
+    assert parse_options("grid=random riders_per_player=1, show_deck_contents=true") == {
+        "grid": "random",
+        "riders_per_player": 1,
+        "show_deck_contents": True,
+    }

@@ -1,0 +1,251 @@
+"""A whole race of each rule system on the fake Discord, with everything a real table brings: a player
+with closed DMs, an absent player, a stranger, a stale button, a changed order and a restart."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+import pytest
+
+from bot.services import boards, records
+from bot.services.clock import ManualClock
+from bot.services.queries import step_orders
+from bot.settings import Settings
+from engine.race import replay
+from engine.record import parse_record
+from tests.bot.exts.race.table import Table, finals, pick, picks_on
+from tests.fakediscord.plugin import running_bot
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.users import DiscordUser
+from tests.fakediscord.world import Channel, Guild
+
+OPTIONS = {"tabella": "mode=live"}
+"""Tabella in live mode (one move a step) so the race has steps to restart in; plan mode is one step."""
+SHORT = {
+    "flamme_rouge": "Sprint de Montagne",
+    "tabella": None,
+    "wyscig": '{"deck": "itemised_108", "stages": 1}',
+    "mind_cycling": "short",
+}
+VIEW_ONLY = str(1 << 10 | 1 << 11)
+"""A member who may see and post in the channel, without Manage Server."""
+FIGURES: dict[str, dict[str, Any]] = {}
+
+
+def _figures(fake: FakeDiscord, since: int, channel: Channel, people: list[DiscordUser]) -> dict[str, int]:
+    """The bot's requests since ``since``, in the issue's categories (interaction responses are free)."""
+    dms = {fake.dm_channel(p.user).id for p in people}
+    found = dict.fromkeys(
+        ("channel posts", "panel DMs", "panel closes", "reminders", "channel edits", "failed DMs", "other"), 0
+    )
+    for r in fake.requests[since:]:
+        target = r.path.split("/channels/")[1].split("/")[0] if "/channels/" in r.path else ""
+        content = str(r.body.get("content", "")) if isinstance(r.body, dict) else ""
+        if r.route.startswith(("/interactions", "/webhooks", "/attachments")):
+            continue
+        if target == str(channel.id):
+            found["channel posts" if r.method == "POST" else "channel edits"] += 1
+        elif target.isdigit() and int(target) in dms:
+            if r.status >= 400:
+                found["failed DMs"] += 1
+            elif r.method == "PATCH":
+                found["panel closes"] += 1
+            elif "waiting for your order" in content:
+                found["reminders"] += 1
+            else:
+                found["panel DMs"] += 1
+        else:
+            found["other"] += 1
+    return found
+
+
+def _stranger(fake: FakeDiscord, guild: Guild, races: Channel) -> DiscordUser:
+    user = fake.create_user("Dave")
+    fake.add_member(guild, user).permissions = VIEW_ONLY
+    return DiscordUser(fake, user, races)
+
+
+async def _stored(table: Table, step: int, entrant: str) -> dict[str, Any]:
+    async with table.ctx.db.sessions() as session:
+        found = (await step_orders(session, table.race_id, step))[entrant]
+        return {"body": dict(found.body), "received_at": found.received_at}
+
+
+@pytest.mark.parametrize("ruleset", list(SHORT))
+async def test_a_table_races_to_the_final_post(
+    fake_discord: FakeDiscord,
+    bot_settings: Settings,
+    guild: Guild,
+    races: Channel,
+    alice: DiscordUser,
+    bob: DiscordUser,
+    carla: DiscordUser,
+    ruleset: str,
+) -> None:
+    """Alice, Bob (DMs closed) and Carla race to the result; Dave's clicks are refused; the bot restarts mid-round."""
+    fake = fake_discord
+    dave = _stranger(fake, guild, races)
+    clock = ManualClock()
+    bob.close_dms()
+    async with contextlib.AsyncExitStack() as first:
+        bot = await first.enter_async_context(running_bot(fake, bot_settings, clock=clock))
+        assert bot.runtime is not None
+        ctx = bot.runtime.ctx
+        stage: dict[str, Any] = {"stage": SHORT[ruleset]} if SHORT[ruleset] else {}
+        if ruleset in OPTIONS:
+            stage["options"] = OPTIONS[ruleset]
+        lobby_message = await (await alice.slash("race new", ruleset=ruleset, **stage)).reply()
+        for who in (bob, carla):
+            await (await who.click(lobby_message, "Join")).acknowledged()
+        assert all(name in lobby_message.text for name in ("Alice", "Bob", "Carla")), lobby_message.text
+        assert "Bob · DMs closed" in lobby_message.text and "Carla · DMs closed" not in lobby_message.text
+        assert len(lobby_message.history) >= 2, "the lobby is edited as seats fill, never posted again"
+
+        refusal = await (await dave.click(lobby_message, "Start")).reply()
+        assert refusal.ephemeral_for is not None and "Only the person who opened this race" in refusal.text
+
+        race_id = int(lobby_message.items()[0]["custom_id"].split(":")[2])
+        table = Table(fake, ctx, race_id, {f"u{u.id}": u for u in (alice, bob, carla)}, closed={f"u{bob.id}"})
+        await (await alice.click(lobby_message, "Start")).acknowledged()
+
+        # Step 1: everyone awaited orders but one, who is absent until the deadline.
+        start_requests = len(fake.requests)
+        await table.started()
+        status, step, humans = await table.state()
+        absent = next((e for e in humans if e == f"u{carla.id}"), humans[0])
+        for entrant in humans:
+            if entrant != absent:
+                await table.order(entrant, step)
+        await table.panel(absent, step)  # their panel came; they just do not answer
+        clock.advance(days=3)
+        await table.wait_step_after(step)
+        name = table.players[absent].name
+        step_one = await fake.wait_until(
+            lambda: next((m for m in alice.read() if "step 1**" in m.text), None), 5, lambda: "no post for step 1"
+        )
+
+        # Dave clicks Open my orders on a round post: not his race.
+        if any(c.get("custom_id", "").startswith("gr:o:") for m in alice.read() for c in m.items()):
+            post = next(
+                m for m in reversed(alice.read()) if any(c.get("custom_id", "").startswith("gr:o:") for c in m.items())
+            )
+            answer = await (await dave.click(post, "Open my orders")).reply()
+            assert "You're not riding in this race" in answer.text
+
+        changed: tuple[int, str, dict[str, Any]] | None = None
+        stale_checked = False
+        restarted: dict[str, Any] | None = None
+        second: contextlib.AsyncExitStack | None = None
+        for _ in range(400):
+            status, step, humans = await table.state()
+            if status != "running":
+                break
+            if not humans:
+                await table.wait_step_after(step)
+                continue
+            open_dm = [e for e in humans if e not in table.closed]
+            if changed is None and len(humans) >= 2 and open_dm:
+                # An order changed before the step resolves.
+                who = open_dm[0]
+                panel = await table.order(who, step)
+                if "Change" in panel.buttons:
+                    first_order = await _stored(table, step, who)
+                    await (await table.players[who].click(panel, "Change")).acknowledged()
+                    for _attempt in range(20):
+                        if not picks_on(panel):
+                            break
+                        await pick(table.players[who], panel, last=True)
+                    else:
+                        raise AssertionError(f"the changed order never completed: {panel.text}")
+                    after = await _stored(table, step, who)
+                    changed = (step, who, after["body"])
+                    assert "Recorded:" in panel.text
+                    if after["body"] == first_order["body"]:
+                        changed = None  # only one legal choice: nothing to change here
+                    continue
+            if restarted is None and len(humans) >= 2 and open_dm:
+                # The bot restarts between two orders of the same step.
+                who = open_dm[0]
+                await table.order(who, step)
+                kept = await _stored(table, step, who)
+                restarted = {"step": step, "entrant": who, **kept}
+                await first.aclose()
+                second = contextlib.AsyncExitStack()
+                first.push_async_callback(second.aclose)
+                bot = await second.enter_async_context(running_bot(fake, bot_settings, clock=clock))
+                assert bot.runtime is not None
+                table.ctx = bot.runtime.ctx
+                continue
+            if not stale_checked and f"u{bob.id}" in table.ephemerals:
+                old = table.ephemerals[f"u{bob.id}"]
+                old_step = int(old.text.split("step ")[1].split("**")[0])
+                if old_step < step and old.items():
+                    label = next(c["label"] for c in old.items() if c.get("type") == 2)
+                    answer = await (await bob.click(old, label)).reply()
+                    assert "Use your latest panel" in answer.text, answer.text
+                    stale_checked = True
+            for entrant in humans:
+                await table.order(entrant, step)
+            await table.wait_step_after(step)
+        else:
+            raise AssertionError("the race did not finish")
+        await fake.wait_until(lambda: finals(alice), 8, lambda: f"no final post: {alice.read()[-2:]!r}")
+        final = finals(alice)[0]
+        attachment = next(a for a in final.attachments if a.filename == f"race-{race_id}.json")
+        record = parse_record((await alice.download(attachment.url)).decode())
+        assert "Rematch" in final.buttons
+        news = "provisional" in final.text
+        if news:
+            # Tabella's Gazzetta, due the next morning: time moves on, the news is posted with the record.
+            clock.advance(days=2)
+            await fake.wait_until(lambda: len(finals(alice)) >= 2, 8, lambda: "no Gazzetta post")
+            final = finals(alice)[1]
+            attachment = next(a for a in final.attachments if a.filename == f"race-{race_id}.json")
+            assert "provisional" not in final.text
+
+        # Every order kept: the one sent before the restart, the changed one.
+        assert restarted is not None or ruleset == "wyscig", "a step awaiting two players at once"
+        if restarted is not None:
+            kept = record.steps[restarted["step"] - 1][restarted["entrant"]]
+            assert {k: v for k, v in kept.items() if k not in ("received_at", "by", "auto")} == restarted["body"]
+        if changed is not None:
+            played = record.steps[changed[0] - 1][changed[1]]
+            assert {k: v for k, v in played.items() if k not in ("received_at", "by", "auto")} == changed[2]
+        assert stale_checked or ruleset == "wyscig"
+
+        # The absent player got the automatic order at the deadline, and the post said so; only where
+        # the rules let an entrant send nothing (Tabella's plan: they do not start) is there none.
+        absent_order = record.steps[0].get(absent)
+        if absent_order is not None:
+            assert absent_order.get("auto") is True
+            assert f"Automatic orders: {name}" in step_one.text
+        else:
+            assert ruleset == "tabella" and "Automatic orders" not in step_one.text
+
+        # The record replays to the standings in the final post.
+        replayed = replay(record).result()
+        names = {e.id: e.name for e in record.entrants}
+        for standing in replayed.standings:
+            assert f"{standing.place}. {names[standing.entrant]}" in final.text
+        assert await records.replays_to_stored_result(table.ctx, race_id)
+
+        # An order after the race is over.
+        if f"u{bob.id}" in table.ephemerals and table.ephemerals[f"u{bob.id}"].items():
+            old = table.ephemerals[f"u{bob.id}"]
+            label = next(c["label"] for c in old.items() if c.get("type") == 2)
+            answer = await (await bob.click(old, label)).reply()
+            assert "This race is over" in answer.text or "Use your latest panel" in answer.text
+
+        # Requests per step, counted at the fake from the Start click to the final post.
+        figures = _figures(fake, start_requests, races, [alice, bob, carla])
+        panels = [p for p in await boards.posts_of(table.ctx, race_id) if p.kind.startswith("p")]
+        steps = len(record.steps)
+        expected = steps + 2 + (1 if news else 0)
+        assert figures["channel posts"] == expected, "one post per resolution, plus the start, the result, the news"
+        assert figures["panel DMs"] == len(panels), "one DM per awaited player with open DMs per decision"
+        assert figures["panel closes"] == len(panels), "each panel closed once"
+        assert figures["failed DMs"] == 0, "a player known to have closed DMs is not tried again"
+        per_step = {k: round(v / steps, 2) for k, v in figures.items()}
+        print(f"\nrequests for {ruleset}: {steps} steps, totals {json.dumps(figures)}, per step {json.dumps(per_step)}")
