@@ -32,8 +32,9 @@ async def services(database_url: str, gregario: Any) -> AsyncIterator[Context]:
     db = connect(database_url)
     await migrate.upgrade(db)
     ctx = Context(db=db, clock=ManualClock())
-    gregario.runtime = SimpleNamespace(ctx=ctx)
+    running, gregario.runtime = gregario.runtime, SimpleNamespace(ctx=ctx)
     yield ctx
+    gregario.runtime = running  # the bot closes its own runtime when the test ends
     await db.close()
 
 

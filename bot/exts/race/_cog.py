@@ -17,7 +17,7 @@ from bot.exts.race._text import clip, stamp
 from bot.i18n import t
 from bot.options import RulesetParam
 from bot.render.files import board_file
-from bot.services import boards, lobby
+from bot.services import boards, lobby, server_settings, stages
 from bot.services.outcomes import Refusal
 from bot.services.paces import parse_pace
 from bot.translator import text
@@ -94,15 +94,26 @@ class RaceCog(commands.Cog):
         options: str | None = None,
     ) -> None:
         ctx = self.flow.ctx
+        server_id = interaction.guild_id
         chosen: Any = None
-        if stage and stage.lstrip().startswith("{"):
-            chosen = parse_stage(stage)
-        elif stage:
-            preset = catalogue.find_preset(ruleset, stage)
-            if preset is None:
-                names = clip(", ".join(p.name for p in ruleset.presets()), 1500)
-                raise UserError("stages.unknown_stage", stage=clip(stage, 100), ruleset=ruleset.name, names=names)
-            chosen = preset.name
+        ground_options: dict[str, Any] = {}
+        try:
+            if server_id is not None:  # who may open races, and where (the server's settings)
+                await server_settings.check_may_open(
+                    ctx,
+                    server_id=server_id,
+                    channel_id=interaction.channel_id or 0,
+                    user_id=interaction.user.id,
+                    role_ids=[r.id for r in getattr(interaction.user, "roles", [])],
+                    manage_guild=interaction.permissions.manage_guild,
+                )
+            if stage and stage.lstrip().startswith("{"):
+                chosen = parse_stage(stage)
+            elif stage:  # a preset, or one of this server's saved stages with the variants saved with it
+                chosen = await stages.resolve_stage(ctx, server_id, ruleset.id, stage)
+                ground_options = await stages.resolve_options(ctx, server_id, ruleset.id, stage)
+        except Refusal as refusal:
+            raise UserError(refusal.key, **refusal.message.params) from None
         me = member_ref(interaction)
         try:
             race = await lobby.open_lobby(
@@ -111,7 +122,7 @@ class RaceCog(commands.Cog):
                 interaction.channel_id or 0,
                 ruleset.id,
                 stage=chosen,
-                options=parse_options(options),
+                options={**ground_options, **parse_options(options)},
                 pace=parse_pace(pace.value) if pace else None,
             )
             for _ in range(bots):
@@ -125,10 +136,8 @@ class RaceCog(commands.Cog):
         ruleset = _ruleset_of(interaction)
         if ruleset is None:
             return []
-        return [
-            app_commands.Choice(name=p.name[:100], value=p.name[:100])
-            for p in catalogue.matching_presets(ruleset, current)
-        ]
+        found = await stages.stage_choices(self.flow.ctx, interaction.guild_id, ruleset.id, current)
+        return [app_commands.Choice(name=c.name[:100], value=c.value[:100]) for c in found]
 
     @new.autocomplete("options")
     async def _options(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:

@@ -24,7 +24,7 @@ from bot.exts.race._components import PanelButton, RematchButton
 from bot.exts.race._text import clip, events_text, recorded, stamp, standings_text
 from bot.i18n import t
 from bot.render.files import board_file, result_file
-from bot.services import boards, lobby, orders, posts, records
+from bot.services import boards, league, lobby, orders, posts, records
 from bot.services.context import Context
 from bot.services.outcomes import (
     AnnouncementPublished,
@@ -293,6 +293,7 @@ class Flow:
         lines.append(standings_text(standings, names, None))
         if provisional:
             lines.append(t("race.final.provisional", None))
+        lines.extend(await self._league_lines(race, kind, names))
         content = clip("\n".join(lines), MESSAGE_LIMIT)
         record = await records.race_record(self.ctx, race.race_id)
         files = [discord.File(io.BytesIO(record.to_json().encode("utf-8")), filename=f"race-{race.race_id}.json")]
@@ -316,6 +317,35 @@ class Flow:
             self.client, race.channel_id, content, view=view, files=files, nonce=posts.nonce(race.race_id, 0, kind)
         )
         await posts.record_post(self.ctx, race.race_id, 0, kind, race.channel_id, message_id)
+
+    async def _league_lines(self, race: RaceView, kind: str, names: dict[str, str]) -> list[str]:
+        """What the race earned in the server's league (the race service credited it before this post), or,
+        on the Gazzetta's post, the points it corrected. A league failure never holds the post back."""
+        try:
+            if kind == "news":
+                changes = await league.corrections(self.ctx, race.race_id)
+                if not changes:
+                    return []
+                items = ", ".join(
+                    t(
+                        "race.news.league_change",
+                        None,
+                        name=names.get(c.entrant, c.name or c.entrant),
+                        before=c.points_before,
+                        after=c.points_after,
+                    )
+                    for c in changes
+                )
+                return [t("race.news.league_changes", None, changes=items)]
+            points = await league.points_for_race(self.ctx, race.race_id)
+        except Exception:
+            _log.warning("race %s: league points unavailable for the post", race.race_id, exc_info=True)
+            return []
+        if not points:
+            return []
+        order = [seat.entrant for seat in race.seats if seat.entrant in points]
+        items = ", ".join(t("race.final.league_item", None, name=names.get(e, e), points=points[e]) for e in order)
+        return [t("race.final.league", None, points=items)]
 
     async def _remind(self, race: RaceView, h: ReminderDue) -> None:
         locales = await posts.locales(self.ctx, race.server_id, h.user_ids)

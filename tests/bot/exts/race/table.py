@@ -18,7 +18,7 @@ from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Message
 
-TIMEOUT = 8.0
+TIMEOUT = 20.0
 POLL = 0.02
 """How often the table looks at the race while waiting for the bot (the race's time is the test's clock)."""
 
