@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -69,7 +70,7 @@ async def _design(admin: DiscordUser, command: str, ruleset: str, name: str, typ
 
 @pytest.mark.parametrize("ruleset_id", list(DESIGNS))
 async def test_an_admin_designs_edits_exports_imports_and_deletes_a_stage_and_a_race_runs_on_it(
-    gregario: Any, guild: Guild, alice: DiscordUser, ruleset_id: str
+    gregario: Any, guild: Guild, alice: DiscordUser, ruleset_id: str, tmp_path: Path
 ) -> None:
     """The full life of a stage of each rule system, ending with a race on the imported stage."""
     first, changed, final = DESIGNS[ruleset_id]
@@ -103,7 +104,8 @@ async def test_an_admin_designs_edits_exports_imports_and_deletes_a_stage_and_a_
     stage = await stages.resolve_stage(ctx, guild.id, ruleset_id, "home loop")
     options = await stages.resolve_options(ctx, guild.id, ruleset_id, "home loop")
     assert (stage, options) == (final, VARIANTS.get(ruleset_id, {}))
-    harness = Harness(gregario.settings.database_url, ManualClock())
+    # The race copies the stage, so it runs in a database of its own, away from the bot's running services.
+    harness = Harness(f"sqlite+aiosqlite:///{tmp_path / 'race.sqlite3'}", ManualClock())
     race_ctx = await harness.boot()
     try:
         opener = MemberRef(guild.id, alice.id, "Alice")
@@ -143,7 +145,7 @@ async def test_a_member_without_permission_is_refused_even_when_discord_shows_th
 
 async def test_a_malformed_import_changes_nothing(gregario: Any, guild: Guild, alice: DiscordUser) -> None:
     """A file with a wrong field is refused with the field and its reason; the server's stages stay as they were."""
-    await alice.submit(*(await _pair(alice, "wyscig", "Keep", {"deck": "total_102", "stages": "2"})))
+    await (await alice.submit(*(await _pair(alice, "wyscig", "Keep", {"deck": "total_102", "stages": "2"})))).reply()
     good = json.loads(stages.export(stages.StageInfo("Other", "wyscig", {"deck": "classic_96"}, 1)))
     for broken, reason in [
         ({**good, "stage": {"deck": "classic_96", "stages": 40}}, "stages: Input should be less than or equal to 21"),
@@ -179,8 +181,8 @@ async def test_a_stage_the_rules_refuse_says_what_is_wrong_and_saves_nothing(
 
 async def test_saved_stages_are_offered_for_the_servers_own_commands(gregario: Any, alice: DiscordUser) -> None:
     """The stage name autocomplete of /stage show lists this server's saved stages of the chosen rule system."""
-    await alice.submit(*(await _pair(alice, "tabella", "Ridge", {"table": "classic", "rows": "3"})))
-    await alice.submit(*(await _pair(alice, "tabella", "Valley", {"table": "random"})))
+    await (await alice.submit(*(await _pair(alice, "tabella", "Ridge", {"table": "classic", "rows": "3"})))).reply()
+    await (await alice.submit(*(await _pair(alice, "tabella", "Valley", {"table": "random"})))).reply()
     await (await alice.slash("stage list")).reply()
     assert await alice.autocomplete("stage show", "name", "rid", ruleset="tabella") == [("Ridge", "Ridge")]
     assert await alice.autocomplete("stage show", "name", "", ruleset="wyscig") == []
@@ -189,7 +191,10 @@ async def test_saved_stages_are_offered_for_the_servers_own_commands(gregario: A
 async def test_an_analysis_answers_in_time_and_repeats_for_a_seed(gregario: Any, alice: DiscordUser) -> None:
     """/stage analyse acknowledges at once, then follows up with the figures and a chart; a seed repeats them."""
     gregario.get_cog("StageCog").analysis_races = 12
-    await alice.submit(*(await _pair(alice, "wyscig", "Sprint", {"deck": "classic_96", "stages": "1"})))
+    saved = await (
+        await alice.submit(*(await _pair(alice, "wyscig", "Sprint", {"deck": "classic_96", "stages": "1"})))
+    ).reply()
+    assert "Saved Sprint" in saved.text, "the stage is saved before it is analysed"
     embeds = []
     for _ in range(2):
         began = time.monotonic()
@@ -224,7 +229,9 @@ async def test_stages_offers_and_draws_the_servers_saved_stages(
     gregario: Any, alice: DiscordUser, plain: DiscordUser
 ) -> None:
     """Once saved, a stage is suggested by /stages next to the presets and anyone on the server sees its board."""
-    await alice.submit(*(await _pair(alice, "wyscig", "Two Days", {"deck": "classic_96", "stages": "2"})))
+    await (
+        await alice.submit(*(await _pair(alice, "wyscig", "Two Days", {"deck": "classic_96", "stages": "2"})))
+    ).reply()
     await (await alice.slash("stage list")).reply()
     assert ("Two Days", "Two Days") in await plain.autocomplete("stages", "stage", "two", ruleset="wyscig")
     reply = await (await plain.slash("stages", ruleset="wyscig", stage="two days")).reply()
