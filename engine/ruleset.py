@@ -221,13 +221,43 @@ class Standing(BaseModel):
     figures: dict[str, Any] = Field(default_factory=dict)
 
 
+ColumnKind = Literal["place", "round", "time", "minutes", "count", "points", "medals", "rating", "square", "status"]
+"""What a figure measures, so a front end may add a unit or an icon without knowing the system."""
+
+ColumnFormat = Literal["number", "text", "list", "per_rider"]
+"""How a figure's value is shaped: one number, one word (a status), a list of numbers or words (stage
+times, medal names), or one value per rider of the entrant (``{"blue-r": 3}``)."""
+
+
+class Column(BaseModel):
+    """One figure of the standings as a table shows it: which key of :attr:`Standing.figures` it reads,
+    its heading (a :class:`Message`, so a translator reaches it), what it measures and how its value is
+    shaped. A figure a standing lacks (a status only some riders have) is shown empty; ``None`` too."""
+
+    key: str
+    label: Message
+    kind: ColumnKind
+    format: ColumnFormat = "number"
+
+
+def column(key: str, label_key: str, text: str, kind: ColumnKind, fmt: ColumnFormat = "number") -> Column:
+    """A :class:`Column` whose heading is the message ``label_key`` with the English ``text``."""
+    return Column(key=key, label=Message(label_key, {}, text), kind=kind, format=fmt)
+
+
 class Result(BaseModel):
-    """Where a race stands: finished or not, provisional or final, and its standings."""
+    """Where a race stands: finished or not, provisional or final, and its standings.
+
+    ``columns`` describe the figures in the order a table shows them (after the place and the entrant,
+    which every standing has), so the terminal, the result card and the bot's posts print standings
+    without knowing the system; a figure no column names is bookkeeping (kept for the database and
+    the league, not printed)."""
 
     finished: bool
     provisional: bool = False
     standings: list[Standing] = Field(default_factory=list)
     notes: list[Message] = Field(default_factory=list)
+    columns: list[Column] = Field(default_factory=list)
 
 
 class Announcement(BaseModel):

@@ -40,7 +40,7 @@ from engine.tabella.events import event
 from engine.tabella.gazzetta import finish_race, publish
 from engine.tabella.models import Options, Setup, Stage
 from engine.tabella.orders import OrderContext, automatic_order, normalise, specials_in
-from engine.tabella.ranking import gazzetta_applies, points_for, rank
+from engine.tabella.ranking import columns, gazzetta_applies, points_for, rank
 from engine.tabella.rounds import resolve_round
 from engine.tabella.setup import apply_setup
 from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState, Rider
@@ -421,6 +421,7 @@ class TabellaRuleset(Ruleset[RaceState]):
                     for r in state.riders
                 ],
                 notes=[msg("tabella.note.void", "The race is void: fewer than 2 riders started.")],
+                columns=columns(),
             )
         placed = rank(state.riders, gazzetta_applies(state))
         standings = []
@@ -455,7 +456,7 @@ class TabellaRuleset(Ruleset[RaceState]):
                     "Provisional until the Gazzetta dello Sport's front page is published.",
                 )
             )
-        return Result(finished=finished, provisional=provisional, standings=standings, notes=notes)
+        return Result(finished=finished, provisional=provisional, standings=standings, notes=notes, columns=columns())
 
     def dump(self, state: RaceState) -> dict[str, Any]:
         return {"format": STATE_FORMAT, **state.to_data()}

@@ -30,6 +30,7 @@ from engine.ruleset import (
     Standing,
     Validated,
     check_state_format,
+    column,
 )
 from engine.wyscig import bots
 from engine.wyscig.classification import WINNER_TIME, general_classification, stage_wins
@@ -314,6 +315,12 @@ class WyscigRuleset(Ruleset[State]):
                     },
                 )
                 for g in lines
+            ],
+            columns=[
+                column("total_time", "wk.column.total_time", "Total time (min)", "time"),
+                column("stage_wins", "wk.column.stage_wins", "Stage wins", "count"),
+                column("stage_times", "wk.column.stage_times", "Stage times (min)", "time", "list"),
+                column("penalty_minutes", "wk.column.penalty_minutes", "Penalty minutes", "minutes"),
             ],
             notes=[
                 msg(
