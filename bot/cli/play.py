@@ -64,7 +64,19 @@ def render_field(term: Terminal, field: InputField) -> None:
             hint = f"  ({choice.hint.text})" if choice.hint else ""
             term.say(f"    {i}) {choice.label}{hint}")
     elif field.kind == "number":
-        term.say(f"    a number from {field.minimum} to {field.maximum}")
+        term.say(f"    {number_range(field)}")
+
+
+def number_range(field: InputField) -> str:
+    """The bounds of a number field as a player reads them (no bound is said as none: "0 or more")."""
+    low, high = field.minimum, field.maximum
+    if low is not None and high is not None:
+        return f"a number from {low} to {high}"
+    if low is not None:
+        return f"a number, {low} or more"
+    if high is not None:
+        return f"a number, {high} or less"
+    return "a number"
 
 
 def answer_to_order(field: InputField, answer: str, partial: Order) -> Order | str:

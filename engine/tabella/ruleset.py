@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.messages import Message, OrderError, msg
 from engine.rng import Rng
 from engine.ruleset import (
+    PROGRESS_KEY,
     Announcement,
     Decision,
     Entrant,
@@ -32,6 +33,7 @@ from engine.ruleset import (
     Standing,
     Validated,
     check_state_format,
+    progress_marker,
 )
 from engine.tabella import bots
 from engine.tabella.context import Intent
@@ -387,6 +389,13 @@ class TabellaRuleset(Ruleset[RaceState]):
             "course": course_data(state.course),
             "round": min(state.round, LAST_ROUND + 1),
             "round_label": ROUNDS[state.round] if state.round <= LAST_ROUND else "finished",
+            PROGRESS_KEY: progress_marker(
+                "round",
+                min(state.round, LAST_ROUND) + 1,
+                LAST_ROUND + 1,
+                None,
+                ROUNDS[state.round] if state.round <= LAST_ROUND else "finished",
+            ),
             "void": state.void,
             "riders": [public_rider(r) for r in state.riders],
             "gazzetta": {

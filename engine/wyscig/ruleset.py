@@ -16,6 +16,7 @@ from engine.messages import Message, OrderError, msg
 from engine.record import describe_validation_error
 from engine.rng import Rng
 from engine.ruleset import (
+    PROGRESS_KEY,
     Choice,
     Decision,
     Entrant,
@@ -31,6 +32,7 @@ from engine.ruleset import (
     Validated,
     check_state_format,
     column,
+    progress_marker,
 )
 from engine.wyscig import bots
 from engine.wyscig.classification import WINNER_TIME, general_classification, stage_wins
@@ -248,6 +250,7 @@ class WyscigRuleset(Ruleset[State]):
             "pile": len(state.pile),
             "discards": state.discards,
             "turn": state.turn,
+            PROGRESS_KEY: progress_marker("stage", state.stage_number, state.stages, state.turn),
             "played": [dict(p) for p in state.played],
             "lap": lap_text(state),
             "players": [

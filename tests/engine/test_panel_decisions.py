@@ -1,0 +1,103 @@
+"""Decisions and views a panel renders without knowing the system: group labels, whole hands, progress."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot.cli.play import number_range
+from engine.flamme_rouge import cards as C
+from engine.flamme_rouge.decisions import hand_info
+from engine.registry import available_rulesets, get_ruleset
+from engine.ruleset import PROGRESS_KEY, Entrant, InputField
+from tests.engine.random_orders import play_randomly, random_order
+from tests.logged import LoggedRace
+
+RULESETS = [r.id for r in available_rulesets()]
+
+
+def race_of(ruleset_id: str, seed: int, options: dict[str, Any] | None = None) -> LoggedRace:
+    ruleset = get_ruleset(ruleset_id)
+    low, high = ruleset.player_limits(None, options or {})
+    humans = [Entrant(id=f"p{i}", name=f"Player {i}") for i in range(1, max(low, min(2, high)) + 1)]
+    return LoggedRace.start(ruleset_id, ruleset.default_entrants(humans, options or {}), seed, options=options)
+
+
+def test_a_hand_is_shown_with_every_card() -> None:
+    """A hand 6, 7, 7, 7 reads all four cards; 2, X, 5, 9 reads the exhaustion card beside the energy 2."""
+    assert hand_info("r", [7, 6, 7, 7]).text == "Rouleur's hand: 6, 7, 7, 7"
+    assert hand_info("s", [5, C.EXHAUSTION, 9, 2]).params["cards"] == ["2 (exhaustion)", "2", "5", "9"]
+
+
+def test_every_flamme_rouge_card_decision_shows_the_whole_hand() -> None:
+    """Each card choice comes with the rider's four cards; the buttons offer each distinct value once (D26)."""
+    race = race_of("flamme_rouge", 8)
+    rnd = random.Random(8)
+    seen = 0
+    for _ in range(400):
+        awaited = race.awaited()
+        if not awaited:
+            break
+        first = {d.entrant: {"first": "r"} for d in awaited if d.kind == "energy"}
+        for d in awaited + race.awaited(first):
+            for f in d.fields:
+                if f.path[:1] == ["cards"]:
+                    hands = [m for m in d.info if m.key == "fr.info.hand"]
+                    assert len(hands) == 1
+                    cards = hands[0].params["cards"]
+                    assert len(cards) == 4
+                    shown = {int(c.split()[0]) for c in cards if c.split()[0].isdigit()}
+                    assert {ch.value for ch in f.choices} <= shown
+                    assert f.group is not None and f.group.text == f.label.text
+                    seen += 1
+        race.play_step({d.entrant: random_order(race, d, rnd) for d in awaited if not race.entrants[d.entrant].is_bot})
+    assert seen > 0
+
+
+def test_mind_cycling_fields_name_the_cyclist_they_concern() -> None:
+    """Orders mode: every field about one cyclist carries that cyclist as its group, by number."""
+    race = race_of("mind_cycling", 3)
+    rnd = random.Random(3)
+    grouped = 0
+    for _ in range(200):
+        awaited = race.awaited()
+        if not awaited:
+            break
+        for d in awaited:
+            for f in d.fields:
+                if f.path[:1] in (["intents"], ["passes"]):
+                    assert f.group is not None and f.group.params["n"] == int(f.path[1])
+                    grouped += 1
+        race.play_step({d.entrant: random_order(race, d, rnd) for d in awaited if not race.entrants[d.entrant].is_bot})
+    assert grouped > 0
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+def test_every_public_view_carries_the_common_progress_marker(ruleset_id: str) -> None:
+    """At every step the view says where the race is, never going back, and whose turn it is when one is awaited."""
+    race = race_of(ruleset_id, 5)
+    rnd = random.Random(5)
+    last = (0, 0)
+    for _ in range(600):
+        marker = race.ruleset.public_view(race.state)[PROGRESS_KEY]
+        assert set(marker) == {"unit", "number", "of", "turn", "label"}
+        assert marker["unit"] in ("round", "stage") and marker["number"] >= 1
+        assert marker["of"] is None or marker["number"] <= marker["of"]
+        here = (marker["number"], 0)
+        assert here >= last
+        last = here
+        awaited = race.ruleset.awaited_ids(race.state)
+        if marker["turn"] is not None:
+            assert awaited == [marker["turn"]]
+        if not awaited and race.ruleset.finished(race.state):
+            break
+        play_randomly(race, rnd, max_steps=1)
+
+
+def test_a_number_without_an_upper_bound_reads_as_such() -> None:
+    """Tabella's sprint takes any whole number from 0 (D16): "0 or more", never "0 to None"."""
+    sprint = InputField(["s1"], race_of("tabella", 1).awaited()[0].prompt, "number", [], 0, None, True)
+    assert number_range(sprint) == "a number, 0 or more"
+    assert number_range(InputField(["d"], sprint.label, "number", [], 0, 4, False)) == "a number from 0 to 4"
