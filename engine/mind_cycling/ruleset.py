@@ -252,8 +252,8 @@ class MindCycling(Ruleset[MindState]):
         if undecided:
             fields = [self._action_field(state, undecided[0], bottles[undecided[0].number])]
         else:
-            details = (self._detail_fields(state, c, intents[str(c.number)], bottles[c.number]) for c in road)
-            fields = next((f for f in details if f), [])
+            # Every cyclist's optional parts at once, each field grouped by its cyclist (a panel pages them).
+            fields = [f for c in road for f in self._detail_fields(state, c, intents[str(c.number)], bottles[c.number])]
         if fields:
             fields.append(InputField(path=[], label=_m("field_text", "Orders as text"), kind="text", required=False))
         return Decision(
@@ -263,6 +263,13 @@ class MindCycling(Ruleset[MindState]):
                 "prompt_intents",
                 "Round {round}: give an intent to each of your cyclists on the road",
                 round=state.round,
+            )
+            if len(undecided) == len(road) or not undecided
+            else _m(
+                "prompt_intents_missing",
+                "Round {round}: still to give an intent to {missing}",
+                round=state.round,
+                missing=", ".join(f"#{c.number} {c.role}" for c in undecided),
             ),
             fields=fields,
             partial=dict(partial),

@@ -10,8 +10,9 @@ import pytest
 from bot.cli.play import number_range
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.decisions import hand_info
+from engine.messages import OrderError
 from engine.registry import available_rulesets, get_ruleset
-from engine.ruleset import PROGRESS_KEY, Entrant, InputField
+from engine.ruleset import PROGRESS_KEY, Entrant, InputField, Order, set_path
 from tests.engine.random_orders import play_randomly, random_order
 from tests.logged import LoggedRace
 
@@ -101,3 +102,77 @@ def test_a_number_without_an_upper_bound_reads_as_such() -> None:
     sprint = InputField(["s1"], race_of("tabella", 1).awaited()[0].prompt, "number", [], 0, None, True)
     assert number_range(sprint) == "a number, 0 or more"
     assert number_range(InputField(["d"], sprint.label, "number", [], 0, 4, False)) == "a number from 0 to 4"
+
+
+def incomplete_message(race: LoggedRace, who: str, order: Order) -> str:
+    """The message a step refuses ``order`` with (it must be refused as incomplete)."""
+    others = {d.entrant: race.absent_order(d.entrant) for d in race.awaited() if d.entrant != who}
+    with pytest.raises(OrderError) as refused:
+        race.play_step({**others, who: order})
+    assert refused.value.message.key == "order.incomplete"
+    return refused.value.message.text
+
+
+def test_a_tabella_plan_missing_only_m5_is_told_m5() -> None:
+    """A whole plan but its fifth move: the refusal names m5 alone."""
+    race = race_of("tabella", 2)
+    plan = race.ruleset.auto_order(race.state, "p1")
+    del plan["m5"]
+    text = incomplete_message(race, "p1", plan)
+    assert "m5" in text and not any(f"m{n}" in text for n in range(1, 5)) and "s1" not in text
+
+
+def test_a_mind_cycling_order_names_the_cyclist_without_an_intent() -> None:
+    """Every cyclist but one has an intent: the refusal names that one cyclist and no other."""
+    race = race_of("mind_cycling", 2)
+    while not any(d.kind == "intents" for d in race.awaited()):
+        race.play_step({d.entrant: race.absent_order(d.entrant) for d in race.awaited()})
+    order = race.ruleset.auto_order(race.state, "p1")
+    dropped = sorted(order["intents"])[1]
+    del order["intents"][dropped]
+    text = incomplete_message(race, "p1", order)
+    cyclists = {
+        c["number"]: c["role"] for c in race.ruleset.public_view(race.state)["cyclists"] if c["entrant"] == "p1"
+    }
+    assert f"#{dropped} {cyclists[int(dropped)]}" in text
+    assert not any(f"#{n} " in text for n in cyclists if str(n) != dropped)
+
+
+def test_tabella_specials_are_offered_as_fields() -> None:
+    """A plan given by fields alone adds a Gomitata (move, target, push) and a Vigorilla, as the rules check."""
+    race = race_of("tabella", 4, None)
+    partial: Order = {}
+    wanted = ["G", "V"]
+    asked: list[list[str]] = []
+    for _ in range(60):
+        d = next(d for d in race.awaited({"p1": partial}) if d.entrant == "p1")
+        fields = [f for f in d.fields if f.kind != "text" and f.path != ["bibitone"]]
+        if not fields or (d.complete and fields[0].path == ["special", "code"] and not wanted):
+            break
+        f = fields[0]
+        if f.path == ["special", "code"]:
+            assert wanted[0] in [c.value for c in f.choices]
+            value: Any = wanted.pop(0)
+        elif f.kind == "choice":
+            value = f.choices[0].value
+        else:
+            value = (f.minimum or 0) + 1
+        if f.path[0] == "special":
+            asked.append(f.path)
+            assert f.path == ["special", "code"] or f.group is not None
+        partial = race.ruleset.validate(race.state, "p1", set_path(partial, f.path, value), partial).order
+    assert asked == [
+        ["special", "code"],
+        ["special", "round"],
+        ["special", "target"],
+        ["special", "dir"],
+        ["special", "code"],
+        ["special", "round"],
+    ]
+    codes = {e["code"]: e for e in partial["specials"]}
+    assert set(codes) == {"G", "V"} and "special" not in partial
+    assert codes["G"]["round"] == "start" and codes["G"]["target"] in ("p2", "p3") and codes["G"]["dir"] == "up"
+    # Neither is offered again once in the plan.
+    d = next(d for d in race.awaited({"p1": partial}) if d.entrant == "p1")
+    offered = next(f for f in d.fields if f.path == ["special", "code"])
+    assert not {"G", "V"} & {c.value for c in offered.choices}

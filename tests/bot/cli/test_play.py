@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
 
 from bot.cli import build_parser, main
-from bot.cli.play import play
+from bot.cli.play import HUMAN_ID, play
 from engine.registry import available_rulesets
 
 # Short races, so a whole one is played per test: (extra command-line arguments per rule system).
@@ -72,3 +73,28 @@ def test_the_terminal_publishes_the_gazzetta_before_the_final_standings() -> Non
     assert "The next morning:" in text
     assert "Final standings:" in text
     assert "(provisional)" not in text.split("Final standings")[1]
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "menu", "part"),
+    [
+        ("mind_cycling", "lane to seek", '"lane"'),
+        ("mind_cycling", "steps", '"distance"'),
+        ("tabella", "Add a special", '"specials"'),
+    ],
+)
+def test_the_numbered_menus_offer_the_optional_parts(ruleset_id: str, menu: str, part: str, tmp_path: Path) -> None:
+    """Typing 1 everywhere reaches Mind Cycling's steps and lane and Tabella's specials, which the record then holds."""
+    record = tmp_path / "race.json"
+    text = run_play(["--ruleset", ruleset_id, "--seed", "4", "--record", str(record)], "1\n" * 3000)
+    assert menu in text and "(optional: press Enter to skip)" in text
+    steps = json.loads(record.read_text(encoding="utf-8"))["steps"]
+    mine = [json.dumps(step[HUMAN_ID]) for step in steps if isinstance(step.get(HUMAN_ID), dict)]
+    assert any(part in order for order in mine)
+
+
+def test_enter_skips_an_optional_part_and_the_race_goes_on() -> None:
+    """Pressing Enter at every optional menu still plays a whole Mind Cycling race (the parts are left out)."""
+    answers = "\n".join(["1", ""] * 3000) + "\n"
+    text = run_play(["--ruleset", "mind_cycling", "--seed", "4"], answers)
+    assert "Final standings" in text
