@@ -7,12 +7,11 @@ from typing import Any
 
 import pytest
 
-from bot.cli.play import number_range
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.decisions import hand_info
 from engine.messages import OrderError
 from engine.registry import available_rulesets, get_ruleset
-from engine.ruleset import PROGRESS_KEY, Entrant, InputField, Order, set_path
+from engine.ruleset import PROGRESS_KEY, Entrant, Order, set_path
 from tests.engine.random_orders import play_randomly, random_order
 from tests.logged import LoggedRace
 
@@ -95,13 +94,6 @@ def test_every_public_view_carries_the_common_progress_marker(ruleset_id: str) -
         if not awaited and race.ruleset.finished(race.state):
             break
         play_randomly(race, rnd, max_steps=1)
-
-
-def test_a_number_without_an_upper_bound_reads_as_such() -> None:
-    """Tabella's sprint takes any whole number from 0 (D16): "0 or more", never "0 to None"."""
-    sprint = InputField(["s1"], race_of("tabella", 1).awaited()[0].prompt, "number", [], 0, None, True)
-    assert number_range(sprint) == "a number, 0 or more"
-    assert number_range(InputField(["d"], sprint.label, "number", [], 0, 4, False)) == "a number from 0 to 4"
 
 
 def incomplete_message(race: LoggedRace, who: str, order: Order) -> str:

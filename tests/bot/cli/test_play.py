@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from bot.cli import build_parser, main
-from bot.cli.play import HUMAN_ID, play
+from bot.cli.play import HUMAN_ID, number_range, play
+from engine.messages import Message
 from engine.registry import available_rulesets
+from engine.ruleset import InputField
 
 # Short races, so a whole one is played per test: (extra command-line arguments per rule system).
 SHORT = {
@@ -98,3 +100,12 @@ def test_enter_skips_an_optional_part_and_the_race_goes_on() -> None:
     answers = "\n".join(["1", ""] * 3000) + "\n"
     text = run_play(["--ruleset", "mind_cycling", "--seed", "4"], answers)
     assert "Final standings" in text
+
+
+def test_a_number_without_an_upper_bound_reads_as_such() -> None:
+    """Tabella's sprint takes any whole number from 0 (D16): "0 or more", never "0 to None"."""
+    sprint = InputField(
+        ["s1"], Message("tabella.field.sprint", {"n": 1}, "Sprint 1: intensity"), "number", [], 0, None, True
+    )
+    assert number_range(sprint) == "a number, 0 or more"
+    assert number_range(InputField(["d"], sprint.label, "number", [], 0, 4, False)) == "a number from 0 to 4"
