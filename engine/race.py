@@ -171,8 +171,9 @@ class Race:
     def _play(
         self, orders: Mapping[str, Order | str], awaited: list[tuple[str, bool]], decisions: list[Decision] | None
     ) -> StepPlayed:
-        """:meth:`play_step` for the awaited entrants and whether each must send an order (``decisions``,
-        if the caller has them, only name what an incomplete order lacks)."""
+        """:meth:`play_step` for the awaited entrants and whether each must send an order (``decisions``:
+        what the caller was shown, kept for its callers' sake; an incomplete order is named from the
+        decision given what was sent)."""
         if not awaited and self.finished:
             raise RecordError("the race is finished: no order is awaited")
         entrants = self.entrants
@@ -204,7 +205,8 @@ class Race:
                 exc.entrant = who
                 raise
             if not checked.complete:
-                decision = next(d for d in decisions or self.awaited() if d.entrant == who)
+                # The decision given what was sent names exactly what is still missing (not the whole order).
+                decision = next(d for d in ruleset.awaited(state, {who: checked.order}) if d.entrant == who)
                 incomplete = OrderError.of(
                     "order.incomplete", "The order is incomplete: {missing}", missing=decision.prompt.text
                 )

@@ -30,6 +30,12 @@ them (Tabella's ``received_at``, D6). No rule system filters them itself.
 Nothing handed out is shared between races: whatever ``awaited``, ``validate``, ``resolve``, the views and
 ``result`` return belongs to the caller, who may change it (the contract tests do).
 
+Every public view carries a common progress marker under :data:`PROGRESS_KEY` (``"progress"``), built by
+:func:`progress_marker`: ``{"unit": "round" | "stage", "number": n, "of": total or null, "turn": entrant or
+null, "label": text or null}`` -- where the race is (Flamme Rouge's and Mind Cycling's round, Tabella's
+round ``m3``, Wyścig's stage) and, when a single entrant is awaited, whose turn it is; so a front end can
+edit one message per round without knowing the system.
+
 Every state dump carries its format (``"format": "<system>.state/1"``); ``load`` refuses another with
 :class:`StateFormatError`.
 """
@@ -56,6 +62,19 @@ completed it for an absent player (``"auto": true``) and when it was received (I
 
 OrderMeta = Mapping[str, Any]
 """An order's bookkeeping keys (a subset of :data:`ORDER_META_KEYS`), passed to ``resolve`` beside it."""
+
+
+PROGRESS_KEY = "progress"
+"""The key of the common progress marker in every public view (:func:`progress_marker`)."""
+
+
+def progress_marker(
+    unit: Literal["round", "stage"], number: int, of: int | None, turn: str | None, label: str | None = None
+) -> dict[str, Any]:
+    """The common progress marker of a public view: the ``unit`` the race counts in, which one it is at
+    (from 1) and of how many (``None``: open-ended), whose turn it is when a single entrant is awaited, and
+    the system's own name for the step (Tabella's ``m3``) if it has one."""
+    return {"unit": unit, "number": number, "of": of, "turn": turn, "label": label}
 
 
 class StateFormatError(ValueError):
@@ -126,8 +145,14 @@ class InputField(Light):
     kind: Literal["choice", "number", "text"]
     choices: list[Choice] = field(default_factory=list)
     minimum: int | None = None
+    """The smallest number a ``number`` field takes; ``None``: no lower bound."""
     maximum: int | None = None
+    """The largest number a ``number`` field takes; ``None``: no upper bound (Tabella's sprint, D16)."""
     required: bool = True
+    group: Message | None = None
+    """The rider or cyclist this field concerns (``#3 sprinter``, ``Rouleur``), so a front end can page
+    through a team without parsing paths; ``None`` when the decision concerns the entrant's only rider or
+    the whole team."""
 
 
 @dataclass(slots=True)
@@ -153,9 +178,9 @@ class Decision(Light):
     info: list[Message] = field(default_factory=list)
 
 
-def choice_field(path: list[str], label: Message, choices: list[Choice]) -> InputField:
+def choice_field(path: list[str], label: Message, choices: list[Choice], group: Message | None = None) -> InputField:
     """A required ``choice`` :class:`InputField`, built by position (the field order is pinned by a test)."""
-    return InputField(path, label, "choice", choices, None, None, True)
+    return InputField(path, label, "choice", choices, None, None, True, group)
 
 
 def decision(
@@ -221,13 +246,43 @@ class Standing(BaseModel):
     figures: dict[str, Any] = Field(default_factory=dict)
 
 
+ColumnKind = Literal["place", "round", "time", "minutes", "count", "points", "medals", "rating", "square", "status"]
+"""What a figure measures, so a front end may add a unit or an icon without knowing the system."""
+
+ColumnFormat = Literal["number", "text", "list", "per_rider"]
+"""How a figure's value is shaped: one number, one word (a status), a list of numbers or words (stage
+times, medal names), or one value per rider of the entrant (``{"blue-r": 3}``)."""
+
+
+class Column(BaseModel):
+    """One figure of the standings as a table shows it: which key of :attr:`Standing.figures` it reads,
+    its heading (a :class:`Message`, so a translator reaches it), what it measures and how its value is
+    shaped. A figure a standing lacks (a status only some riders have) is shown empty; ``None`` too."""
+
+    key: str
+    label: Message
+    kind: ColumnKind
+    format: ColumnFormat = "number"
+
+
+def column(key: str, label_key: str, text: str, kind: ColumnKind, fmt: ColumnFormat = "number") -> Column:
+    """A :class:`Column` whose heading is the message ``label_key`` with the English ``text``."""
+    return Column(key=key, label=Message(label_key, {}, text), kind=kind, format=fmt)
+
+
 class Result(BaseModel):
-    """Where a race stands: finished or not, provisional or final, and its standings."""
+    """Where a race stands: finished or not, provisional or final, and its standings.
+
+    ``columns`` describe the figures in the order a table shows them (after the place and the entrant,
+    which every standing has), so the terminal, the result card and the bot's posts print standings
+    without knowing the system; a figure no column names is bookkeeping (kept for the database and
+    the league, not printed)."""
 
     finished: bool
     provisional: bool = False
     standings: list[Standing] = Field(default_factory=list)
     notes: list[Message] = Field(default_factory=list)
+    columns: list[Column] = Field(default_factory=list)
 
 
 class Announcement(BaseModel):

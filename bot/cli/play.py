@@ -64,7 +64,19 @@ def render_field(term: Terminal, field: InputField) -> None:
             hint = f"  ({choice.hint.text})" if choice.hint else ""
             term.say(f"    {i}) {choice.label}{hint}")
     elif field.kind == "number":
-        term.say(f"    a number from {field.minimum} to {field.maximum}")
+        term.say(f"    {number_range(field)}")
+
+
+def number_range(field: InputField) -> str:
+    """The bounds of a number field as a player reads them (no bound is said as none: "0 or more")."""
+    low, high = field.minimum, field.maximum
+    if low is not None and high is not None:
+        return f"a number from {low} to {high}"
+    if low is not None:
+        return f"a number, {low} or more"
+    if high is not None:
+        return f"a number, {high} or less"
+    return "a number"
 
 
 def answer_to_order(field: InputField, answer: str, partial: Order) -> Order | str:
@@ -81,16 +93,23 @@ def answer_to_order(field: InputField, answer: str, partial: Order) -> Order | s
 def ask_order(race: Race, term: Terminal, show_board: Callable[[], None]) -> Order:
     """Ask the human for a complete order for the current step, one field at a time."""
     partial: Order = {}
+    skipped: set[tuple[str, ...]] = set()  # optional parts the player passed over with Enter
     while True:
         decision = _my_decision(race, partial)
-        if decision is None or (decision.complete and not decision.fields):
+        if decision is None:
+            return partial
+        # Every part is offered as a numbered menu, optional ones too (Enter skips one); a whole order in the
+        # text syntax can be typed at any prompt anyway.
+        offered = [f for f in decision.fields if f.kind != "text" and tuple(f.path) not in skipped]
+        if decision.complete and not offered:
             return partial
         term.say(f"\n{decision.prompt.text}")
         for line in decision.info:
             term.say(f"  {line.text}")
-        # Offer the choices first; a whole order in the text syntax can be typed at any prompt anyway.
-        field = next((f for f in decision.fields if f.kind != "text"), decision.fields[0])
+        field = offered[0] if offered else decision.fields[0]
         render_field(term, field)
+        if not field.required:
+            term.say("    (optional: press Enter to skip)")
         answer = term.ask("> ")
         if answer.lower() == "board":
             show_board()
@@ -99,8 +118,7 @@ def ask_order(race: Race, term: Terminal, show_board: Callable[[], None]) -> Ord
             term.say(HELP.format(example=f" (for example: {decision.example})" if decision.example else ""))
             continue
         if not answer and not field.required:
-            if decision.complete:
-                return partial
+            skipped.add(tuple(field.path))
             continue
         try:
             validated = race.ruleset.validate(race.state, HUMAN_ID, answer_to_order(field, answer, partial), partial)
@@ -108,8 +126,6 @@ def ask_order(race: Race, term: Terminal, show_board: Callable[[], None]) -> Ord
             term.say(f"  {exc.message.text}")
             continue
         partial = validated.order
-        if validated.complete:
-            return partial
 
 
 def _my_decision(race: Race, partial: Order) -> Decision | None:

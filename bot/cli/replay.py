@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli import brief
+from bot.i18n import t
+from bot.standings import figure_text
 from engine.race import Race, StepPlayed, replay
 from engine.record import RecordError, parse_record
 from engine.registry import get_ruleset
-from engine.ruleset import Event
+from engine.ruleset import Event, Result
 
 
 def replay_summary(race: Race, events: list[list[Event]]) -> dict[str, Any]:
@@ -29,13 +31,37 @@ def replay_summary(race: Race, events: list[list[Event]]) -> dict[str, Any]:
 
 
 def render_standings(race: Race) -> str:
-    """The standings as aligned text lines: place, name, the system's figures."""
-    names = {e.id: e.name for e in race.header.entrants}
-    lines = []
-    for s in race.result().standings:
-        figures = ", ".join(f"{k} {v}" for k, v in s.figures.items())
-        lines.append(f"{s.place:>3}. {names.get(s.entrant, s.entrant):<20} {figures}")
-    return "\n".join(lines)
+    """The standings as an aligned table from the result's own column description (:class:`Column`): a
+    heading line, then one line per standing with its place, name and each column's value."""
+    return standings_table(race.result(), {e.id: e.name for e in race.header.entrants})
+
+
+def standings_table(result: Result, names: dict[str, str]) -> str:
+    """``result``'s standings as aligned text: the columns it describes, in its order, headed by their
+    labels (translated by :func:`bot.i18n.t`); nothing here knows the rule system."""
+    header = ["#", t("cli.standings.entrant"), *(t(c.label) for c in result.columns)]
+    rows = [
+        [
+            f"{s.place}.",
+            names.get(s.entrant, s.entrant),
+            *(figure_text(s.figures.get(c.key), c.format) for c in result.columns),
+        ]
+        for s in result.standings
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(cells: list[str]) -> str:
+        first = cells[0].rjust(widths[0])
+        return "  ".join([first, *(c.ljust(w) for c, w in zip(cells[1:], widths[1:], strict=True))]).rstrip()
+
+    return "\n".join(line(row) for row in [header, *rows])
+
+
+def standings_state(result: Result) -> str:
+    """Where the standings stand: in progress, finished, or finished but provisional (news held back)."""
+    if not result.finished:
+        return t("cli.standings.in_progress")
+    return t("cli.standings.provisional") if result.provisional else t("cli.standings.finished")
 
 
 def replay_command(path: str, *, as_json: bool) -> int:
@@ -71,11 +97,7 @@ def replay_command(path: str, *, as_json: bool) -> int:
         print(f"— step {n}")
         for event in events:
             print(f"  {event.message.text}")
-    result = race.result()
-    state = "finished" if result.finished else "in progress"
-    if result.provisional:
-        state += " (provisional)"
-    print(f"\nStandings ({state}):")
+    print(f"\nStandings ({standings_state(race.result())}):")
     print(render_standings(race))
     return 0
 

@@ -137,6 +137,8 @@ class RaceFinished:
     standings: list[dict[str, Any]]
     provisional: bool
     announcement_due: datetime | None
+    columns: list[dict[str, Any]] = field(default_factory=list)
+    """The result's own description of its figures (label, kind, format), in table order."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +147,7 @@ class AnnouncementPublished:
     kind: str
     events: list[dict[str, Any]]
     standings: list[dict[str, Any]]
+    columns: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

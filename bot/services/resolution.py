@@ -74,7 +74,9 @@ async def open_step(
                 recorded_at=now,
             )
         )
-        happened.append(RaceFinished(race.id, result["standings"], bool(result.get("provisional")), due))
+        happened.append(
+            RaceFinished(race.id, result["standings"], bool(result.get("provisional")), due, result.get("columns", []))
+        )
     elif humans:
         deadline = now + timedelta(seconds=race.pace_seconds)
         share = (await server_settings.settings_in(session, race.server_id)).reminder  # i17: /settings reminder
@@ -248,4 +250,8 @@ async def publish_announcement(ctx: Context, race_id: int) -> list[Happening]:
         )
         await session.execute(delete(Job).where(col(Job.race_id) == race_id, col(Job.kind) == ANNOUNCEMENT))
     await league.credit_safely(ctx, race_id)  # league (issue 18): the final result corrects a provisional credit
-    return [AnnouncementPublished(race_id, pending.kind, published.events, published.result["standings"])]
+    return [
+        AnnouncementPublished(
+            race_id, pending.kind, published.events, published.result["standings"], published.result.get("columns", [])
+        )
+    ]

@@ -36,6 +36,17 @@ def card_choices(hand: list[int]) -> list[Choice]:
     return [_choice(v, lab) for v, lab in seen.items()]
 
 
+def hand_info(letter: str, hand: list[int]) -> Message:
+    """The rider's whole hand, every card shown (``6, 7, 7, 7``; ``2 (exhaustion), 5, 9, X``): the
+    buttons offer each distinct value once (D26), but the player must see all four cards."""
+    names = ["2 (exhaustion)" if c == C.EXHAUSTION else C.label(c) for c in sorted(hand, key=C.value)]
+    return message_of(
+        "fr.info.hand",
+        {"rider": TYPE_NAMES[letter], "cards": names},
+        f"{TYPE_NAMES[letter]}'s hand: {', '.join(names)}",
+    )
+
+
 def awaited_ids(state: RaceState) -> list[str]:
     """Who :func:`awaited` asks, in its order, without building the decisions."""
     if state.phase == ENERGY:
@@ -127,10 +138,14 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
                 rider=TYPE_NAMES[letter],
             )
         )
+    info.append(hand_info(letter, hand))
     prompt = shared_message("fr.prompt.card", "Choose the {rider}'s card", rider=TYPE_NAMES[letter])
     fields = [
         _field(
-            ["cards", letter], shared_message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand)
+            ["cards", letter],
+            shared_message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]),
+            card_choices(hand),
+            shared_message("fr.group.rider", "{rider}", rider=TYPE_NAMES[letter]),
         )
     ]
     return decision(entrant, "energy", prompt, fields, partial, complete=False, example=example, info=info)

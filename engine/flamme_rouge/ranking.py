@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.flamme_rouge.state import DONE, RaceState, Rider
-from engine.ruleset import Result, Standing
+from engine.ruleset import Column, Result, Standing, column
 
 
 def rider_order(state: RaceState) -> list[Rider]:
@@ -48,4 +48,16 @@ def result(state: RaceState) -> Result:
             )
         )
     finished = state.phase == DONE
-    return Result(finished=finished, provisional=not finished, standings=standings)
+    return Result(finished=finished, provisional=not finished, standings=standings, columns=columns())
+
+
+def columns() -> list[Column]:
+    """The figures of :func:`result`, as a table shows them.
+    New objects each call: a result belongs to its caller."""
+    return [
+        column("rider_places", "fr.column.rider_places", "Rider places", "place", "per_rider"),
+        column("squares", "fr.column.squares", "Square", "square", "per_rider"),
+        column("crossed_round", "fr.column.crossed_round", "Crossed in round", "round", "per_rider"),
+        column("past_line", "fr.column.past_line", "Squares past the line", "square", "per_rider"),
+        column("exhaustion", "fr.column.exhaustion", "Exhaustion cards", "count", "per_rider"),
+    ]

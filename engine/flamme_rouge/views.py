@@ -14,6 +14,7 @@ from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.start import race_track
 from engine.flamme_rouge.state import RaceState, Rider
 from engine.flamme_rouge.track import TERRAIN_NAMES, Track
+from engine.ruleset import PROGRESS_KEY, progress_marker
 
 
 def _counts(cards: Sequence[int]) -> dict[str, int]:
@@ -73,6 +74,12 @@ def public_view(state: RaceState) -> dict[str, Any]:
         "weather_tokens": list(state.weather),
         "riders": [_rider_view(state, r, show) for r in state.riders],
         "bids": bids,
+        PROGRESS_KEY: progress_marker(
+            "round",
+            state.round,
+            None,
+            state.turn_order[state.cursor] if state.phase in ("place", "choose") else None,
+        ),
     }
 
 

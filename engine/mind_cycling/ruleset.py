@@ -29,6 +29,7 @@ from engine.mind_cycling.rounds import (
 from engine.mind_cycling.state import Cyclist, MindState, RoundContext, cyclist_key, role_of
 from engine.rng import Rng
 from engine.ruleset import (
+    PROGRESS_KEY,
     Choice,
     Decision,
     Entrant,
@@ -42,6 +43,7 @@ from engine.ruleset import (
     Ruleset,
     Validated,
     check_state_format,
+    progress_marker,
 )
 
 STATE_FORMAT = "mind_cycling.state/1"
@@ -52,6 +54,11 @@ SOLO_TEAM = 5
 
 def _m(key: str, text: str, **params: Any) -> Message:
     return msg(f"mc.{key}", text, **params)
+
+
+def _group(c: Cyclist) -> Message:
+    """The group label of the fields about cyclist ``c`` (:attr:`InputField.group`)."""
+    return _m("group_cyclist", "#{n} {role}", n=c.number, role=c.role)
 
 
 class MindCycling(Ruleset[MindState]):
@@ -245,8 +252,8 @@ class MindCycling(Ruleset[MindState]):
         if undecided:
             fields = [self._action_field(state, undecided[0], bottles[undecided[0].number])]
         else:
-            details = (self._detail_fields(state, c, intents[str(c.number)], bottles[c.number]) for c in road)
-            fields = next((f for f in details if f), [])
+            # Every cyclist's optional parts at once, each field grouped by its cyclist (a panel pages them).
+            fields = [f for c in road for f in self._detail_fields(state, c, intents[str(c.number)], bottles[c.number])]
         if fields:
             fields.append(InputField(path=[], label=_m("field_text", "Orders as text"), kind="text", required=False))
         return Decision(
@@ -256,6 +263,13 @@ class MindCycling(Ruleset[MindState]):
                 "prompt_intents",
                 "Round {round}: give an intent to each of your cyclists on the road",
                 round=state.round,
+            )
+            if len(undecided) == len(road) or not undecided
+            else _m(
+                "prompt_intents_missing",
+                "Round {round}: still to give an intent to {missing}",
+                round=state.round,
+                missing=", ".join(f"#{c.number} {c.role}" for c in undecided),
             ),
             fields=fields,
             partial=dict(partial),
@@ -281,6 +295,7 @@ class MindCycling(Ruleset[MindState]):
             label=_m("field_action", "#{n} {role}: action", n=c.number, role=c.role),
             kind="choice",
             choices=[Choice(value=a, label=a) for a in actions],
+            group=_group(c),
         )
 
     def _detail_fields(self, state: MindState, c: Cyclist, intent: dict[str, Any], bottle: bool) -> list[InputField]:
@@ -297,6 +312,7 @@ class MindCycling(Ruleset[MindState]):
                     minimum=0,
                     maximum=top,
                     required=False,
+                    group=_group(c),
                 )
             )
         if "lane" not in intent and "path" not in intent:
@@ -307,6 +323,7 @@ class MindCycling(Ruleset[MindState]):
                     kind="choice",
                     choices=[Choice(value=k, label=f"L{k}") for k in range(1, state.course.lanes + 1)],
                     required=False,
+                    group=_group(c),
                 )
             )
         receiver = possible_passes(state).get(c.key)
@@ -319,6 +336,7 @@ class MindCycling(Ruleset[MindState]):
                     kind="choice",
                     choices=[Choice(value=to, label=f"to #{to}"), Choice(value=0, label="keep")],
                     required=False,
+                    group=_group(c),
                 )
             )
         return fields
@@ -335,6 +353,7 @@ class MindCycling(Ruleset[MindState]):
                         label=_m("field_pass", "#{n}: pass the bottle?", n=g.number),
                         kind="choice",
                         choices=[Choice(value=r.number, label=f"to #{r.number}"), Choice(value=0, label="keep")],
+                        group=_group(g),
                     )
                 )
         return Decision(
@@ -356,7 +375,13 @@ class MindCycling(Ruleset[MindState]):
             if may_attack(state, c):
                 choices.append(Choice(value="attack", label="attack"))
             fields.append(
-                InputField(path=["action"], label=_m("field_action_live", "Action"), kind="choice", choices=choices)
+                InputField(
+                    path=["action"],
+                    label=_m("field_action_live", "Action"),
+                    kind="choice",
+                    choices=choices,
+                    group=_group(c),
+                )
             )
         elif "path" not in partial:
             most = top + (ATTACK_BONUS if action == "attack" else 0)
@@ -369,6 +394,7 @@ class MindCycling(Ruleset[MindState]):
                         minimum=0,
                         maximum=most,
                         required=False,
+                        group=_group(c),
                     )
                 )
             if "lane" not in partial:
@@ -379,6 +405,7 @@ class MindCycling(Ruleset[MindState]):
                         kind="choice",
                         choices=[Choice(value=k, label=f"L{k}") for k in range(1, state.course.lanes + 1)],
                         required=False,
+                        group=_group(c),
                     )
                 )
         if fields:
@@ -421,7 +448,13 @@ class MindCycling(Ruleset[MindState]):
             fields=[]
             if done
             else [
-                InputField(path=["action"], label=_m("field_ride", "Wheel or relay"), kind="choice", choices=choices)
+                InputField(
+                    path=["action"],
+                    label=_m("field_ride", "Wheel or relay"),
+                    kind="choice",
+                    choices=choices,
+                    group=_group(c),
+                )
             ],
             partial=dict(partial),
             complete=done,
@@ -553,6 +586,7 @@ class MindCycling(Ruleset[MindState]):
     # --- views -----------------------------------------------------------------------------------
     def public_view(self, state: MindState) -> dict[str, Any]:
         ctx = state.ctx
+        awaiting = [d.entrant for d in self.awaited(state)]
         view: dict[str, Any] = {
             "phase": state.phase,
             "round": state.round,
@@ -576,8 +610,9 @@ class MindCycling(Ruleset[MindState]):
             ],
             "finish_order": list(state.finish_order),
             "section_winners": dict(state.section_winners),
-            "awaiting": [d.entrant for d in self.awaited(state)],
+            "awaiting": awaiting,
             "solo_score": state.solo_score,
+            PROGRESS_KEY: progress_marker("round", state.round, None, awaiting[0] if len(awaiting) == 1 else None),
         }
         if ctx is not None:
             view["round_context"] = {

@@ -7,7 +7,7 @@ from typing import Any
 from engine.messages import msg
 from engine.mind_cycling.rounds import movement_order
 from engine.mind_cycling.state import MindState
-from engine.ruleset import Result, Standing
+from engine.ruleset import Column, Result, Standing, column
 
 TEAM_POINTS = (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
 """§3.5: places 1-12; D21: 13th and later score 0."""
@@ -86,7 +86,7 @@ def race_result(state: MindState) -> Result:
     notes = (
         [msg("mc.round_limit_note", "The race was stopped by the round limit.")] if state.round_limit_reached else []
     )
-    return Result(finished=finished, provisional=not finished, standings=standings, notes=notes)
+    return Result(finished=finished, provisional=not finished, standings=standings, notes=notes, columns=columns())
 
 
 def solo_line(rounds: int, remaining: int) -> str:
@@ -118,6 +118,7 @@ def solo_result(state: MindState) -> Result:
             provisional=state.phase != "done",
             standings=[Standing(entrant=entrant, riders=riders, place=1, figures=figures)],
             notes=notes,
+            columns=solo_columns(),
         )
     line = solo_line(score["rounds"], score["remaining"])
     figures = {
@@ -131,4 +132,27 @@ def solo_result(state: MindState) -> Result:
         finished=True,
         standings=[Standing(entrant=entrant, riders=riders, place=1, figures=figures)],
         notes=[msg("mc.solo_line", "{line}", line=line)],
+        columns=solo_columns(),
     )
+
+
+def columns() -> list[Column]:
+    """The figures of a race's :func:`result`, as a table shows them.
+    New objects each call: a result belongs to its caller."""
+    return [
+        column("medals", "mc.column.medals", "Medals", "count"),
+        column("medal_names", "mc.column.medal_names", "Medals won", "medals", "list"),
+        column("team_points", "mc.column.team_points", "Team points", "points"),
+        column("best_place", "mc.column.best_place", "Best place", "place"),
+        column("places", "mc.column.places", "Cyclist places", "place", "per_rider"),
+    ]
+
+
+def solo_columns() -> list[Column]:
+    """The figures of a solo race's result (§8): rounds, then the fifth cyclist's distance.
+    New objects each call: a result belongs to its caller."""
+    return [
+        column("rounds", "mc.column.rounds", "Rounds", "count"),
+        column("remaining", "mc.column.remaining", "Spaces left for the fifth cyclist", "square"),
+        column("crossed", "mc.column.crossed", "Cyclists across the line", "count"),
+    ]

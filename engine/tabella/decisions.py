@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from engine.messages import msg
 from engine.ruleset import Choice, Decision, InputField, Order
-from engine.tabella.orders import START_TITLES, OrderContext, is_whole
+from engine.tabella.orders import (
+    ALLOWED_ROUNDS,
+    SPECIAL_NAMES,
+    START_TITLES,
+    OrderContext,
+    is_whole,
+    special_parts_missing,
+)
 from engine.tabella.state import ROUNDS, RaceState
 from engine.tabella.syntax import example_text, format_order
 from engine.tabella.table import ROW_NAMES
@@ -136,7 +143,8 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
                     minimum=0,
                 )
             ]
-    extras = [
+    extras = special_fields(state, ctx, order)
+    extras += [
         InputField(
             path=["specials"],
             label=msg("tabella.field.specials", "Specials (like V@m3 bibitone, G@m2 @Luca down)"),
@@ -144,7 +152,7 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             required=False,
         )
     ]
-    if 0 in ctx.rounds:
+    if 0 in ctx.rounds and "bibitone" not in order:
         extras.insert(
             0,
             InputField(
@@ -156,3 +164,44 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             ),
         )
     return extras
+
+
+def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[InputField]:
+    """The specials as fields (§8.1), one at a time under ``special``: which special (those not used yet
+    that this order's rounds allow, D9), then the round it goes with, its target among the other riders
+    (those still racing, in live mode) and a Gomitata's push direction. The text field stays the fast path."""
+    pending = order.get("special")
+    if isinstance(pending, dict) and pending.get("code") in SPECIAL_NAMES:
+        code = pending["code"]
+        group = msg("tabella.group.special", "{name}", name=SPECIAL_NAMES[code])
+        fields = []
+        for part in special_parts_missing(pending, ctx):
+            if part == "round":
+                rounds = [ROUNDS[n] for n in ctx.rounds if n in ALLOWED_ROUNDS[code]]
+                label = msg("tabella.field.special_round", "{name}: with which move", name=SPECIAL_NAMES[code])
+                choices = [Choice(value=r, label=r) for r in rounds]
+            elif part == "target":
+                label = msg("tabella.field.special_target", "{name}: target", name=SPECIAL_NAMES[code])
+                choices = [
+                    Choice(value=r.id, label=r.name)
+                    for r in state.riders
+                    if r.id != ctx.entrant and (ctx.mode != "live" or r.racing)
+                ]
+            else:
+                label = msg("tabella.field.special_dir", "{name}: push", name=SPECIAL_NAMES[code])
+                choices = [Choice(value="up", label="up (towards A)"), Choice(value="down", label="down (towards C)")]
+            fields.append(InputField(["special", part], label, "choice", choices, None, None, False, group))
+        return fields
+    taken = ctx.used | {e["code"] for e in order.get("specials", [])}
+    codes = [c for c in SPECIAL_NAMES if c not in taken and ALLOWED_ROUNDS[c] & set(ctx.rounds)]
+    if not codes:
+        return []
+    return [
+        InputField(
+            path=["special", "code"],
+            label=msg("tabella.field.special", "Add a special"),
+            kind="choice",
+            choices=[Choice(value=c, label=f"{c} {SPECIAL_NAMES[c]}") for c in codes],
+            required=False,
+        )
+    ]

@@ -306,6 +306,56 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
     return entry
 
 
+def check_pending_special(raw: Any, ctx: OrderContext, given: Sequence[Any]) -> dict[str, Any]:
+    """A special given part by part from a panel (``special``: code, then round, target, direction): its
+    code is checked at once (known, not used yet, not already in the order); the whole entry is checked
+    by :func:`check_special` once :func:`special_ready` says it is whole, and joins ``specials``."""
+    if not isinstance(raw, Mapping):
+        raise _error("order.bad_special", "specials: each entry needs a code and a round, like V@m3")
+    code = str(raw.get("code", "")).strip().upper()
+    if code not in SPECIAL_NAMES:
+        raise _error(
+            "order.unknown_special",
+            "specials: {value} is not a special; use V, G, J, B, X, P, V2 or B2",
+            value=raw.get("code"),
+        )
+    taken = {str(e.get("code", "")).upper() for e in given if isinstance(e, Mapping)}
+    if code in taken or code in ctx.used:
+        raise _error(
+            "order.special_used",
+            "{code}: you have already used your {name} in this race",
+            code=code,
+            name=SPECIAL_NAMES[code],
+        )
+    return {**{k: v for k, v in raw.items() if v not in (None, "")}, "code": code}
+
+
+def special_ready(entry: Mapping[str, Any], ctx: OrderContext) -> bool:
+    """Whether a special given part by part has every part its code needs (§8.1): a round (implied in
+    live mode), a target for G, J, B and B2, a push direction for a Gomitata outside the sprint."""
+    label = entry.get("round") or (ROUNDS[ctx.live_round] if ctx.live_round is not None else None)
+    if label is None:
+        return False
+    if entry["code"] in NEEDS_TARGET and "target" not in entry:
+        return False
+    sprint = label in ROUNDS and ROUNDS.index(label) in range(6, 9)
+    return not (entry["code"] == "G" and not sprint and "dir" not in entry)
+
+
+def special_parts_missing(entry: Mapping[str, Any], ctx: OrderContext) -> list[str]:
+    """The parts a special given part by part still needs, in the order a panel asks them."""
+    missing = []
+    if "round" not in entry and ctx.live_round is None:
+        missing.append("round")
+    if entry["code"] in NEEDS_TARGET and "target" not in entry:
+        missing.append("target")
+    label = entry.get("round") or (ROUNDS[ctx.live_round] if ctx.live_round is not None else None)
+    sprint = label in ROUNDS and ROUNDS.index(label) in range(6, 9)
+    if entry["code"] == "G" and not sprint and "dir" not in entry:
+        missing.append("dir")
+    return missing
+
+
 def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
     """The order checked and normalised, and whether it is complete for the rounds it covers."""
     out: Order = {}
@@ -330,9 +380,12 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
             out[key] = check_move(key, value) if key.startswith("m") else check_sprint(key, value)
         elif key == "specials":
             out["specials"] = value
+        elif key == "special":
+            out["special"] = value
         else:
             raise _error("order.unknown_key", "unknown part of the order: {part}", part=key)
     specials = out.pop("specials", None)
+    pending = out.pop("special", None)
     if specials is not None:
         if isinstance(specials, str):
             from engine.tabella.syntax import parse_specials  # syntax builds on this module
@@ -340,6 +393,13 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
             specials = parse_specials(specials, ctx)
         if not isinstance(specials, Sequence) or isinstance(specials, str):
             raise _error("order.bad_specials", "specials must be a list of entries like V@m3")
+    if pending is not None:
+        pending = check_pending_special(pending, ctx, specials or [])
+        if special_ready(pending, ctx):
+            specials = [*(specials or []), pending]
+        else:
+            out["special"] = pending
+    if specials is not None:
         checked = [check_special(entry, ctx) for entry in specials]
         _no_repeats(checked, ctx)
         for entry in checked:

@@ -5,8 +5,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.ruleset import Column, column
 from engine.tabella.priority import time_key
 from engine.tabella.state import RaceState, Rider
+
+
+def columns() -> list[Column]:
+    """The figures of the result (§7: Velocità ranks, then Resistenza), as a table shows them.
+    New objects each call: a result belongs to its caller."""
+    return [
+        column("points", "tabella.column.points", "Points", "points"),
+        column("V", "tabella.column.velocita", "Velocità", "rating"),
+        column("R", "tabella.column.resistenza", "Resistenza", "rating"),
+        column("status", "tabella.column.status", "Status", "status", "text"),
+        column("progress", "tabella.column.progress", "Rounds completed", "count"),
+        column("gazzetta", "tabella.column.gazzetta", "Gazzetta", "status", "text"),
+    ]
+
 
 POINTS = (10, 8, 5, 3, 2)
 """§7: 1st-5th; 6th and below score 1."""

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.messages import Message, OrderError, msg
 from engine.rng import Rng
 from engine.ruleset import (
+    PROGRESS_KEY,
     Announcement,
     Decision,
     Entrant,
@@ -32,6 +33,7 @@ from engine.ruleset import (
     Standing,
     Validated,
     check_state_format,
+    progress_marker,
 )
 from engine.tabella import bots
 from engine.tabella.context import Intent
@@ -40,7 +42,7 @@ from engine.tabella.events import event
 from engine.tabella.gazzetta import finish_race, publish
 from engine.tabella.models import Options, Setup, Stage
 from engine.tabella.orders import OrderContext, automatic_order, normalise, specials_in
-from engine.tabella.ranking import gazzetta_applies, points_for, rank
+from engine.tabella.ranking import columns, gazzetta_applies, points_for, rank
 from engine.tabella.rounds import resolve_round
 from engine.tabella.setup import apply_setup
 from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState, Rider
@@ -387,6 +389,13 @@ class TabellaRuleset(Ruleset[RaceState]):
             "course": course_data(state.course),
             "round": min(state.round, LAST_ROUND + 1),
             "round_label": ROUNDS[state.round] if state.round <= LAST_ROUND else "finished",
+            PROGRESS_KEY: progress_marker(
+                "round",
+                min(state.round, LAST_ROUND) + 1,
+                LAST_ROUND + 1,
+                None,
+                ROUNDS[state.round] if state.round <= LAST_ROUND else "finished",
+            ),
             "void": state.void,
             "riders": [public_rider(r) for r in state.riders],
             "gazzetta": {
@@ -421,6 +430,7 @@ class TabellaRuleset(Ruleset[RaceState]):
                     for r in state.riders
                 ],
                 notes=[msg("tabella.note.void", "The race is void: fewer than 2 riders started.")],
+                columns=columns(),
             )
         placed = rank(state.riders, gazzetta_applies(state))
         standings = []
@@ -455,7 +465,7 @@ class TabellaRuleset(Ruleset[RaceState]):
                     "Provisional until the Gazzetta dello Sport's front page is published.",
                 )
             )
-        return Result(finished=finished, provisional=provisional, standings=standings, notes=notes)
+        return Result(finished=finished, provisional=provisional, standings=standings, notes=notes, columns=columns())
 
     def dump(self, state: RaceState) -> dict[str, Any]:
         return {"format": STATE_FORMAT, **state.to_data()}

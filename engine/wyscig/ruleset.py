@@ -16,6 +16,7 @@ from engine.messages import Message, OrderError, msg
 from engine.record import describe_validation_error
 from engine.rng import Rng
 from engine.ruleset import (
+    PROGRESS_KEY,
     Choice,
     Decision,
     Entrant,
@@ -30,6 +31,8 @@ from engine.ruleset import (
     Standing,
     Validated,
     check_state_format,
+    column,
+    progress_marker,
 )
 from engine.wyscig import bots
 from engine.wyscig.classification import WINNER_TIME, general_classification, stage_wins
@@ -247,6 +250,7 @@ class WyscigRuleset(Ruleset[State]):
             "pile": len(state.pile),
             "discards": state.discards,
             "turn": state.turn,
+            PROGRESS_KEY: progress_marker("stage", state.stage_number, state.stages, state.turn),
             "played": [dict(p) for p in state.played],
             "lap": lap_text(state),
             "players": [
@@ -314,6 +318,12 @@ class WyscigRuleset(Ruleset[State]):
                     },
                 )
                 for g in lines
+            ],
+            columns=[
+                column("total_time", "wk.column.total_time", "Total time (min)", "time"),
+                column("stage_wins", "wk.column.stage_wins", "Stage wins", "count"),
+                column("stage_times", "wk.column.stage_times", "Stage times (min)", "time", "list"),
+                column("penalty_minutes", "wk.column.penalty_minutes", "Penalty minutes", "minutes"),
             ],
             notes=[
                 msg(

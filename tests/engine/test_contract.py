@@ -98,6 +98,40 @@ def test_resolve_leaves_the_given_state_untouched(ruleset_id: str) -> None:
         assert json.dumps(ruleset.dump(old), sort_keys=True) == before
 
 
+UNTOUCHED_OPTIONS: dict[str, list[dict[str, Any]]] = {
+    "flamme_rouge": [{}, {"breakaway": "on", "meteo": "random", "finish": "first", "grid": "random"}],
+    "tabella": [{}, {"mode": "live", "gazzetta_delay": "immediate"}],
+    "wyscig": [{}, {"max_players": 4}],
+    "mind_cycling": [{}, {"mode": "live", "medal_section": "first"}],
+}
+
+
+@pytest.mark.parametrize("ruleset_id", RULESETS)
+@pytest.mark.parametrize("seed", [3, 19, 40])
+def test_resolve_leaves_its_input_untouched_whatever_the_seed_and_options(ruleset_id: str, seed: int) -> None:
+    """People and bots, every option set, whole races: neither the state nor the orders given are changed."""
+    from tests.engine.random_orders import random_order
+
+    ruleset = get_ruleset(ruleset_id)
+    rnd = random.Random(seed)
+    for options in UNTOUCHED_OPTIONS[ruleset_id]:
+        low, high = ruleset.player_limits(None, options)
+        people = humans(ruleset, max(low, min(2, high)))
+        race = LoggedRace.start(ruleset_id, ruleset.default_entrants(people, options), seed, options=options)
+        for _ in range(400):
+            awaited = race.awaited()
+            if not awaited and race.finished:
+                break
+            orders = {d.entrant: random_order(race, d, rnd) for d in awaited if not race.entrants[d.entrant].is_bot}
+            sent = json.dumps(orders, sort_keys=True)
+            before = json.dumps(ruleset.dump(race.state), sort_keys=True)
+            old = race.state
+            race.play_step(orders)
+            assert race.state is not old
+            assert json.dumps(ruleset.dump(old), sort_keys=True) == before, options
+            assert json.dumps(orders, sort_keys=True) == sent, options
+
+
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_views_events_and_decisions_are_json(ruleset_id: str) -> None:
     """Public and private views, events and decisions serialise to JSON for the bot and the record."""

@@ -35,7 +35,7 @@ def test_the_field_order_the_factories_rely_on() -> None:
     assert names(Message) == ["key", "params", "text"]
     assert names(Event) == ["kind", "data", "message"]
     assert names(Choice) == ["value", "label", "hint"]
-    assert names(InputField) == ["path", "label", "kind", "choices", "minimum", "maximum", "required"]
+    assert names(InputField) == ["path", "label", "kind", "choices", "minimum", "maximum", "required", "group"]
     assert names(Decision) == [
         "entrant",
         "kind",

@@ -147,10 +147,10 @@ class Flow:
         elif isinstance(h, StepResolved):
             await self._round_post(race, h)
         elif isinstance(h, RaceFinished):
-            await self._final_post(race, h.standings, h.provisional, "final")
+            await self._final_post(race, h.standings, h.provisional, "final", columns=h.columns)
             await self._edit_lobby(race)
         elif isinstance(h, AnnouncementPublished):
-            await self._final_post(race, h.standings, False, "news", h.events)
+            await self._final_post(race, h.standings, False, "news", h.events, columns=h.columns)
         elif isinstance(h, ReminderDue):
             await self._remind(race, h)
         elif isinstance(h, RaceCancelled):
@@ -283,6 +283,8 @@ class Flow:
         provisional: bool,
         kind: str,
         events: list[dict[str, Any]] | None = None,
+        *,
+        columns: list[dict[str, Any]] | None = None,
     ) -> None:
         names = self._names(race)
         ruleset = get_ruleset(race.ruleset)
@@ -290,7 +292,7 @@ class Flow:
         lines = [t(title, None, ruleset=ruleset.name, race=race.race_id)]
         if events:
             lines.append(events_text(events, None, 600))
-        lines.append(standings_text(standings, names, None))
+        lines.append(standings_text(standings, names, None, columns))
         if provisional:
             lines.append(t("race.final.provisional", None))
         lines.extend(await self._league_lines(race, kind, names))
@@ -303,7 +305,7 @@ class Flow:
                 race.ruleset,
                 result,
                 ruleset.name,
-                description=standings_text(standings, names, None),
+                description=standings_text(standings, names, None, columns),
                 names=names,
             )
             files.insert(0, card)

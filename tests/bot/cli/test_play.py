@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
 
 from bot.cli import build_parser, main
-from bot.cli.play import play
+from bot.cli.play import HUMAN_ID, number_range, play
+from engine.messages import Message
 from engine.registry import available_rulesets
+from engine.ruleset import InputField
 
 # Short races, so a whole one is played per test: (extra command-line arguments per rule system).
 SHORT = {
@@ -72,3 +75,37 @@ def test_the_terminal_publishes_the_gazzetta_before_the_final_standings() -> Non
     assert "The next morning:" in text
     assert "Final standings:" in text
     assert "(provisional)" not in text.split("Final standings")[1]
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "menu", "part"),
+    [
+        ("mind_cycling", "lane to seek", '"lane"'),
+        ("mind_cycling", "steps", '"distance"'),
+        ("tabella", "Add a special", '"specials"'),
+    ],
+)
+def test_the_numbered_menus_offer_the_optional_parts(ruleset_id: str, menu: str, part: str, tmp_path: Path) -> None:
+    """Typing 1 everywhere reaches Mind Cycling's steps and lane and Tabella's specials, which the record then holds."""
+    record = tmp_path / "race.json"
+    text = run_play(["--ruleset", ruleset_id, "--seed", "4", "--record", str(record)], "1\n" * 3000)
+    assert menu in text and "(optional: press Enter to skip)" in text
+    steps = json.loads(record.read_text(encoding="utf-8"))["steps"]
+    mine = [json.dumps(step[HUMAN_ID]) for step in steps if isinstance(step.get(HUMAN_ID), dict)]
+    assert any(part in order for order in mine)
+
+
+def test_enter_skips_an_optional_part_and_the_race_goes_on() -> None:
+    """Pressing Enter at every optional menu still plays a whole Mind Cycling race (the parts are left out)."""
+    answers = "\n".join(["1", ""] * 3000) + "\n"
+    text = run_play(["--ruleset", "mind_cycling", "--seed", "4"], answers)
+    assert "Final standings" in text
+
+
+def test_a_number_without_an_upper_bound_reads_as_such() -> None:
+    """Tabella's sprint takes any whole number from 0 (D16): "0 or more", never "0 to None"."""
+    sprint = InputField(
+        ["s1"], Message("tabella.field.sprint", {"n": 1}, "Sprint 1: intensity"), "number", [], 0, None, True
+    )
+    assert number_range(sprint) == "a number, 0 or more"
+    assert number_range(InputField(["d"], sprint.label, "number", [], 0, 4, False)) == "a number from 0 to 4"

@@ -54,6 +54,18 @@ def test_a_random_grid_places_everyone_at_once_on_start_squares() -> None:
     assert all(1 <= sq <= 5 for sq, _ in spots) and len(set(spots)) == 6
 
 
+@pytest.mark.rules("D6")
+def test_a_random_grid_is_random_not_packed_from_the_front() -> None:
+    """grid=random over ten seeds: the rear start squares are drawn too, and the grids differ from seed to seed."""
+    grids = []
+    for seed in range(10):
+        race = start(record(players=3, options={"grid": "random"}, seed=seed))
+        grids.append(tuple(sorted(at(race.state, r.id) for r in race.state.riders)))
+    # Six riders packed from the front fill P1-P3 (squares 5, 4, 3); drawn at random, P4/P5 come up.
+    assert any(sq <= 2 for grid in grids for sq, _ in grid)
+    assert len(set(grids)) > 1
+
+
 @pytest.mark.rules("D9", "9.2")
 def test_an_absent_player_gets_its_next_rider_on_the_rearmost_free_start_square() -> None:
     """Automatic placement: Rouleur first, on the rearmost start square with a free lane."""

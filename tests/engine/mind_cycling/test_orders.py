@@ -34,7 +34,8 @@ def test_the_mode_option_defaults_to_orders() -> None:
 
 @pytest.mark.rules("9.2", "D23")
 def test_the_decision_walks_action_then_steps_lane_and_bottle_for_each_cyclist() -> None:
-    """Fields: each cyclist's action first; then its steps (0..maximum), lane and bottle pass, all optional."""
+    """Fields: each cyclist's action first; then every cyclist's steps (0..maximum), lane and bottle pass, all
+    optional."""
     r = race([("a", 3, 12, 2), ("a", 1, 11, 2, "black"), ("a", 2, 5, 4)])
     state = r.state
     decision = RULESET.awaited(state)[0]
@@ -45,7 +46,16 @@ def test_the_decision_walks_action_then_steps_lane_and_bottle_for_each_cyclist()
         partial = RULESET.validate(state, "a", set_path(partial, ["intents", n, "action"], action)).order
     decision = RULESET.awaited(state, {"a": partial})[0]
     assert decision.complete
-    assert [f.path for f in decision.fields[:-1]] == [["intents", "1", "lane"]]
+    # Every cyclist's optional parts at once, each grouped by its cyclist (a panel pages through them).
+    assert [f.path for f in decision.fields[:-1]] == [
+        ["intents", "1", "lane"],
+        ["intents", "2", "distance"],
+        ["intents", "2", "lane"],
+        ["intents", "3", "distance"],
+        ["intents", "3", "lane"],
+        ["intents", "3", "pass_to"],
+    ]
+    assert [f.group.params["n"] for f in decision.fields[:-1] if f.group] == [1, 2, 2, 3, 3, 3]
     partial = RULESET.validate(state, "a", set_path(partial, ["intents", "1", "lane"], 2)).order
     fields = RULESET.awaited(state, {"a": partial})[0].fields
     assert fields[0].path == ["intents", "2", "distance"] and fields[0].maximum == 4

@@ -109,15 +109,20 @@ def _rider(rid: str, v: int, r: int = 5, **extra: Any) -> Rider:
 
 @pytest.mark.rules("D29", "7")
 def test_finishers_rank_by_speed_then_resistenza_then_time_and_before_every_exhausted_rider() -> None:
-    """V 10 > V 9 (R 8) > V 9 (R 3, earlier) ; exhausted: progress 6 before progress 3 whatever the speed."""
+    """V 10 > V 9 (R 8) > V 9 (R 3, order at minute 1) > V 9 (R 3, minute 7), each alone in its place: with
+    speed and Resistenza equal, the earlier order decides; exhausted: progress 6 before progress 3 whatever
+    the speed. (The later order is listed first, so only the time can put it second.)"""
     riders = [
         _rider("late_stop", v=1, status="exhausted", progress=6, v_at_stop=1),
+        _rider("v9_weak_late", v=9, r=3, order_time=minute(7)),
         _rider("v9_weak", v=9, r=3, order_time=minute(1)),
         _rider("early_stop", v=30, status="exhausted", progress=3, v_at_stop=30),
         _rider("v10", v=10),
         _rider("v9_strong", v=9, r=8, order_time=minute(9)),
     ]
-    assert [p.rider.id for p in rank(riders, False)] == ["v10", "v9_strong", "v9_weak", "late_stop", "early_stop"]
+    ranked = rank(riders, False)
+    assert [p.rider.id for p in ranked] == ["v10", "v9_strong", "v9_weak", "v9_weak_late", "late_stop", "early_stop"]
+    assert [p.place for p in ranked] == [1, 2, 3, 4, 5, 6]
 
 
 @pytest.mark.rules("D29")

@@ -33,8 +33,10 @@ def test_equal_totals_go_to_more_stage_wins() -> None:
 
 @pytest.mark.rules("D19")
 def test_then_the_lower_time_in_the_latest_stage() -> None:
-    """183 each, one win each: 60 in the latest stage beats 66."""
+    """183 each, one win each: 60 in the latest stage beats 66; and 63 in the latest beats 66 even when the
+    other rider's first stage (57 against 63) was better, so the latest stage is told from the first."""
     assert places([rider("a", [60, 57, 66]), rider("b", [57, 66, 60])]) == [("b", 1), ("a", 2)]
+    assert places([rider("a", [57, 60, 66]), rider("b", [63, 57, 63])]) == [("b", 1), ("a", 2)]
 
 
 @pytest.mark.rules("D19")

@@ -80,6 +80,7 @@ async def test_a_race_from_lobby_to_result(
     )
     assert record["ruleset"] == ruleset
     assert "League points:" in finals[0].text and "Alice +" in finals[0].text, "the post shows what the league gave"
+    assert not any(mark in finals[0].text for mark in ("{", "[", "None")), "figures labelled, not raw Python"
     rematch = await (await alice.click(finals[0], "Rematch")).reply()
     assert "race #2" in rematch.text and "Alice (opener)" in rematch.text
     assert rematch.text.count("(bot)") == sum(1 for e in record["entrants"] if e.get("bot")), "the same seats"
