@@ -136,10 +136,18 @@ async def _resolve_one(ctx: Context, race_id: int, step: int, force: bool) -> li
             if not force and not _ready(loaded, orders):
                 return None
             rev = race.orders_rev
+            # i17: /settings auto_moves — who completes an absent player's order at the deadline
+            by_bot = force and (await server_settings.settings_in(session, race.server_id)).auto_moves == "bot"
         now = ctx.clock.now()
         assert race.state is not None
         outcome = await ctx.workers.run(
-            stepping.resolve, loaded.spec, race.state, {e: stored(o) for e, o in orders.items()}, force, iso(now)
+            stepping.resolve,
+            loaded.spec,
+            race.state,
+            {e: stored(o) for e, o in orders.items()},
+            force,
+            iso(now),
+            by_bot,
         )
         if isinstance(outcome, stepping.Waiting):
             return None

@@ -231,12 +231,15 @@ def panel(spec: Spec, state: dict[str, Any], entrant: str, partial: Order | None
     return Panel(mine.model_dump(mode="json") if mine is not None else None, view)
 
 
-def resolve(spec: Spec, state: dict[str, Any], orders: dict[str, Stored], force: bool, now: str) -> Resolved | Waiting:
+def resolve(
+    spec: Spec, state: dict[str, Any], orders: dict[str, Stored], force: bool, now: str, absent_by_bot: bool = False
+) -> Resolved | Waiting:
     """Resolve the step now open with the stored orders, or say who is missing.
 
     With ``force`` (the deadline), an absent player gets the rules' automatic order, completing what
-    they sent (marked ``auto``); an entrant the rules let send nothing is left out. A bot without a
-    stored order answers now."""
+    they sent (marked ``auto``), or, where the server's policy says so (``absent_by_bot``), the order the
+    rule system's default bot would give, also marked ``auto``; an entrant the rules let send nothing is
+    left out. A bot without a stored order answers now."""
     race = _race(spec, state)
     decisions = race.awaited()
     step: dict[str, Order] = {}
@@ -252,7 +255,9 @@ def resolve(spec: Spec, state: dict[str, Any], orders: dict[str, Stored], force:
             missing.append(who)
         elif stored is not None or decision.required:
             partial = stored.body if stored is not None else None
-            step[who] = {**_body(race.absent_order(who, partial)), "auto": True, "received_at": now}
+            strategy = race.ruleset.default_strategy if absent_by_bot else None
+            absent = race.ruleset.auto_order(race.state, who, partial, strategy)
+            step[who] = {**_body(absent), "auto": True, "received_at": now}
     if missing:
         return Waiting(missing)
     played = race.play_step(step, decisions)

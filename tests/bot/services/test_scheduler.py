@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlmodel import col
 
-from bot.services import lobby, orders, records, resolution
+from bot.services import lobby, orders, records, resolution, server_settings
 from bot.services.outcomes import (
     AnnouncementPublished,
     OrderReceipt,
@@ -22,7 +22,7 @@ from bot.services.outcomes import (
 from bot.services.queries import utc
 from bot.store.tables import OrderRow, ResultRow, StepEvents
 from engine.registry import get_ruleset
-from tests.bot.services.conftest import CHANNEL, Harness, member
+from tests.bot.services.conftest import CHANNEL, SERVER, Harness, member
 
 
 async def _step_events(harness: Harness, race_id: int, step: int) -> int:
@@ -60,6 +60,26 @@ async def test_an_absent_player_gets_the_automatic_order_written_out_in_full(har
     state = get_ruleset("tabella").load((await harness.race(race_id)).state or {})
     assert row.body == {k: v for k, v in resolved.orders["u3"].items() if k not in ("auto", "received_at")}
     assert row.body["start"] in ("A", "B", "C") and state is not None
+
+
+@pytest.mark.parametrize("policy", ["rules", "bot"])
+async def test_the_servers_policy_says_who_orders_for_an_absent_player(harness: Harness, policy: str) -> None:
+    """With /settings auto_moves=bot the default bot orders for Carla at the deadline, otherwise the rules do;
+    either way the order is written out in full and marked automatic."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    await server_settings.change(harness.ctx, SERVER, "auto_moves", policy)
+    race_id, _ = await harness.open_and_start("tabella", humans=3, options={"mode": "live"})
+    rules = get_ruleset("tabella")
+    before = rules.load((await harness.race(race_id)).state or {})
+    by_rules = rules.auto_order(before, "u3", None, None)
+    by_bot = rules.auto_order(before, "u3", None, rules.default_strategy)
+    assert by_rules != by_bot, "this seed must tell the two policies apart"
+    await harness.order_all(race_id, skip={"u3"})
+    harness.clock.advance(minutes=15)
+    (resolved,) = [h for h in await harness.scheduler.run_due() if isinstance(h, StepResolved)]
+    assert resolved.orders["u3"]["auto"] is True
+    row = (await _order_rows(harness, race_id, 1))["u3"]
+    assert row.by == "auto" and row.body == (by_bot if policy == "bot" else by_rules)
 
 
 async def test_the_reminder_goes_once_at_three_quarters_to_those_who_have_not_ordered(harness: Harness) -> None:
