@@ -81,6 +81,11 @@ async def test_a_race_from_lobby_to_result(
     assert record["ruleset"] == ruleset
     assert "League points:" in finals[0].text and "Alice +" in finals[0].text, "the post shows what the league gave"
     assert not any(mark in finals[0].text for mark in ("{", "[", "None")), "figures labelled, not raw Python"
+    assert any(a.filename.endswith(".png") for a in finals[0].attachments), "the final post has its result card"
+    rounds = [m for m in alice.read() if m.id != lobby.id and m.id != finals[0].id and not m.ephemeral]
+    assert rounds, "round posts in the channel"
+    unpictured = [m.text[:60] for m in rounds if not any(a.filename.endswith(".png") for a in m.attachments)]
+    assert unpictured == [], "every round post carries the board's picture"
     rematch = await (await alice.click(finals[0], "Rematch")).reply()
     assert "race #2" in rematch.text and "Alice (opener)" in rematch.text
     assert rematch.text.count("(bot)") == sum(1 for e in record["entrants"] if e.get("bot")), "the same seats"
