@@ -18,7 +18,17 @@ from pydantic import BaseModel, ValidationError
 from engine.messages import OrderError
 from engine.record import RaceRecord, RecordError, describe_validation_error
 from engine.registry import get_ruleset
-from engine.ruleset import ORDER_META_KEYS, Decision, Entrant, EntrantError, Event, Order, Result, Ruleset
+from engine.ruleset import (
+    ORDER_META_KEYS,
+    Decision,
+    Entrant,
+    EntrantError,
+    Event,
+    Order,
+    Result,
+    Ruleset,
+    Validated,
+)
 
 
 def split_meta(order: Order | str) -> tuple[Order | str, dict[str, Any]]:
@@ -199,7 +209,10 @@ class Race:
             else:
                 raise RecordError(f"no order from {who}", entrant=who)
             try:
-                checked = ruleset.validate(state, who, body, None)
+                if metas.get(who, {}).get("auto") is True:
+                    checked = _complete_absent(ruleset, state, who, body)
+                else:
+                    checked = ruleset.validate(state, who, body, None)
             except OrderError as exc:
                 exc.entrant = who
                 raise
@@ -287,6 +300,21 @@ def replay(record: RaceRecord, on_step: Callable[[int, StepPlayed], object] | No
         if on_step is not None:
             on_step(n, played)
     return race
+
+
+def _complete_absent(ruleset: Ruleset[Any], state: Any, who: str, body: Order | str) -> Validated:
+    """An order marked ``"auto": true``, checked; where it is incomplete (a hand-written record may give
+    ``{"auto": true}`` alone, or only the parts the player chose), the rules' automatic order completes it.
+
+    A complete order (what the bot and the CLI write) is checked as it is, so records of today replay
+    exactly as before."""
+    if not body:
+        return ruleset.validate(state, who, ruleset.auto_order(state, who, None, None), None)
+    checked = ruleset.validate(state, who, body, None)
+    if checked.complete:
+        return checked
+    completed = ruleset.auto_order(state, who, body if isinstance(body, dict) else {"text": body}, None)
+    return ruleset.validate(state, who, completed, None)
 
 
 def _body(partial: Order | None) -> Order | None:
