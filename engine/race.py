@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from engine.messages import OrderError
-from engine.record import RaceRecord, RecordError, describe_validation_error
+from engine.record import Announced, RaceRecord, RecordError, announcement_name, describe_validation_error
 from engine.registry import get_ruleset
 from engine.ruleset import (
     ORDER_META_KEYS,
@@ -81,6 +81,10 @@ class Race:
     """The record without its steps: rule system, seed, stage, options, entrants, setup."""
     state: Any
     opening: list[Event] = field(default_factory=list)
+    played: int = 0
+    """Steps resolved so far (so a publication knows the step it follows)."""
+    announced: list[Announced] = field(default_factory=list)
+    """What this race has published, for its record's ``announcements``."""
 
     # --- creation --------------------------------------------------------------------------------
     @classmethod
@@ -122,12 +126,14 @@ class Race:
         except (ValueError, OrderError) as exc:
             raise RecordError(_name_the_part(ruleset, record) or str(exc)) from exc
         # A copy: the caller may go on appending steps to its own record.
-        header = record.model_copy(update={"steps": []})
+        header = record.model_copy(update={"steps": [], "announcements": None})
         return cls(ruleset=ruleset, header=header, state=state, opening=opening)
 
     def record(self, steps: list[dict[str, Order | str]]) -> RaceRecord:
-        """The race record: this race's header with ``steps`` (the orders of the steps played so far)."""
-        return self.header.model_copy(update={"steps": steps})
+        """The race record: this race's header with ``steps`` (the orders of the steps played so far) and
+        what it published (``announcements``, left out when nothing was)."""
+        announced = [a for a in self.announced if a.after_step <= len(steps)] or None
+        return self.header.model_copy(update={"steps": steps, "announcements": announced})
 
     # --- queries ---------------------------------------------------------------------------------
     @cached_property
@@ -230,16 +236,20 @@ class Race:
             if extra:
                 raise RecordError(f"an order from {', '.join(extra)}, who is not awaited now", entrant=extra[0])
         self.state, events = ruleset.resolve(state, normalised, metas or None)
+        self.played += 1
         return StepPlayed(step, events)
 
     def publish(self) -> list[Event]:
         """Publish what the finished race held back (Tabella's Gazzetta), if anything.
 
         The bot calls this when the announcement is due; the terminal calls it at once. The events are
-        returned, not added to the step events: a publication is not a step of the record."""
-        if self.ruleset.pending_announcement(self.state) is None:
+        returned, not added to the step events: a publication is not a step of the record; it goes to the
+        record's ``announcements`` (:meth:`record`)."""
+        pending = self.ruleset.pending_announcement(self.state)
+        if pending is None:
             return []
         self.state, events = self.ruleset.publish(self.state)
+        self.announced.append(Announced(kind=announcement_name(pending.kind), after_step=self.played))
         return events
 
     def play_bots_until_human(self, on_step: Callable[[StepPlayed], object] | None = None) -> int:
@@ -258,15 +268,29 @@ class Race:
                 on_step(step)
 
 
-def replay(record: RaceRecord, on_step: Callable[[int, StepPlayed], object] | None = None) -> Race:
+def replay(
+    record: RaceRecord,
+    on_step: Callable[[int, StepPlayed], object] | None = None,
+    on_publish: Callable[[Announced, list[Event]], object] | None = None,
+    on_state: Callable[[int, Race], object] | None = None,
+) -> Race:
     """Play every step of ``record``, each to ``on_step(number, step)``; an illegal order raises
     :class:`RecordError` naming step and entrant. The race keeps no step: a caller that wants the events
     collects them in ``on_step``.
+
+    The record's ``announcements`` are published after the step each names, their events to
+    ``on_publish``, so a finished race's record replays to the standings its players were shown; one that
+    names nothing pending (or another kind) is refused. ``on_state(number, race)`` sees the race after
+    each step (and at the start, number 0), for a caller that shows every step's state.
 
     A record made before a play became automatic (Flamme Rouge's exhaustion card of a rider without cards)
     holds an order from an entrant the step no longer awaits: such an order is still checked with the rule
     system and then left out, as the rules now play it by themselves."""
     race = Race.from_record_start(record)
+    announcements = list(enumerate(record.announcements or []))
+    if on_state is not None:
+        on_state(0, race)
+    _publish_due(race, announcements, 0, on_publish)
     for n, step in enumerate(record.steps, start=1):
         decisions = race.awaited()
         awaited = {d.entrant for d in decisions}
@@ -299,7 +323,30 @@ def replay(record: RaceRecord, on_step: Callable[[int, StepPlayed], object] | No
             raise RecordError(f"step {n}: {describe_validation_error(exc)}", step=n) from exc
         if on_step is not None:
             on_step(n, played)
+        _publish_due(race, announcements, n, on_publish)
+        if on_state is not None:
+            on_state(n, race)
     return race
+
+
+def _publish_due(
+    race: Race,
+    announcements: list[tuple[int, Announced]],
+    step: int,
+    on_publish: Callable[[Announced, list[Event]], object] | None,
+) -> None:
+    """Publish the recorded announcements that came out after ``step`` (taking them off the list)."""
+    while announcements and announcements[0][1].after_step == step:
+        index, announced = announcements.pop(0)
+        pending = race.ruleset.pending_announcement(race.state)
+        if pending is None or announced.kind not in (pending.kind, announcement_name(pending.kind)):
+            held = f"only {announcement_name(pending.kind)!r} is pending" if pending else "nothing is pending"
+            raise RecordError(
+                f"announcements.{index}: {announced.kind!r} cannot be published after step {step}: {held}"
+            )
+        events = race.publish()
+        if on_publish is not None:
+            on_publish(announced, events)
 
 
 def _complete_absent(ruleset: Ruleset[Any], state: Any, who: str, body: Order | str) -> Validated:
