@@ -7,6 +7,7 @@ race service): collect the awaited orders, fill in bots and absent players, reso
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -124,7 +125,7 @@ class Race:
         except ValidationError as exc:
             raise RecordError(_name_the_part(ruleset, record) or describe_validation_error(exc)) from exc
         except (ValueError, OrderError) as exc:
-            raise RecordError(_name_the_part(ruleset, record) or str(exc)) from exc
+            raise RecordError(_name_the_part(ruleset, record) or _name_the_field(record, str(exc))) from exc
         # A copy: the caller may go on appending steps to its own record.
         header = record.model_copy(update={"steps": [], "announcements": None})
         return cls(ruleset=ruleset, header=header, state=state, opening=opening)
@@ -297,6 +298,15 @@ def replay(
         if not decisions and race.finished:
             raise RecordError(f"step {n}: the race is already finished, but the record goes on", step=n)
         extra = [who for who in step if who not in awaited]
+        due = sorted(d.entrant for d in decisions if d.required and d.entrant not in step)
+        if extra and due:
+            # Someone else's order where the step awaits another: name the turn, not just the missing order.
+            verb = "is" if len(due) == 1 else "are"
+            raise RecordError(
+                f"step {n}: {', '.join(extra)} played out of turn; {', '.join(due)} {verb} to play",
+                step=n,
+                entrant=extra[0],
+            )
         if extra:
             for who in extra:
                 try:
@@ -372,6 +382,28 @@ def _body(partial: Order | None) -> Order | None:
     return body if isinstance(body, dict) else None
 
 
+def _name_the_field(record: RaceRecord, text: str) -> str:
+    """A rule system's refusal of a well-formed part, prefixed with the field it is about
+    (``rocks: space (row 99, lane 9) ...`` -> ``stage.rocks: space (row 99, lane 9) ...``).
+
+    The field is the key of the record's ``stage``, ``options`` or ``setup`` that the message names at its
+    head or, failing that, first as a word (its subject); a message naming none is left as it is."""
+    named: list[tuple[int, str, str]] = []
+    for part, data in (("stage", record.stage), ("options", record.options), ("setup", record.setup)):
+        if not isinstance(data, dict):
+            continue
+        for key in data:
+            if text.startswith(f"{key}:"):
+                return f"{part}.{text}"
+            found = re.search(rf"\b{re.escape(key)}\b", text)
+            if found:
+                named.append((found.start(), part, key))
+    if named:
+        _, part, key = min(named)
+        return f"{part}.{key}: {text}"
+    return text
+
+
 def _name_the_part(ruleset: Ruleset[Any], record: RaceRecord) -> str | None:
     """Which part of a refused record is malformed, its fields named from the record's top
     (``options.table: Extra inputs are not permitted``), so every rule system reports alike.
@@ -383,9 +415,20 @@ def _name_the_part(ruleset: Ruleset[Any], record: RaceRecord) -> str | None:
     ]
     if isinstance(record.stage, dict):
         parts.insert(0, ("stage", ruleset.stage_model, record.stage))
+    homes = {name: set(model.model_fields) for name, model, _ in parts}
+    homes.setdefault("stage", set(ruleset.stage_model.model_fields))
     for name, model, data in parts:
         try:
             model.model_validate(data)
         except ValidationError as exc:
-            return describe_validation_error(exc, name)
+            text = describe_validation_error(exc, name)
+            for err in exc.errors():
+                if err["type"] != "extra_forbidden" or len(err["loc"]) != 1:
+                    continue
+                key = str(err["loc"][0])
+                home = next((other for other, fields in homes.items() if other != name and key in fields), None)
+                if home is not None:
+                    line = f"{name}.{key}: {err['msg']}"
+                    text = text.replace(line, f"{name}.{key}: {key} belongs in {home}, not in {name}", 1)
+            return text
     return None
