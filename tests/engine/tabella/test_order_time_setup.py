@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine.record import parse_record
 from tests.logged import logged_replay
 
@@ -29,11 +31,13 @@ def _priorities(steps: list[dict[str, Any]]) -> list[list[str]]:
     return [e.data["priority"] for step in race.events for e in step if e.kind == "tabella.round"]
 
 
+@pytest.mark.rules("5.1", "R-TDD-6")
 def test_the_setup_time_decides_a_tie_when_the_step_gives_none() -> None:
     """Both start Cavaliera (same V and R): Luca's order came at 17:00, Anna's at 18:00, so Luca acts first."""
     assert _priorities([{"anna": {"start": "C"}, "luca": {"start": "C"}}]) == [["luca", "anna"]]
 
 
+@pytest.mark.rules("5.1", "R-TDD-6")
 def test_a_new_received_at_replaces_the_setup_time() -> None:
     """In round m1 Anna's order arrives at 16:00 and Luca sends none with a time: his 17:00 stands, she
     is now first."""

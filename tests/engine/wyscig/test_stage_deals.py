@@ -18,6 +18,7 @@ def _two_stages(deals: dict[int, Any], steps: list[tuple[str, str]]) -> dict[str
     return record({"p1": "47", "p2": "45"}, "", stage_one + steps, stages=2, stage_deals=deals)
 
 
+@pytest.mark.rules("R-WK-6")
 def test_a_stacked_second_stage_is_dealt_as_written() -> None:
     """Stage 1: P1 leads 47, P2 stays within 2 with 45; nobody has a card left, P1 wins (57, P2 60).
     Stage 2 deals the stacked hands; P1, still leading, draws the pile's 41 at his first turn."""
@@ -28,6 +29,7 @@ def test_a_stacked_second_stage_is_dealt_as_written() -> None:
     assert race.ruleset.private_view(race.state, "p2")["hand"] == {"speeds": [46], "descents": 1}
 
 
+@pytest.mark.rules("R-WK-6")
 def test_the_stacked_second_stage_plays_to_the_hand_worked_times() -> None:
     """P1 leads 40; P2's 46 takes the yellow token (chip-free, above L); P2 has only a descent left and is
     skipped; P1 plays 44 (46 - 2, tolerated), then 41 (5 below: 5 minutes). P2 wins the stage: 57, P1 65;
