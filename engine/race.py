@@ -388,6 +388,8 @@ def _name_the_field(record: RaceRecord, text: str) -> str:
 
     The field is the key of the record's ``stage``, ``options`` or ``setup`` that the message names at its
     head or, failing that, first as a word (its subject); a message naming none is left as it is."""
+    if text.startswith(("stage", "options", "setup", "entrants")):
+        return text  # already named from the record's top
     named: list[tuple[int, str, str]] = []
     for part, data in (("stage", record.stage), ("options", record.options), ("setup", record.setup)):
         if not isinstance(data, dict):

@@ -14,7 +14,7 @@ from engine.flamme_rouge.breakaway import bidders
 from engine.flamme_rouge.events import event
 from engine.flamme_rouge.grid import free_lane, place_bot_teams, place_randomly
 from engine.flamme_rouge.meteo import draw_tokens, weathered
-from engine.flamme_rouge.models import Options, Setup, Stage
+from engine.flamme_rouge.models import Options, RiderSetup, Setup, Stage
 from engine.flamme_rouge.state import (
     BID,
     BOT_TEAMS,
@@ -254,6 +254,18 @@ def _max_riders(spec: tuple[tuple[str, Any], ...]) -> int:
     )
 
 
+def _check_cards(rid: str, rs: RiderSetup, dealt: tuple[int, ...]) -> None:
+    """A stacked deck, hand or recycled pile holds only cards this rider's deck can hold: those of its
+    starting deck (a Rouleur's 3-7, a Sprinteur's 2-5 and 9, the Peloton's Attack!, the Muscle card) and
+    exhaustion cards (R-FR-8). Counts are not checked, so a test may repeat a card."""
+    allowed = set(dealt) | {C.EXHAUSTION}
+    for part in ("deck", "hand", "recycled"):
+        for card in getattr(rs, part) or []:
+            if C.parse_card(card) not in allowed:
+                names = ", ".join(C.label(c) for c in sorted(allowed - {C.EXHAUSTION})) + ", E"
+                raise ValueError(f"setup.riders.{rid}.{part}: {rid}'s deck cannot hold {card!r}; its cards are {names}")
+
+
 def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
     """Explicit owners, positions, decks, hands, recycled piles and exhaustion from ``setup``."""
     known = {r.id: r for r in state.riders}
@@ -277,6 +289,7 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
         if rid not in known:
             raise ValueError(f"setup.riders: no rider {rid!r} in this race; riders: {', '.join(known)}")
         r = known[rid]
+        _check_cards(rid, rs, r.deck)
         if rs.deck is not None:
             r.deck = tuple(C.parse_card(c) for c in rs.deck)
         if rs.hand is not None:
