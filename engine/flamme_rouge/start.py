@@ -299,6 +299,9 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
         if rs.exhaustion:
             r.recycled = (*r.recycled, *[C.EXHAUSTION] * rs.exhaustion)
             r.exhaustion = rs.exhaustion
+        if rs.crossed is not None or rs.past is not None:
+            _across(state, su, rid, rs, r)
+            continue
         if rs.square is not None:
             if rs.square > state.track.last and state.options["finish_overflow"] == "clip":
                 raise ValueError(f"setup.riders.{rid}.square: the track ends at square {state.track.last}")
@@ -313,6 +316,26 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
             r.lane = lane
         elif rs.lane is not None:
             raise ValueError(f"setup.riders.{rid}.lane needs a square")
+
+
+def _across(state: RaceState, su: Setup, rid: str, rs: RiderSetup, r: Rider) -> None:
+    """A rider set up already across the line (R-FR-9): off the track, with its round and distance past."""
+    where = f"setup.riders.{rid}"
+    if rs.crossed is None:
+        raise ValueError(f"{where}.past needs crossed (the round in which it crossed the line)")
+    if state.options["finish"] != "all":
+        raise ValueError(f"{where}.crossed: with finish 'first' the race ends at the first crossing; use finish 'all'")
+    if rs.square is not None or rs.lane is not None:
+        raise ValueError(f"{where}: a rider across the line has no square or lane")
+    if rs.crossed >= su.round:
+        raise ValueError(
+            f"{where}.crossed: it crossed before round {su.round}, the first one played, so at most {su.round - 1}"
+        )
+    r.crossed = rs.crossed
+    r.past = rs.past or 1
+    r.square = state.track.finish + r.past - 1
+    r.lane = 1
+    r.off = True
 
 
 def after_choice(state: RaceState) -> list[Event]:
