@@ -52,9 +52,11 @@ class CyclistSetup(BaseModel):
 
     entrant: str
     number: int = Field(ge=1, le=5)
-    row: int = Field(ge=-20)
-    lane: int = Field(ge=1, le=6)
+    row: int | None = Field(default=None, ge=-20)
+    lane: int | None = Field(default=None, ge=1, le=6)
     base: Literal["blue", "black"] = "blue"
+    place: int | None = Field(default=None, ge=1)
+    """Already across the line with this place (then no row or lane; R-MC-8)."""
 
 
 class SetupModel(BaseModel):
@@ -64,6 +66,8 @@ class SetupModel(BaseModel):
 
     cyclists: list[CyclistSetup] = Field(default_factory=list)
     round: int = Field(1, ge=1)
+    medals: dict[Literal["sprint", "mountain"], str] | None = None
+    """Section medals already won, by the cyclist's id (``anna#2``) (R-MC-8)."""
 
 
 class PresetModel(BaseModel):

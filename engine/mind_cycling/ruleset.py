@@ -165,11 +165,26 @@ class MindCycling(Ruleset[MindState]):
             c = state.cyclists[key]
             if c.placed:
                 raise ValueError(f"{where}: {key} is set up twice")
+            if s.place is not None:
+                if s.row is not None or s.lane is not None:
+                    raise ValueError(f"{where}: a cyclist already across (place) has no row or lane")
+                c.placed, c.crossed, c.place, c.bottle = True, True, s.place, s.base == "blue"
+                continue
+            if s.row is None or s.lane is None:
+                raise ValueError(f"{where}: row and lane are needed (or place, for a cyclist already across)")
             if s.row > state.course.last_row or s.lane > state.course.lanes:
                 raise ValueError(f"{where}: row {s.row}, lane {s.lane} is not on the course")
             if (s.row, s.lane) in state.course.rocks or state.at(s.row, s.lane) is not None:
                 raise ValueError(f"{where}: row {s.row}, lane {s.lane} is not free")
             c.row, c.lane, c.placed, c.bottle = s.row, s.lane, True, s.base == "blue"
+        across = sorted((c for c in state.cyclists.values() if c.crossed), key=lambda c: c.place or 0)
+        if [c.place for c in across] != list(range(1, len(across) + 1)):
+            raise ValueError(f"setup.cyclists: the places of the cyclists already across must be 1 to {len(across)}")
+        state.finish_order = [c.key for c in across]
+        for kind, key in (setup.medals or {}).items():
+            if key not in state.cyclists:
+                raise ValueError(f"setup.medals.{kind}: no cyclist {key!r} in this race")
+            state.section_winners[kind] = key
 
     # --- decisions -------------------------------------------------------------------------------
     def awaited(self, state: MindState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
