@@ -43,6 +43,9 @@ class OptionsModel(BaseModel):
     medal_section: Literal["last", "first"] = "last"  # D7
     placement_order: Literal["random"] | list[str] = "random"  # D9
     max_rounds: int | None = Field(None, ge=1, le=1000)  # D22
+    solo: bool = True
+    """With a single entrant: the solo game (D25); ``false`` races that one team under the ordinary
+    rules (its ``team_size``, places and medals), for situations a rules test needs (R-MC-9)."""
 
 
 class CyclistSetup(BaseModel):

@@ -122,7 +122,7 @@ class MindCycling(Ruleset[MindState]):
         stage_model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
         setup_model = SetupModel.model_validate(dict(setup or {}))
         course = build_course(stage_model, opts.lanes, opts.medal_section, seed)
-        solo = len(entrants) == 1
+        solo = len(entrants) == 1 and opts.solo
         size = SOLO_TEAM if solo else opts.team_size  # D25
         ids = [e.id for e in entrants]
         if opts.placement_order == "random":
