@@ -69,6 +69,8 @@ class SetupModel(BaseModel):
 
     cyclists: list[CyclistSetup] = Field(default_factory=list)
     round: int = Field(1, ge=1)
+    only_listed: bool = False
+    """The field is the listed cyclists alone: the others do not take part (R-MC-10)."""
     medals: dict[Literal["sprint", "mountain"], str] | None = None
     """Section medals already won, by the cyclist's id (``anna#2``) (R-MC-8)."""
 

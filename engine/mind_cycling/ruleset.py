@@ -177,6 +177,11 @@ class MindCycling(Ruleset[MindState]):
             if (s.row, s.lane) in state.course.rocks or state.at(s.row, s.lane) is not None:
                 raise ValueError(f"{where}: row {s.row}, lane {s.lane} is not free")
             c.row, c.lane, c.placed, c.bottle = s.row, s.lane, True, s.base == "blue"
+        if setup.only_listed:
+            state.cyclists = {k: c for k, c in state.cyclists.items() if c.placed}
+            missing = [e for e in state.entrants if not state.team(e)]
+            if missing:
+                raise ValueError(f"setup.only_listed: {', '.join(missing)} would have no cyclist; list at least one")
         across = sorted((c for c in state.cyclists.values() if c.crossed), key=lambda c: c.place or 0)
         if [c.place for c in across] != list(range(1, len(across) + 1)):
             raise ValueError(f"setup.cyclists: the places of the cyclists already across must be 1 to {len(across)}")
