@@ -53,9 +53,9 @@ class Stage(BaseModel):
     @field_validator("rows", mode="before")
     @classmethod
     def _rows_or_random(cls, value: object) -> object:
-        """Rows are a number or ``"random"``: one line says so."""
-        number = isinstance(value, int) and not isinstance(value, bool)
-        if not number and value != "random":
+        """Rows are a number or ``"random"``: one line says so (what pydantic reads as a number, ``"3"``
+        or ``3.0``, still passes to it)."""
+        if isinstance(value, bool) or (isinstance(value, str) and value != "random" and not value.strip().isdigit()):
             raise PydanticCustomError(
                 "bad_rows", "rows must be a row number or 'random', not {rows}", {"rows": repr(value)}
             )
