@@ -7,6 +7,7 @@ race service): collect the awaited orders, fill in bots and absent players, reso
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,9 +17,19 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from engine.messages import OrderError
-from engine.record import RaceRecord, RecordError, describe_validation_error
+from engine.record import Announced, RaceRecord, RecordError, announcement_name, describe_validation_error
 from engine.registry import get_ruleset
-from engine.ruleset import ORDER_META_KEYS, Decision, Entrant, EntrantError, Event, Order, Result, Ruleset
+from engine.ruleset import (
+    ORDER_META_KEYS,
+    Decision,
+    Entrant,
+    EntrantError,
+    Event,
+    Order,
+    Result,
+    Ruleset,
+    Validated,
+)
 
 
 def split_meta(order: Order | str) -> tuple[Order | str, dict[str, Any]]:
@@ -71,6 +82,10 @@ class Race:
     """The record without its steps: rule system, seed, stage, options, entrants, setup."""
     state: Any
     opening: list[Event] = field(default_factory=list)
+    played: int = 0
+    """Steps resolved so far (so a publication knows the step it follows)."""
+    announced: list[Announced] = field(default_factory=list)
+    """What this race has published, for its record's ``announcements``."""
 
     # --- creation --------------------------------------------------------------------------------
     @classmethod
@@ -110,14 +125,16 @@ class Race:
         except ValidationError as exc:
             raise RecordError(_name_the_part(ruleset, record) or describe_validation_error(exc)) from exc
         except (ValueError, OrderError) as exc:
-            raise RecordError(_name_the_part(ruleset, record) or str(exc)) from exc
+            raise RecordError(_name_the_part(ruleset, record) or _name_the_field(record, str(exc))) from exc
         # A copy: the caller may go on appending steps to its own record.
-        header = record.model_copy(update={"steps": []})
+        header = record.model_copy(update={"steps": [], "announcements": None})
         return cls(ruleset=ruleset, header=header, state=state, opening=opening)
 
     def record(self, steps: list[dict[str, Order | str]]) -> RaceRecord:
-        """The race record: this race's header with ``steps`` (the orders of the steps played so far)."""
-        return self.header.model_copy(update={"steps": steps})
+        """The race record: this race's header with ``steps`` (the orders of the steps played so far) and
+        what it published (``announcements``, left out when nothing was)."""
+        announced = [a for a in self.announced if a.after_step <= len(steps)] or None
+        return self.header.model_copy(update={"steps": steps, "announcements": announced})
 
     # --- queries ---------------------------------------------------------------------------------
     @cached_property
@@ -200,7 +217,10 @@ class Race:
             else:
                 raise RecordError(f"no order from {who}", entrant=who)
             try:
-                checked = ruleset.validate(state, who, body, None)
+                if metas.get(who, {}).get("auto") is True:
+                    checked = _complete_absent(ruleset, state, who, body)
+                else:
+                    checked = ruleset.validate(state, who, body, None)
             except OrderError as exc:
                 exc.entrant = who
                 raise
@@ -219,16 +239,20 @@ class Race:
             if extra:
                 raise RecordError(f"an order from {', '.join(extra)}, who is not awaited now", entrant=extra[0])
         self.state, events = ruleset.resolve(state, normalised, metas or None)
+        self.played += 1
         return StepPlayed(step, events)
 
     def publish(self) -> list[Event]:
         """Publish what the finished race held back (Tabella's Gazzetta), if anything.
 
         The bot calls this when the announcement is due; the terminal calls it at once. The events are
-        returned, not added to the step events: a publication is not a step of the record."""
-        if self.ruleset.pending_announcement(self.state) is None:
+        returned, not added to the step events: a publication is not a step of the record; it goes to the
+        record's ``announcements`` (:meth:`record`)."""
+        pending = self.ruleset.pending_announcement(self.state)
+        if pending is None:
             return []
         self.state, events = self.ruleset.publish(self.state)
+        self.announced.append(Announced(kind=announcement_name(pending.kind), after_step=self.played))
         return events
 
     def play_bots_until_human(self, on_step: Callable[[StepPlayed], object] | None = None) -> int:
@@ -247,21 +271,44 @@ class Race:
                 on_step(step)
 
 
-def replay(record: RaceRecord, on_step: Callable[[int, StepPlayed], object] | None = None) -> Race:
+def replay(
+    record: RaceRecord,
+    on_step: Callable[[int, StepPlayed], object] | None = None,
+    on_publish: Callable[[Announced, list[Event]], object] | None = None,
+    on_state: Callable[[int, Race], object] | None = None,
+) -> Race:
     """Play every step of ``record``, each to ``on_step(number, step)``; an illegal order raises
     :class:`RecordError` naming step and entrant. The race keeps no step: a caller that wants the events
     collects them in ``on_step``.
+
+    The record's ``announcements`` are published after the step each names, their events to
+    ``on_publish``, so a finished race's record replays to the standings its players were shown; one that
+    names nothing pending (or another kind) is refused. ``on_state(number, race)`` sees the race after
+    each step (and at the start, number 0), for a caller that shows every step's state.
 
     A record made before a play became automatic (Flamme Rouge's exhaustion card of a rider without cards)
     holds an order from an entrant the step no longer awaits: such an order is still checked with the rule
     system and then left out, as the rules now play it by themselves."""
     race = Race.from_record_start(record)
+    announcements = list(enumerate(record.announcements or []))
+    if on_state is not None:
+        on_state(0, race)
+    _publish_due(race, announcements, 0, on_publish)
     for n, step in enumerate(record.steps, start=1):
         decisions = race.awaited()
         awaited = {d.entrant for d in decisions}
         if not decisions and race.finished:
             raise RecordError(f"step {n}: the race is already finished, but the record goes on", step=n)
         extra = [who for who in step if who not in awaited]
+        due = sorted(d.entrant for d in decisions if d.required and d.entrant not in step)
+        if extra and due:
+            # Someone else's order where the step awaits another: name the turn, not just the missing order.
+            verb = "is" if len(due) == 1 else "are"
+            raise RecordError(
+                f"step {n}: {', '.join(extra)} played out of turn; {', '.join(due)} {verb} to play",
+                step=n,
+                entrant=extra[0],
+            )
         if extra:
             for who in extra:
                 try:
@@ -288,7 +335,45 @@ def replay(record: RaceRecord, on_step: Callable[[int, StepPlayed], object] | No
             raise RecordError(f"step {n}: {describe_validation_error(exc)}", step=n) from exc
         if on_step is not None:
             on_step(n, played)
+        _publish_due(race, announcements, n, on_publish)
+        if on_state is not None:
+            on_state(n, race)
     return race
+
+
+def _publish_due(
+    race: Race,
+    announcements: list[tuple[int, Announced]],
+    step: int,
+    on_publish: Callable[[Announced, list[Event]], object] | None,
+) -> None:
+    """Publish the recorded announcements that came out after ``step`` (taking them off the list)."""
+    while announcements and announcements[0][1].after_step == step:
+        index, announced = announcements.pop(0)
+        pending = race.ruleset.pending_announcement(race.state)
+        if pending is None or announced.kind not in (pending.kind, announcement_name(pending.kind)):
+            held = f"only {announcement_name(pending.kind)!r} is pending" if pending else "nothing is pending"
+            raise RecordError(
+                f"announcements.{index}: {announced.kind!r} cannot be published after step {step}: {held}"
+            )
+        events = race.publish()
+        if on_publish is not None:
+            on_publish(announced, events)
+
+
+def _complete_absent(ruleset: Ruleset[Any], state: Any, who: str, body: Order | str) -> Validated:
+    """An order marked ``"auto": true``, checked; where it is incomplete (a hand-written record may give
+    ``{"auto": true}`` alone, or only the parts the player chose), the rules' automatic order completes it.
+
+    A complete order (what the bot and the CLI write) is checked as it is, so records of today replay
+    exactly as before."""
+    if not body:
+        return ruleset.validate(state, who, ruleset.auto_order(state, who, None, None), None)
+    checked = ruleset.validate(state, who, body, None)
+    if checked.complete:
+        return checked
+    completed = ruleset.auto_order(state, who, body if isinstance(body, dict) else {"text": body}, None)
+    return ruleset.validate(state, who, completed, None)
 
 
 def _body(partial: Order | None) -> Order | None:
@@ -297,6 +382,30 @@ def _body(partial: Order | None) -> Order | None:
         return None
     body = split_meta(partial)[0]
     return body if isinstance(body, dict) else None
+
+
+def _name_the_field(record: RaceRecord, text: str) -> str:
+    """A rule system's refusal of a well-formed part, prefixed with the field it is about
+    (``rocks: space (row 99, lane 9) ...`` -> ``stage.rocks: space (row 99, lane 9) ...``).
+
+    The field is the key of the record's ``stage``, ``options`` or ``setup`` that the message names at its
+    head or, failing that, first as a word (its subject); a message naming none is left as it is."""
+    if text.startswith(("stage", "options", "setup", "entrants")):
+        return text  # already named from the record's top
+    named: list[tuple[int, str, str]] = []
+    for part, data in (("stage", record.stage), ("options", record.options), ("setup", record.setup)):
+        if not isinstance(data, dict):
+            continue
+        for key in data:
+            if text.startswith(f"{key}:"):
+                return f"{part}.{text}"
+            found = re.search(rf"\b{re.escape(key)}\b", text)
+            if found:
+                named.append((found.start(), part, key))
+    if named:
+        _, part, key = min(named)
+        return f"{part}.{key}: {text}"
+    return text
 
 
 def _name_the_part(ruleset: Ruleset[Any], record: RaceRecord) -> str | None:
@@ -310,9 +419,20 @@ def _name_the_part(ruleset: Ruleset[Any], record: RaceRecord) -> str | None:
     ]
     if isinstance(record.stage, dict):
         parts.insert(0, ("stage", ruleset.stage_model, record.stage))
+    homes = {name: set(model.model_fields) for name, model, _ in parts}
+    homes.setdefault("stage", set(ruleset.stage_model.model_fields))
     for name, model, data in parts:
         try:
             model.model_validate(data)
         except ValidationError as exc:
-            return describe_validation_error(exc, name)
+            text = describe_validation_error(exc, name)
+            for err in exc.errors():
+                if err["type"] != "extra_forbidden" or len(err["loc"]) != 1:
+                    continue
+                key = str(err["loc"][0])
+                home = next((other for other, fields in homes.items() if other != name and key in fields), None)
+                if home is not None:
+                    line = f"{name}.{key}: {err['msg']}"
+                    text = text.replace(line, f"{name}.{key}: {key} belongs in {home}, not in {name}", 1)
+            return text
     return None

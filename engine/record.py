@@ -21,6 +21,22 @@ StepOrder = dict[str, Any] | str
 """An order inside a step: a JSON object (with optional ``by``/``auto``/``received_at``) or text syntax."""
 
 
+class Announced(BaseModel):
+    """News a finished race published later (Tabella's Gazzetta): its kind, and the step after which it came
+    out (the number of steps played by then)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(min_length=1)
+    after_step: int = Field(ge=0)
+
+
+def announcement_name(kind: str) -> str:
+    """An announcement's name in a record: its kind without the rule system's prefix
+    (``tabella.gazzetta`` -> ``gazzetta``); a record may also give the full kind."""
+    return kind.rsplit(".", 1)[-1]
+
+
 class RaceRecord(BaseModel):
     """The envelope of a race record."""
 
@@ -34,6 +50,8 @@ class RaceRecord(BaseModel):
     entrants: list[Entrant] = Field(min_length=1)
     setup: dict[str, Any] | None = None
     steps: list[dict[str, StepOrder]] = Field(default_factory=list)
+    announcements: list[Announced] | None = None
+    """What was published after the race (optional; a record without it is read as before)."""
 
     @field_validator("ruleset")
     @classmethod
@@ -51,6 +69,16 @@ class RaceRecord(BaseModel):
             strangers = sorted(set(step) - known)
             if strangers:
                 raise ValueError(f"step {n} has an order from {', '.join(strangers)}, who is not an entrant")
+        last = 0
+        for n, announced in enumerate(self.announcements or []):
+            if announced.after_step > len(self.steps):
+                raise ValueError(
+                    f"announcements.{n}: published after step {announced.after_step}, "
+                    f"but the record has {len(self.steps)} steps"
+                )
+            if announced.after_step < last:
+                raise ValueError(f"announcements.{n}: announcements are listed in the order they came out")
+            last = announced.after_step
         return self
 
     def to_json(self) -> str:

@@ -133,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep = sub.add_parser("replay", help="replay a race record and print its standings and log")
     rep.add_argument("file", help="the race record (JSON); - for standard input")
     rep.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    rep.add_argument("--publish", action="store_true", help="publish what the finished race still holds back")
+    rep.add_argument("--steps", action="store_true", help="with --json: every step's public state and events")
+    rep.add_argument("--reveal", action="store_true", help="with --json: each entrant's private view too")
 
     rules = sub.add_parser("rules", help="a rule system's summary")
     rules.add_argument("ruleset", choices=RULESET_IDS)
@@ -174,7 +177,9 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "replay":
         from bot.cli.replay import replay_command
 
-        return replay_command(args.file, as_json=args.json)
+        return replay_command(
+            args.file, as_json=args.json, publish=args.publish, every_step=args.steps, reveal=args.reveal
+        )
     if args.command == "rules":
         from engine.registry import get_ruleset
 

@@ -11,7 +11,7 @@ from bot.cli import brief
 from bot.i18n import t
 from bot.standings import figure_text
 from engine.race import Race, StepPlayed, replay
-from engine.record import RecordError, parse_record
+from engine.record import Announced, RecordError, parse_record
 from engine.registry import get_ruleset
 from engine.ruleset import Event, Result
 
@@ -64,8 +64,30 @@ def standings_state(result: Result) -> str:
     return t("cli.standings.provisional") if result.provisional else t("cli.standings.finished")
 
 
-def replay_command(path: str, *, as_json: bool) -> int:
-    """Replay ``path``; exit status 2 with a message naming the step and entrant for an illegal order."""
+def _views(race: Race, events: list[Event], number: int, reveal: bool) -> dict[str, Any]:
+    """One entry of ``replay --json --steps``: the step's number, events and public state after it (and
+    with ``--reveal`` each entrant's private view: hands, plans)."""
+    view: dict[str, Any] = {
+        "step": number,
+        "events": [e.model_dump(mode="json") for e in events],
+        "state": race.ruleset.public_view(race.state),
+    }
+    if reveal:
+        view["private"] = {who: race.ruleset.private_view(race.state, who) for who in race.entrants}
+    return view
+
+
+def replay_command(
+    path: str, *, as_json: bool, publish: bool = False, every_step: bool = False, reveal: bool = False
+) -> int:
+    """Replay ``path``; exit status 2 with a message naming the step and entrant for an illegal order.
+
+    The record's announcements are published where it says; ``publish`` publishes what is still pending
+    after the last step. With ``as_json``, ``every_step`` adds each step's public state and events
+    (``steps``, the start as step 0) and ``reveal`` each entrant's private view (there and at the end)."""
+    if (every_step or reveal) and not as_json:
+        print("gregario replay: --steps and --reveal go with --json", file=sys.stderr)
+        return 2
     source = "standard input" if path == "-" else path
     try:
         data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
@@ -77,17 +99,40 @@ def replay_command(path: str, *, as_json: bool) -> int:
         print(f"gregario replay: {source} is not UTF-8 text; a race record is a JSON file", file=sys.stderr)
         return 2
     steps: list[list[Event]] = []
+    published: list[tuple[Announced, list[Event]]] = []
+    states: list[dict[str, Any]] = []
 
     def keep(n: int, played: StepPlayed) -> None:
         steps.append(played.events)
 
+    def announce(announced: Announced, events: list[Event]) -> None:
+        published.append((announced, events))
+
+    def look(n: int, race: Race) -> None:
+        if every_step:
+            states.append(_views(race, steps[n - 1] if n else race.opening, n, reveal))
+
     try:
-        race = replay(parse_record(text), keep)
+        race = replay(parse_record(text), keep, announce, look)
     except RecordError as exc:
         print(f"gregario replay: {brief(str(exc))}", file=sys.stderr)
         return 2
+    if publish:
+        pending = race.ruleset.pending_announcement(race.state)
+        events = race.publish()
+        if pending is not None:
+            published.append((race.announced[-1], events))
     if as_json:
-        print(json.dumps(replay_summary(race, steps), ensure_ascii=False, sort_keys=True))
+        summary = replay_summary(race, steps)
+        if published:
+            summary["announcements"] = [
+                {**a.model_dump(mode="json"), "events": [e.model_dump(mode="json") for e in ev]} for a, ev in published
+            ]
+        if every_step:
+            summary["steps"] = states
+        if reveal:
+            summary["private"] = {who: race.ruleset.private_view(race.state, who) for who in race.entrants}
+        print(json.dumps(summary, ensure_ascii=False, sort_keys=True))
         return 0
     if race.opening:
         print("— start")
@@ -97,6 +142,11 @@ def replay_command(path: str, *, as_json: bool) -> int:
         print(f"— step {n}")
         for event in events:
             print(f"  {event.message.text}")
+        for announced, news in published:
+            if announced.after_step == n:
+                print(f"— published: {announced.kind}")
+                for event in news:
+                    print(f"  {event.message.text}")
     print(f"\nStandings ({standings_state(race.result())}):")
     print(render_standings(race))
     return 0

@@ -14,7 +14,7 @@ from bot.services.context import Context
 from bot.services.outcomes import Refusal
 from bot.services.queries import load, stored
 from bot.store.tables import AnnouncementRow, OrderRow, ResultRow
-from engine.record import RaceRecord
+from engine.record import Announced, RaceRecord, announcement_name
 
 
 async def race_record(ctx: Context, race_id: int) -> RaceRecord:
@@ -31,7 +31,16 @@ async def race_record(ctx: Context, race_id: int) -> RaceRecord:
         by_step: dict[int, dict[str, Any]] = defaultdict(dict)
         for row in rows.scalars():
             by_step[row.step][row.entrant] = stored(row).for_record()
-    return loaded.spec.record([by_step[n] for n in range(1, loaded.race.step)])
+        published = await session.execute(
+            select(col(AnnouncementRow.kind))
+            .where(col(AnnouncementRow.race_id) == race_id, col(AnnouncementRow.published_at).is_not(None))
+            .order_by(col(AnnouncementRow.published_at))
+        )
+        # A race publishes only once it is finished, so after its last resolved step.
+        last_step = loaded.race.step - 1
+        announcements = [Announced(kind=announcement_name(kind), after_step=last_step) for kind in published.scalars()]
+    record = loaded.spec.record([by_step[n] for n in range(1, loaded.race.step)])
+    return record.model_copy(update={"announcements": announcements or None})
 
 
 async def stored_result(ctx: Context, race_id: int) -> tuple[dict[str, Any] | None, bool]:

@@ -76,6 +76,11 @@ class RiderSetup(BaseModel):
     recycled: list[Card] | None = None
     exhaustion: int = Field(default=0, ge=0)
     """Exhaustion cards already taken: added to its recycled pile."""
+    crossed: int | None = Field(default=None, ge=1)
+    """The round in which it already crossed the finish line (``finish: "all"``; before the first round
+    played): it is off the track, ranked by that round and ``past`` (R-FR-9)."""
+    past: int | None = Field(default=None, ge=1)
+    """How far past the line it crossed (the first finish square = 1; default 1); only with ``crossed``."""
 
 
 class Setup(BaseModel):

@@ -14,7 +14,7 @@ from engine.flamme_rouge.breakaway import bidders
 from engine.flamme_rouge.events import event
 from engine.flamme_rouge.grid import free_lane, place_bot_teams, place_randomly
 from engine.flamme_rouge.meteo import draw_tokens, weathered
-from engine.flamme_rouge.models import Options, Setup, Stage
+from engine.flamme_rouge.models import Options, RiderSetup, Setup, Stage
 from engine.flamme_rouge.state import (
     BID,
     BOT_TEAMS,
@@ -254,6 +254,18 @@ def _max_riders(spec: tuple[tuple[str, Any], ...]) -> int:
     )
 
 
+def _check_cards(rid: str, rs: RiderSetup, dealt: tuple[int, ...]) -> None:
+    """A stacked deck, hand or recycled pile holds only cards this rider's deck can hold: those of its
+    starting deck (a Rouleur's 3-7, a Sprinteur's 2-5 and 9, the Peloton's Attack!, the Muscle card) and
+    exhaustion cards (R-FR-8). Counts are not checked, so a test may repeat a card."""
+    allowed = set(dealt) | {C.EXHAUSTION}
+    for part in ("deck", "hand", "recycled"):
+        for card in getattr(rs, part) or []:
+            if C.parse_card(card) not in allowed:
+                names = ", ".join(C.label(c) for c in sorted(allowed - {C.EXHAUSTION})) + ", E"
+                raise ValueError(f"setup.riders.{rid}.{part}: {rid}'s deck cannot hold {card!r}; its cards are {names}")
+
+
 def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
     """Explicit owners, positions, decks, hands, recycled piles and exhaustion from ``setup``."""
     known = {r.id: r for r in state.riders}
@@ -277,6 +289,7 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
         if rid not in known:
             raise ValueError(f"setup.riders: no rider {rid!r} in this race; riders: {', '.join(known)}")
         r = known[rid]
+        _check_cards(rid, rs, r.deck)
         if rs.deck is not None:
             r.deck = tuple(C.parse_card(c) for c in rs.deck)
         if rs.hand is not None:
@@ -286,6 +299,9 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
         if rs.exhaustion:
             r.recycled = (*r.recycled, *[C.EXHAUSTION] * rs.exhaustion)
             r.exhaustion = rs.exhaustion
+        if rs.crossed is not None or rs.past is not None:
+            _across(state, su, rid, rs, r)
+            continue
         if rs.square is not None:
             if rs.square > state.track.last and state.options["finish_overflow"] == "clip":
                 raise ValueError(f"setup.riders.{rid}.square: the track ends at square {state.track.last}")
@@ -300,6 +316,26 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
             r.lane = lane
         elif rs.lane is not None:
             raise ValueError(f"setup.riders.{rid}.lane needs a square")
+
+
+def _across(state: RaceState, su: Setup, rid: str, rs: RiderSetup, r: Rider) -> None:
+    """A rider set up already across the line (R-FR-9): off the track, with its round and distance past."""
+    where = f"setup.riders.{rid}"
+    if rs.crossed is None:
+        raise ValueError(f"{where}.past needs crossed (the round in which it crossed the line)")
+    if state.options["finish"] != "all":
+        raise ValueError(f"{where}.crossed: with finish 'first' the race ends at the first crossing; use finish 'all'")
+    if rs.square is not None or rs.lane is not None:
+        raise ValueError(f"{where}: a rider across the line has no square or lane")
+    if rs.crossed >= su.round:
+        raise ValueError(
+            f"{where}.crossed: it crossed before round {su.round}, the first one played, so at most {su.round - 1}"
+        )
+    r.crossed = rs.crossed
+    r.past = rs.past or 1
+    r.square = state.track.finish + r.past - 1
+    r.lane = 1
+    r.off = True
 
 
 def after_choice(state: RaceState) -> list[Event]:

@@ -43,6 +43,9 @@ class OptionsModel(BaseModel):
     medal_section: Literal["last", "first"] = "last"  # D7
     placement_order: Literal["random"] | list[str] = "random"  # D9
     max_rounds: int | None = Field(None, ge=1, le=1000)  # D22
+    solo: bool = True
+    """With a single entrant: the solo game (D25); ``false`` races that one team under the ordinary
+    rules (its ``team_size``, places and medals), for situations a rules test needs (R-MC-9)."""
 
 
 class CyclistSetup(BaseModel):
@@ -52,9 +55,11 @@ class CyclistSetup(BaseModel):
 
     entrant: str
     number: int = Field(ge=1, le=5)
-    row: int = Field(ge=-20)
-    lane: int = Field(ge=1, le=6)
+    row: int | None = Field(default=None, ge=-20)
+    lane: int | None = Field(default=None, ge=1, le=6)
     base: Literal["blue", "black"] = "blue"
+    place: int | None = Field(default=None, ge=1)
+    """Already across the line with this place (then no row or lane; R-MC-8)."""
 
 
 class SetupModel(BaseModel):
@@ -64,6 +69,10 @@ class SetupModel(BaseModel):
 
     cyclists: list[CyclistSetup] = Field(default_factory=list)
     round: int = Field(1, ge=1)
+    only_listed: bool = False
+    """The field is the listed cyclists alone: the others do not take part (R-MC-10)."""
+    medals: dict[Literal["sprint", "mountain"], str] | None = None
+    """Section medals already won, by the cyclist's id (``anna#2``) (R-MC-8)."""
 
 
 class PresetModel(BaseModel):

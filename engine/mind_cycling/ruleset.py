@@ -129,7 +129,7 @@ class MindCycling(Ruleset[MindState]):
         stage_model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
         setup_model = SetupModel.model_validate(dict(setup or {}))
         course = build_course(stage_model, opts.lanes, opts.medal_section, seed)
-        solo = len(entrants) == 1
+        solo = len(entrants) == 1 and opts.solo
         size = SOLO_TEAM if solo else opts.team_size  # D25
         ids = [e.id for e in entrants]
         if opts.placement_order == "random":
@@ -172,11 +172,31 @@ class MindCycling(Ruleset[MindState]):
             c = state.cyclists[key]
             if c.placed:
                 raise ValueError(f"{where}: {key} is set up twice")
+            if s.place is not None:
+                if s.row is not None or s.lane is not None:
+                    raise ValueError(f"{where}: a cyclist already across (place) has no row or lane")
+                c.placed, c.crossed, c.place, c.bottle = True, True, s.place, s.base == "blue"
+                continue
+            if s.row is None or s.lane is None:
+                raise ValueError(f"{where}: row and lane are needed (or place, for a cyclist already across)")
             if s.row > state.course.last_row or s.lane > state.course.lanes:
                 raise ValueError(f"{where}: row {s.row}, lane {s.lane} is not on the course")
             if (s.row, s.lane) in state.course.rocks or state.at(s.row, s.lane) is not None:
                 raise ValueError(f"{where}: row {s.row}, lane {s.lane} is not free")
             c.row, c.lane, c.placed, c.bottle = s.row, s.lane, True, s.base == "blue"
+        if setup.only_listed:
+            state.cyclists = {k: c for k, c in state.cyclists.items() if c.placed}
+            missing = [e for e in state.entrants if not state.team(e)]
+            if missing:
+                raise ValueError(f"setup.only_listed: {', '.join(missing)} would have no cyclist; list at least one")
+        across = sorted((c for c in state.cyclists.values() if c.crossed), key=lambda c: c.place or 0)
+        if [c.place for c in across] != list(range(1, len(across) + 1)):
+            raise ValueError(f"setup.cyclists: the places of the cyclists already across must be 1 to {len(across)}")
+        state.finish_order = [c.key for c in across]
+        for kind, key in (setup.medals or {}).items():
+            if key not in state.cyclists:
+                raise ValueError(f"setup.medals.{kind}: no cyclist {key!r} in this race")
+            state.section_winners[kind] = key
 
     # --- decisions -------------------------------------------------------------------------------
     def awaited(self, state: MindState, partial: Mapping[str, Order] | None = None) -> list[Decision]:

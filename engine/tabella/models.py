@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 StartRow = Literal["A", "B", "C"]
 SPECIAL_CODES = ("V", "G", "J", "B", "X", "P", "V2", "B2")
@@ -36,6 +37,29 @@ class Stage(BaseModel):
 
     table: Literal["classic", "random"] | list[list[int]] = "classic"
     rows: int | Literal["random"] = "random"
+
+    @field_validator("table", mode="before")
+    @classmethod
+    def _known_table(cls, value: object) -> object:
+        """An unknown table name is one line, not one per member of the union."""
+        if isinstance(value, str) and value not in ("classic", "random"):
+            raise PydanticCustomError(
+                "unknown_table",
+                "unknown table {table}; choose 'classic' or 'random', or give the table's rows as lists of numbers",
+                {"table": repr(value)},
+            )
+        return value
+
+    @field_validator("rows", mode="before")
+    @classmethod
+    def _rows_or_random(cls, value: object) -> object:
+        """Rows are a number or ``"random"``: one line says so (what pydantic reads as a number, ``"3"``
+        or ``3.0``, still passes to it)."""
+        if isinstance(value, bool) or (isinstance(value, str) and value != "random" and not value.strip().isdigit()):
+            raise PydanticCustomError(
+                "bad_rows", "rows must be a row number or 'random', not {rows}", {"rows": repr(value)}
+            )
+        return value
 
 
 class StolenBottleSetup(BaseModel):

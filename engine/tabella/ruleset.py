@@ -314,7 +314,8 @@ class TabellaRuleset(Ruleset[RaceState]):
                     event("did_not_start", "{name} sent no plan and does not start.", rider=rider.id, name=rider.name)
                 )
                 continue
-            rider.order_time = plan.get("received_at")
+            if plan.get("received_at") is not None:  # else the setup's order_time stands
+                rider.order_time = plan["received_at"]
             if state.round == 0:
                 rider.status = "racing"
                 rider.reinforced = bool(plan.get("bibitone"))  # D20: fixed at the start
@@ -355,7 +356,8 @@ class TabellaRuleset(Ruleset[RaceState]):
                 order = {**automatic_order(self._context(state, rid)), "auto": True}
             ctx_orders[rid] = order
             rider = state.rider(rid)
-            rider.order_time = order.get("received_at")  # D6: the time of this round's order
+            if order.get("received_at") is not None:  # D6: the time of this round's order; until a step
+                rider.order_time = order["received_at"]  # gives one, the setup's order_time stands
             if number == 0:
                 rider.status = "racing"
                 rider.reinforced = bool(order.get("bibitone"))

@@ -8,6 +8,7 @@ laid at once, §5.2), so a hand is only speed values plus a count of descent car
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
@@ -86,3 +87,24 @@ def describe_hand(speeds: list[int], descents: int) -> str:
     if descents:
         parts += f" and {descents} descent{'s' if descents != 1 else ''}"
     return parts
+
+
+def stacked_deal(
+    deck: list[Card], hands: dict[str, list[Card]], pile: list[Card] | None, rng: Rng, where: str = "setup"
+) -> list[Card]:
+    """The pile of a stacked deal (a record's setup): ``pile`` exactly as given, or the deck less ``hands``
+    shuffled, where the hands may hold only as many of a card as the deck has; ``where`` names the setup
+    part in the refusal (``setup.stage_deals.2``).
+
+    A stacked pile is not counted against the deck: test records pad piles with a neutral card beyond the
+    deck's count (docs/rulings.md R-WK-6)."""
+    if pile is not None:
+        return list(pile)
+    rest = Counter(deck)
+    rest.subtract(Counter(c for h in hands.values() for c in h))
+    short = sorted(str(c) for c, n in rest.items() if n < 0)
+    if short:
+        raise ValueError(f"{where}.hands hold more cards than the deck has: {', '.join(short)}")
+    cards = list(rest.elements())
+    rng.shuffle(cards)
+    return cards

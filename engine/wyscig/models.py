@@ -30,6 +30,15 @@ class OptionsModel(BaseModel):
     """D3: 2-6 players by default; 7 or 8 only with the 108-card deck."""
 
 
+class StageDeal(BaseModel):
+    """A later stage's stacked deal: explicit opening hands and pile (top first), like the first stage's."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    hands: dict[str, list[CardName]] | None = None
+    pile: list[CardName] | None = None
+
+
 class SetupModel(BaseModel):
     """An exact starting situation for tests, tutorials and puzzles (every field optional)."""
 
@@ -49,6 +58,9 @@ class SetupModel(BaseModel):
     """The first stage's pile, top first: hands not given are dealt from it, the rest is the draw pile."""
     minutes: dict[str, int] | None = None
     """Penalty minutes held at the start of the first stage played."""
+    stage_deals: dict[int, StageDeal] | None = None
+    """Stacked hands and pile of a later stage, by its number, dealt when that stage starts (the first
+    stage played takes ``hands`` and ``pile``)."""
 
 
 class OrderModel(BaseModel):

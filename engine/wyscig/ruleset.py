@@ -5,7 +5,6 @@ Turns are sequential: one step is one player's turn, and ``awaited`` names exact
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from importlib import resources
 from typing import Any, ClassVar, TypeVar
@@ -36,7 +35,7 @@ from engine.ruleset import (
 )
 from engine.wyscig import bots
 from engine.wyscig.classification import WINNER_TIME, general_classification, stage_wins
-from engine.wyscig.deck import Card, deck_presets, describe_hand, is_speed
+from engine.wyscig.deck import Card, deck_presets, describe_hand, is_speed, stacked_deal
 from engine.wyscig.models import OptionsModel, SetupModel, StageModel
 from engine.wyscig.orders import check_order, check_turn, partial_of
 from engine.wyscig.pace import Verdict, hint, judge
@@ -134,6 +133,7 @@ class WyscigRuleset(Ruleset[State]):
         state.stage_number = number
         state.leader = leader
         pile, hands = _first_deal(plan, preset.cards(), ids, rng)
+        state.stacked = _later_deals(plan, preset.cards(), ids, number, model.stages)
         state.rng = rng.state
         events: list[Event] = []
         deal(state, pile, events, hands)
@@ -403,19 +403,31 @@ def _first_deal(
     for e in hands:
         if e not in ids:
             raise ValueError(f"setup.hands names {e!r}, who is not an entrant")
-    if plan.pile is not None:
-        return list(plan.pile), hands  # a stacked pile is taken exactly as given
-    if not hands:
+    if plan.pile is None and not hands:
         rng.shuffle(deck)
         return deck, hands
-    rest = Counter(deck)
-    rest.subtract(Counter(c for h in hands.values() for c in h))
-    short = sorted((str(c) for c, n in rest.items() if n < 0))
-    if short:
-        raise ValueError(f"setup.hands hold more cards than the deck has: {', '.join(short)}")
-    pile = list(rest.elements())
-    rng.shuffle(pile)
-    return pile, hands
+    pile: list[Card] | None = None if plan.pile is None else list(plan.pile)
+    return stacked_deal(deck, hands, pile, rng), hands
+
+
+def _later_deals(
+    plan: SetupModel, deck: list[Card], ids: list[str], first: int, last: int
+) -> dict[str, dict[str, Any]]:
+    """The setup's stacked deals of later stages, checked now (entrants, stage numbers, cards against the
+    deck), for the state to deal when each stage starts."""
+    stacked: dict[str, dict[str, Any]] = {}
+    for number, given in sorted((plan.stage_deals or {}).items()):
+        where = f"setup.stage_deals.{number}"
+        if not first < number <= last:
+            raise ValueError(f"{where}: the stages after the first one played are {first + 1} to {last}")
+        hands: dict[str, list[Card]] = {e: list(h) for e, h in (given.hands or {}).items()}
+        for e in hands:
+            if e not in ids:
+                raise ValueError(f"{where}.hands names {e!r}, who is not an entrant")
+        pile: list[Card] | None = None if given.pile is None else list(given.pile)
+        stacked_deal(deck, hands, pile, Rng.from_seed(0, "check"), where)  # only to check the cards
+        stacked[str(number)] = {"hands": hands, "pile": pile}
+    return stacked
 
 
 def _check_first_card(state: State) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from engine.rng import Rng
 from engine.ruleset import Event
 from engine.wyscig.classification import general_classification, stage_ranking, stage_time
-from engine.wyscig.deck import CLIMB, Card, shuffled_deck
+from engine.wyscig.deck import CLIMB, Card, deck_presets, shuffled_deck, stacked_deal
 from engine.wyscig.events import event
 from engine.wyscig.state import State
 from engine.wyscig.turn import HAND_SIZE, begin_turn, draw, lay_climb, take
@@ -61,11 +61,19 @@ def deal(state: State, pile: list[Card], events: list[Event], hands: dict[str, l
 
 def start_stage(state: State, events: list[Event], pile: list[Card] | None = None) -> None:
     """A fresh shuffle and deal (D5), then the leader's first turn begins."""
-    if pile is None:
+    stacked = state.stacked.get(str(state.stage_number))
+    hands: dict[str, list[Card]] | None = None
+    if stacked is not None and pile is None:
+        # A record's setup stacked this stage (its cards were checked against the deck at the start).
+        rng = Rng(state.rng)
+        hands = {e: list(h) for e, h in stacked["hands"].items()}
+        pile = stacked_deal(deck_presets()[state.deck].cards(), hands, stacked["pile"], rng)
+        state.rng = rng.state
+    elif pile is None:
         rng = Rng(state.rng)
         pile = shuffled_deck(state.deck, rng)
         state.rng = rng.state
-    deal(state, pile, events)
+    deal(state, pile, events, hands)
     advance(state, state.leader, events)
 
 

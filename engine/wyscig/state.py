@@ -80,6 +80,9 @@ class State:
     stage_results: list[dict[str, Any]] = field(default_factory=list)
     """One entry per finished stage: its winner, times and ranking (D20)."""
     finished: bool = False
+    stacked: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """A record's stacked deals of later stages, by stage number (``{"pile": [...] | None, "hands": {...}}``);
+    never changed, only read when that stage starts."""
 
     @property
     def on_climb(self) -> bool:

@@ -85,7 +85,9 @@ def test_the_driver_keeps_only_what_the_next_step_needs() -> None:
     played = []
     assert race.play_bots_until_human(played.append) == len(played) > 0
     assert race.finished and race.header.steps == []
-    assert set(vars(race)) <= {"ruleset", "header", "state", "opening", "entrants"}
+    # A step counter and what it published (an announcement per race at most) do not grow with the steps.
+    assert set(vars(race)) <= {"ruleset", "header", "state", "opening", "entrants", "played", "announced"}
+    assert race.played == len(played) and len(race.announced) <= 1
     assert race.record([p.orders for p in played]).steps[0] == played[0].orders
     assert all(order.get("by") == "bot" for p in played for order in p.orders.values())
 

@@ -61,6 +61,7 @@ RARE: dict[str, set[str]] = {
     # received_at times that bots do not send: checked by the round trips above whenever they occur.
     "tabella": {"gazzetta_forced", "void", "order_time", "doped", "stolen", "reinforced", "v_at_stop", "progress"},
     "mind_cycling": {"round_limit_reached"},  # a race that reaches the round limit (D20) is rare with bots
+    "wyscig": {"stacked"},  # a record's stacked later stages (setup.stage_deals): set only by a setup
 }
 """Fields these bot races may leave at their default (with why); every other field must change."""
 

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlmodel import col
 
-from bot.services import lobby, orders, records, resolution, server_settings
+from bot.services import lobby, orders, records, resolution, server_settings, stepping
 from bot.services.outcomes import (
     AnnouncementPublished,
     OrderReceipt,
@@ -192,6 +192,12 @@ async def test_the_gazzetta_is_published_the_next_morning(harness: Harness) -> N
         result = await session.get(ResultRow, race_id)
     assert result is not None and not result.provisional
     assert await records.replays_to_stored_result(harness.ctx, race_id)
+    # The record rebuilt from the database says the Gazzetta came out after the last step, and replays
+    # by itself to the final standings.
+    record = await records.race_record(harness.ctx, race_id)
+    assert [(a.kind, a.after_step) for a in record.announcements or []] == [("gazzetta", len(record.steps))]
+    replayed = stepping.replay_result(record, False)
+    assert not replayed["provisional"] and replayed["standings"] == result.standings
     assert await harness.scheduler.run_due() == []
 
 
