@@ -4,10 +4,31 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.app import Gregario
 from tests.bot.exts.race.table import Table
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
+from tests.fakediscord.world import Message
+
+
+def first_field_labels(panel: Message) -> list[str]:
+    """The choices of the panel's first field (the speed card), as buttons or as a select's options.
+
+    The card is field 0 of the pick's custom id (``gr:b:…:field:choice``, ``gr:s:…:field:page``); a
+    hand with more than five cards is a select, and a descent card in hand adds a second field whose
+    buttons are the counts 0 and 1, which are not cards."""
+    labels: list[str] = []
+    for component in panel.items():
+        parts = str(component.get("custom_id", "")).split(":")
+        if parts[:2] not in (["gr", "b"], ["gr", "s"]) or len(parts) < 7 or parts[5] != "0":
+            continue
+        if component.get("type") == 2:
+            labels.append(component["label"])
+        else:
+            labels += [option["label"] for option in component.get("options", [])]
+    return labels
 
 
 async def _started(gregario: Gregario, fake: FakeDiscord, alice: DiscordUser) -> Table:
@@ -32,12 +53,34 @@ async def test_a_typed_order_is_recorded_and_a_bad_one_refused(
     assert refused.ephemeral_for is not None and "99" in refused.text
     _status, still, _ = await table.state()
     assert still == step, "a refused order changes nothing"
-    # The hand is offered as card buttons, or as a select when it holds more cards than a row of buttons.
-    buttons = [c["label"] for c in panel.items() if c.get("custom_id", "").startswith("gr:b:")]
-    options = [o["label"] for c in panel.items() if c.get("type") == 3 for o in c.get("options", [])]
-    card = (buttons or options)[0].split()[0]
+    card = first_field_labels(panel)[0].split()[0]
     modal = await (await alice.click(panel, "Type my order")).modal()
-    await (await alice.submit(modal, {"Your order": f"play {card}"}, channel=panel.channel)).reply()
+    recorded = await (await alice.submit(modal, {"Your order": f"play {card}"}, channel=panel.channel)).reply()
+    assert "Recorded" in recorded.text, f"play {card} was refused: {recorded.text}"
+    await table.wait_step_after(step)
+
+
+DESCENT_SEED = 2
+"""A seed whose first turn for Alice (beside one bot) offers six speed cards and a descent card."""
+
+
+async def test_a_typed_card_is_found_beside_the_descent_buttons(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With six cards and a descent in hand, the cards are a select and the descents are buttons 0 and 1;
+    the card typed from the select is recorded and the step resolves."""
+    monkeypatch.setattr("bot.services.lobby.secrets.randbelow", lambda _bound: DESCENT_SEED)
+    table = await _started(gregario, fake_discord, alice)
+    _status, step, _humans = await table.state()
+    panel = await table.panel(f"u{alice.id}", step)
+    assert any(c.get("type") == 3 for c in panel.items()), "six cards are offered as a select"
+    descents = [c["label"] for c in panel.items() if str(c.get("custom_id", "")).startswith("gr:b:")]
+    assert descents == ["0", "1"], "the descent count is the only field of buttons"
+    card = first_field_labels(panel)[0].split()[0]
+    assert card not in descents
+    modal = await (await alice.click(panel, "Type my order")).modal()
+    recorded = await (await alice.submit(modal, {"Your order": f"play {card}"}, channel=panel.channel)).reply()
+    assert "Recorded" in recorded.text, f"play {card} was refused: {recorded.text}"
     await table.wait_step_after(step)
 
 
