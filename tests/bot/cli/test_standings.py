@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -135,10 +136,16 @@ def test_play_prints_the_final_standings_from_the_result(ruleset_id: str, tmp_pa
 
 
 def test_the_state_of_the_standings_reads_plainly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A finished Tabella race whose Gazzetta is still held back reads "finished, provisional", once."""
+    """A finished Tabella race whose Gazzetta is still held back reads "finished, provisional", once; the same
+    record with its published Gazzetta (as simulate writes it) reads "finished"."""
     record = tmp_path / "race.json"
     assert main(["simulate", "-r", "tabella", "--races", "1", "--seed", "5", "--record", str(record)]) == 0
     capsys.readouterr()
+    assert main(["replay", str(record)]) == 0
+    assert "Standings (finished):" in capsys.readouterr().out
+    held_back = json.loads(record.read_text(encoding="utf-8"))
+    assert held_back.pop("announcements"), "simulate records the Gazzetta it published"
+    record.write_text(json.dumps(held_back), encoding="utf-8")
     assert main(["replay", str(record)]) == 0
     out = capsys.readouterr().out
     assert "Standings (finished, provisional):" in out

@@ -53,7 +53,7 @@ def test_an_admins_text_becomes_stage_data() -> None:
         ("flamme_rouge", {"tiles": "abx"}, "'x' at position 3 is not a tile letter; tiles are a A b B"),
         ("flamme_rouge", {"profile": "qq"}, "'qq' is not a run"),
         ("flamme_rouge", {"tiles": "ab", "profile": "_12"}, "exactly one of"),
-        ("tabella", {"table": "round"}, "table: Input should be 'classic' or 'random' (you gave 'round')"),
+        ("tabella", {"table": "round"}, "table: unknown table 'round'; choose 'classic' or 'random'"),
         ("wyscig", {"deck": "nope"}, "deck: Input should be 'itemised_108', 'total_102' or 'classic_96'"),
         ("wyscig", {"stages": 30}, "stages: Input should be less than or equal to 21 (you gave 30)"),
         ("mind_cycling", {"course": ["plains", "hills"]}, "course.1: Input should be 'plains', 'sprint' or 'mountain'"),

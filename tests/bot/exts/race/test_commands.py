@@ -142,23 +142,28 @@ async def test_a_step_resolved_but_never_posted_is_posted_once_after_a_restart(
 ) -> None:
     """The post's id was lost (a stop between posting and storing it): the next start posts it again with
     the same nonce, and Discord answers with the message already there: one post, its id stored."""
-    from sqlalchemy import delete
+    from sqlalchemy import delete, select
 
     from bot.store.tables import PostedMessage
     from tests.fakediscord.plugin import running_bot
 
+    def step_posts() -> Any:
+        return select(PostedMessage).where(PostedMessage.kind == "step")  # type: ignore[arg-type]
+
     async with running_bot(fake_discord, bot_settings) as bot:
         table = await _started(bot, fake_discord, alice)
-        posts_before = await alice.wait_for(lambda m: "race #1 · the start" in m.text, what="the start post")
+        await alice.wait_for(lambda m: "race #1 · the start" in m.text, what="the start post")
         await fake_discord.settle(0.2, 3)
+        channel_before = [m.id for m in alice.read()]
         async with table.ctx.db.sessions() as session, session.begin():
+            # the start post, and the bot's turns if the bot rode first
+            posted = sorted(p.message_id for p in (await session.execute(step_posts())).scalars())
+            assert posted, "the start was posted"
             await session.execute(delete(PostedMessage).where(PostedMessage.kind == "step"))  # type: ignore[arg-type]
     async with running_bot(fake_discord, bot_settings) as bot:
         assert bot.runtime is not None
         await fake_discord.settle(0.3, 5)
-        assert [m for m in alice.read() if "race #1 · the start" in m.text] == posts_before
+        assert [m.id for m in alice.read()] == channel_before, "posted again with the same nonces: no new message"
         async with bot.runtime.ctx.db.sessions() as session:
-            from sqlalchemy import select
-
-            stored = (await session.execute(select(PostedMessage).where(PostedMessage.kind == "step"))).scalars()  # type: ignore[arg-type]
-            assert [p.message_id for p in stored] == [posts_before[0].id]
+            stored = sorted(p.message_id for p in (await session.execute(step_posts())).scalars())
+            assert stored == posted, "each post's id is stored again"
