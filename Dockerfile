@@ -2,7 +2,9 @@
 # since Docker cannot build on the project's machines.
 FROM python:3.11-slim
 
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+# Races live in the /data volume (set GREGARIO_DATABASE_URL to a postgresql+asyncpg:// URL to use PostgreSQL).
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
+    GREGARIO_DATABASE_URL=sqlite+aiosqlite:////data/gregario.sqlite3
 
 WORKDIR /src
 COPY pyproject.toml README.md ./
