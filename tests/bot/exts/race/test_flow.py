@@ -36,18 +36,28 @@ def _finals(user: DiscordUser) -> list[Message]:
     return [m for m in user.read() if any(a.filename.startswith("race-") for a in m.attachments)]
 
 
-async def _play_first(user: DiscordUser, panel: Message) -> None:
-    """Pick the first choice offered: a choice button, else the first select option."""
+async def _play_first(user: DiscordUser, panel: Message, attempt: int = 0) -> None:
+    """Pick the first choice of one part of the order: the ``attempt``-th part offered (buttons first, then
+    selects), so a part that leaves the panel as it was (a Wyścig descent count of 0 beside a hand shown as
+    a select) is followed by the next part rather than picked forever."""
     items = [c for c in panel.items() if not c.get("disabled")]
-    picks = [c for c in items if c.get("type") == 2 and c["custom_id"].startswith("gr:b:")]
-    if picks:
-        await (await user.click(panel, picks[0]["label"])).acknowledged()
+    parts: list[tuple[str, dict[str, object]]] = []
+    seen_fields: set[str] = set()
+    for c in items:
+        if c.get("type") == 2 and c["custom_id"].startswith("gr:b:"):
+            field = ":".join(c["custom_id"].split(":")[:6])
+            if field not in seen_fields:
+                seen_fields.add(field)
+                parts.append(("button", c))
+    parts += [("select", c) for c in items if c.get("type") == 3]
+    assert parts, f"a panel with nothing to pick: {panel!r}"
+    kind, item = parts[attempt % len(parts)]
+    if kind == "button":
+        await (await user.click(panel, item["label"])).acknowledged()
         return
-    selects = [c for c in items if c.get("type") == 3]
-    assert selects, f"a panel with nothing to pick: {panel!r}"
-    await (
-        await user.choose(panel, selects[0]["options"][0]["label"], placeholder=selects[0].get("placeholder"))
-    ).acknowledged()
+    options = item["options"]
+    assert isinstance(options, list)
+    await (await user.choose(panel, options[0]["label"], placeholder=item.get("placeholder"))).acknowledged()
 
 
 @pytest.mark.parametrize("ruleset", list(SHORT))
@@ -60,6 +70,8 @@ async def test_a_race_from_lobby_to_result(
     lobby = await handle.reply()
     assert "Alice" in lobby.text and "Join" in lobby.buttons
     await (await alice.click(lobby, "Start")).acknowledged()
+    last: tuple[int, str] | None = None
+    attempt = 0
     for _ in range(400):
         await fake_discord.settle()
         if _finals(alice):
@@ -72,7 +84,10 @@ async def test_a_race_from_lobby_to_result(
                 lambda: f"no panel, no result: {[(m.text, m.items()) for m in alice.dms()[-1:]]}",
             )
             continue
-        await _play_first(alice, panel)
+        seen = (panel.id, panel.text)
+        attempt = attempt + 1 if seen == last else 0
+        last = seen
+        await _play_first(alice, panel, attempt)
     finals = _finals(alice)
     assert finals, f"no final post: {[(m.text, m.items()) for m in alice.dms()[-1:]]}"
     record = json.loads(
