@@ -250,9 +250,7 @@ class WyscigRuleset(Ruleset[State]):
             "pile": len(state.pile),
             "discards": state.discards,
             "turn": state.turn,
-            PROGRESS_KEY: progress_marker(
-                "stage", state.stage_number, state.stages, state.turn, lap=lap_number(state)
-            ),
+            PROGRESS_KEY: progress_marker("stage", state.stage_number, state.stages, state.turn, lap=lap_number(state)),
             "played": [dict(p) for p in state.played],
             "lap": lap_text(state),
             "players": [

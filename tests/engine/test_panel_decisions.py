@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -97,7 +98,7 @@ def test_every_public_view_carries_the_common_progress_marker(ruleset_id: str) -
 
 
 def test_wyscig_laps_give_every_seat_one_turn_each() -> None:
-    """Turn by turn, a lap is each seat at most once in seat order; the lap number only steps on, or restarts with a stage."""
+    """Turn by turn, a lap is each seat at most once in seat order; its number steps on, or restarts with a stage."""
     race = race_of("wyscig", 4)
     rnd = random.Random(4)
     seats = race.ruleset.public_view(race.state)["seats"]
@@ -111,7 +112,7 @@ def test_wyscig_laps_give_every_seat_one_turn_each() -> None:
     assert len(laps) >= 3
     keys = sorted(laps)
     assert keys[0] == (1, 1)
-    for (number, lap), (after_number, after_lap) in zip(keys, keys[1:], strict=False):
+    for (number, lap), (after_number, after_lap) in itertools.pairwise(keys):
         assert (after_number, after_lap) in ((number, lap + 1), (number + 1, 1))
     for turns in laps.values():
         start = seats.index(turns[0])
@@ -119,7 +120,7 @@ def test_wyscig_laps_give_every_seat_one_turn_each() -> None:
         assert len(set(turns)) == len(turns), "nobody plays twice in a lap"
         assert turns == [s for s in rotation if s in turns], "a lap goes round in seat order"
     complete = [turns for turns in laps.values() if sorted(turns) == sorted(seats)]
-    assert len(complete) >= len(laps) // 2, "most laps are every seat once (a skipped turn or a stage's end cut one short)"
+    assert len(complete) >= len(laps) // 2, "most laps are every seat once (a skip or a stage's end cuts one short)"
 
 
 @pytest.mark.parametrize("ruleset_id", [r for r in RULESETS if r != "wyscig"])
