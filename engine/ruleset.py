@@ -32,9 +32,12 @@ Nothing handed out is shared between races: whatever ``awaited``, ``validate``, 
 
 Every public view carries a common progress marker under :data:`PROGRESS_KEY` (``"progress"``), built by
 :func:`progress_marker`: ``{"unit": "round" | "stage", "number": n, "of": total or null, "turn": entrant or
-null, "label": text or null}`` -- where the race is (Flamme Rouge's and Mind Cycling's round, Tabella's
-round ``m3``, Wyścig's stage) and, when a single entrant is awaited, whose turn it is; so a front end can
-edit one message per round without knowing the system.
+null, "label": text or null, "lap": n or null}`` -- where the race is (Flamme Rouge's and Mind Cycling's round,
+Tabella's round ``m3``, Wyścig's stage) and, when a single entrant is awaited, whose turn it is; so a front end can
+edit one message per round without knowing the system. ``lap`` is set only by sequential systems (turn by turn,
+one entrant awaited per step): the lap of turns the race is in within its ``number`` (from 1; once finished, the
+last lap). A front end groups turns by it -- a new lap number means the previous lap is complete -- and treats
+``null`` as "one post per step".
 
 Every state dump carries its format (``"format": "<system>.state/1"``); ``load`` refuses another with
 :class:`StateFormatError`.
@@ -69,12 +72,18 @@ PROGRESS_KEY = "progress"
 
 
 def progress_marker(
-    unit: Literal["round", "stage"], number: int, of: int | None, turn: str | None, label: str | None = None
+    unit: Literal["round", "stage"],
+    number: int,
+    of: int | None,
+    turn: str | None,
+    label: str | None = None,
+    lap: int | None = None,
 ) -> dict[str, Any]:
     """The common progress marker of a public view: the ``unit`` the race counts in, which one it is at
-    (from 1) and of how many (``None``: open-ended), whose turn it is when a single entrant is awaited, and
-    the system's own name for the step (Tabella's ``m3``) if it has one."""
-    return {"unit": unit, "number": number, "of": of, "turn": turn, "label": label}
+    (from 1) and of how many (``None``: open-ended), whose turn it is when a single entrant is awaited, the
+    system's own name for the step (Tabella's ``m3``) if it has one, and, for systems played turn by turn,
+    the lap of turns now being played (``None``: the system has no laps; a front end posts once per step)."""
+    return {"unit": unit, "number": number, "of": of, "turn": turn, "label": label, "lap": lap}
 
 
 class StateFormatError(ValueError):

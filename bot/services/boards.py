@@ -94,9 +94,25 @@ async def untold_steps(ctx: Context) -> list[tuple[int, int, list[dict[str, Any]
         for row in rows.scalars():
             if (row.race_id, row.step) in done:
                 continue
-            orders = await session.execute(
-                select(OrderRow).where(col(OrderRow.race_id) == row.race_id, col(OrderRow.step) == row.step)
-            )
-            played = {o.entrant: {**o.body, **({"auto": True} if o.by == "auto" else {})} for o in orders.scalars()}
-            found.append((row.race_id, row.step, list(row.events), played))
+            found.append((row.race_id, row.step, list(row.events), await _played(session, row.race_id, row.step)))
         return found
+
+
+async def _played(session: Any, race_id: int, step: int) -> dict[str, Any]:
+    """A step's orders as recorded (``"auto": true`` on those the engine completed for an absent player)."""
+    orders = await session.execute(select(OrderRow).where(col(OrderRow.race_id) == race_id, col(OrderRow.step) == step))
+    return {o.entrant: {**o.body, **({"auto": True} if o.by == "auto" else {})} for o in orders.scalars()}
+
+
+async def told_steps(
+    ctx: Context, race_id: int, steps: list[int]
+) -> list[tuple[int, list[dict[str, Any]], dict[str, Any]]]:
+    """These resolved steps of a race, oldest first: (step, events, orders as recorded). A lap message is
+    rebuilt from them on every edit, so it needs no copy of its own text (and survives a restart)."""
+    async with ctx.db.sessions() as session:
+        rows = await session.execute(
+            select(StepEvents)
+            .where(col(StepEvents.race_id) == race_id, col(StepEvents.step).in_(steps))
+            .order_by(col(StepEvents.step))
+        )
+        return [(row.step, list(row.events), await _played(session, race_id, row.step)) for row in rows.scalars()]

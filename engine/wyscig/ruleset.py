@@ -250,7 +250,7 @@ class WyscigRuleset(Ruleset[State]):
             "pile": len(state.pile),
             "discards": state.discards,
             "turn": state.turn,
-            PROGRESS_KEY: progress_marker("stage", state.stage_number, state.stages, state.turn),
+            PROGRESS_KEY: progress_marker("stage", state.stage_number, state.stages, state.turn, lap=lap_number(state)),
             "played": [dict(p) for p in state.played],
             "lap": lap_text(state),
             "players": [
@@ -496,6 +496,15 @@ def _info(state: State, player: Player) -> list[Message]:
 
 
 _TAGS = {"pace": " (leader)", "lead": " (takes the lead)", "peloton": "", "penalty": " +{m} min"}
+
+
+def lap_number(state: State) -> int:
+    """The lap of turns this stage is in (from 1): turns go round the seats, each lap one turn each, so
+    the lap is the turn holder's turn number (counted when his turn begins); once the race is over, the
+    last lap played."""
+    if state.turn is not None:
+        return max(1, state.player(state.turn).turns)
+    return max([1, *(state.player(e).turns for e in state.seats)])
 
 
 def lap_text(state: State) -> str:

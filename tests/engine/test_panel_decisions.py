@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -82,7 +83,7 @@ def test_every_public_view_carries_the_common_progress_marker(ruleset_id: str) -
     last = (0, 0)
     for _ in range(600):
         marker = race.ruleset.public_view(race.state)[PROGRESS_KEY]
-        assert set(marker) == {"unit", "number", "of", "turn", "label"}
+        assert set(marker) == {"unit", "number", "of", "turn", "label", "lap"}
         assert marker["unit"] in ("round", "stage") and marker["number"] >= 1
         assert marker["of"] is None or marker["number"] <= marker["of"]
         here = (marker["number"], 0)
@@ -94,6 +95,39 @@ def test_every_public_view_carries_the_common_progress_marker(ruleset_id: str) -
         if not awaited and race.ruleset.finished(race.state):
             break
         play_randomly(race, rnd, max_steps=1)
+
+
+def test_wyscig_laps_give_every_seat_one_turn_each() -> None:
+    """Turn by turn, a lap is each seat at most once in seat order; its number steps on, or restarts with a stage."""
+    race = race_of("wyscig", 4)
+    rnd = random.Random(4)
+    seats = race.ruleset.public_view(race.state)["seats"]
+    laps: dict[tuple[int, int], list[str]] = {}
+    for _ in range(600):
+        marker = race.ruleset.public_view(race.state)[PROGRESS_KEY]
+        if marker["turn"] is None:
+            break
+        laps.setdefault((marker["number"], marker["lap"]), []).append(marker["turn"])
+        play_randomly(race, rnd, max_steps=1)
+    assert len(laps) >= 3
+    keys = sorted(laps)
+    assert keys[0] == (1, 1)
+    for (number, lap), (after_number, after_lap) in itertools.pairwise(keys):
+        assert (after_number, after_lap) in ((number, lap + 1), (number + 1, 1))
+    for turns in laps.values():
+        start = seats.index(turns[0])
+        rotation = seats[start:] + seats[:start]
+        assert len(set(turns)) == len(turns), "nobody plays twice in a lap"
+        assert turns == [s for s in rotation if s in turns], "a lap goes round in seat order"
+    complete = [turns for turns in laps.values() if sorted(turns) == sorted(seats)]
+    assert len(complete) >= len(laps) // 2, "most laps are every seat once (a skip or a stage's end cuts one short)"
+
+
+@pytest.mark.parametrize("ruleset_id", [r for r in RULESETS if r != "wyscig"])
+def test_simultaneous_systems_have_no_laps(ruleset_id: str) -> None:
+    """Systems where everyone orders at once say lap null, so a front end keeps one post per step."""
+    race = race_of(ruleset_id, 2)
+    assert race.ruleset.public_view(race.state)[PROGRESS_KEY]["lap"] is None
 
 
 def incomplete_message(race: LoggedRace, who: str, order: Order) -> str:

@@ -41,7 +41,7 @@ from bot.services.outcomes import (
 )
 from bot.services.permissions import may_manage
 from engine.registry import get_ruleset
-from engine.ruleset import Result
+from engine.ruleset import PROGRESS_KEY, Result
 
 _log = logging.getLogger(__name__)
 
@@ -57,6 +57,22 @@ def member_ref(interaction: discord.Interaction[Any]) -> MemberRef:
         name=getattr(user, "display_name", user.name),
         locale=str(interaction.locale),
     )
+
+
+LAP = "lap:"
+"""The stored kind of a lap message (turns of a sequential system), followed by its lap key."""
+LAP_DONE = "lapx:"
+"""The stored kind marking a lap complete at its last step, followed by the key of the lap that comes next."""
+
+
+def _lap_key(marker: dict[str, Any]) -> str:
+    """Which lap a progress marker is in: its number (round or stage) and its lap."""
+    return f"{marker.get('number')}:{marker.get('lap')}"
+
+
+def _pending(done: Any, fallback: str) -> str:
+    """The lap the next turn belongs to: the one the last completed lap (or the start) handed on to."""
+    return str(done.kind[len(LAP_DONE) :]) if done is not None else fallback
 
 
 class Flow:
@@ -219,8 +235,7 @@ class Flow:
             except discord.HTTPException as exc:
                 _log.warning("could not close a panel of race %s: %s", race.race_id, exc)
 
-    async def _board(self, race: RaceView, events: list[dict[str, Any]], locale: str | None) -> discord.File | None:
-        view = await boards.public_view(self.ctx, race.race_id)
+    async def _board(self, race: RaceView, view: dict[str, Any] | None, locale: str | None) -> discord.File | None:
         if view is None:
             return None
         try:
@@ -229,11 +244,45 @@ class Flow:
             _log.warning("race %s: the board picture failed; the post goes out without it", race.race_id, exc_info=True)
             return None
 
+    def _turn_lines(
+        self, race: RaceView, step: int, events: list[dict[str, Any]], played: dict[str, Any], room: int
+    ) -> list[str]:
+        """A resolved step as a post tells it: headline, events, who was automatic (within ``room``)."""
+        names = self._names(race)
+        key = "race.post.headline" if step else "race.post.started"
+        head = t(key, None, ruleset=get_ruleset(race.ruleset).name, race=race.race_id, step=step)
+        automatic = [names.get(e, e) for e, o in played.items() if isinstance(o, dict) and o.get("auto")]
+        auto = [t("race.post.automatic", None, names=", ".join(automatic))] if automatic else []
+        body = events_text(events, None, room - len(head) - sum(len(x) + 1 for x in auto) - 1)
+        return [head, *([body] if body else []), *auto]
+
+    def _waiting(self, race: RaceView, h: StepResolved | RaceStarted) -> list[str]:
+        """Who is awaited now, and by when."""
+        tail = []
+        if h.awaiting and race.status == "running":
+            names = self._names(race)
+            tail.append(t("race.post.waiting", None, names=", ".join(names.get(e, e) for e in h.awaiting)))
+            if h.deadline is not None:
+                tail.append(t("race.panel.deadline", None, when=stamp(h.deadline)))
+        return tail
+
+    async def _open_orders(self, race: RaceView, h: StepResolved | RaceStarted, step: int) -> discord.ui.View | None:
+        """Open my orders, while a player with closed DMs is awaited."""
+        closed = await self.closed_dms(race.race_id)
+        seats = {s.entrant: s.user_id for s in race.seats}
+        if race.status != "running" or not any(seats.get(e) in closed for e in h.awaiting):
+            return None
+        view = discord.ui.View(timeout=None)
+        label = t("race.button.open_orders", None)
+        view.add_item(PanelButton("o", race.race_id, step + 1, label, style=discord.ButtonStyle.primary))
+        return view
+
     async def _round_post(self, race: RaceView, h: StepResolved | RaceStarted) -> None:
         """One channel post per resolution (step 0: the start): headline, events, who was automatic,
         who is awaited, the board, and Open my orders while a player with closed DMs is awaited. The
         resolved step's panels are closed and the next step's sent first, so a DM found closed now
-        already gets its button."""
+        already gets its button. When the view's progress marker has a lap (a system played turn by
+        turn), the turns go into one message per lap instead (:meth:`_lap_post`)."""
         step = h.step if isinstance(h, StepResolved) else 0
         orders_played = h.orders if isinstance(h, StepResolved) else {}
         if isinstance(h, StepResolved):
@@ -242,30 +291,16 @@ class Flow:
             await self._open_panels(race, step + 1, h.awaiting, h.deadline)
         if step not in await posts.unposted_steps(self.ctx, race.race_id):
             return  # posted before a restart already
-        names = self._names(race)
-        name = get_ruleset(race.ruleset).name
-        key = "race.post.headline" if step else "race.post.started"
-        lines = [t(key, None, ruleset=name, race=race.race_id, step=step)]
-        automatic = [names.get(e, e) for e, o in orders_played.items() if isinstance(o, dict) and o.get("auto")]
-        tail = []
-        if automatic:
-            tail.append(t("race.post.automatic", None, names=", ".join(automatic)))
-        if h.awaiting and race.status == "running":
-            waiting = [names.get(e, e) for e in h.awaiting]
-            tail.append(t("race.post.waiting", None, names=", ".join(waiting)))
-            if h.deadline is not None:
-                tail.append(t("race.panel.deadline", None, when=stamp(h.deadline)))
-        room = MESSAGE_LIMIT - sum(len(x) + 1 for x in lines + tail)
-        body = events_text(h.events, None, room)
-        content = clip("\n".join([*lines, *([body] if body else []), *tail]), MESSAGE_LIMIT)
-        closed = await self.closed_dms(race.race_id)
-        seats = {s.entrant: s.user_id for s in race.seats}
-        view = None
-        if race.status == "running" and any(seats.get(e) in closed for e in h.awaiting):
-            view = discord.ui.View(timeout=None)
-            label = t("race.button.open_orders", None)
-            view.add_item(PanelButton("o", race.race_id, step + 1, label, style=discord.ButtonStyle.primary))
-        picture = await self._board(race, h.events, None)
+        public = await boards.public_view(self.ctx, race.race_id)
+        marker = (public or {}).get(PROGRESS_KEY) or {}
+        if step and marker.get("lap") is not None:
+            await self._lap_post(race, h, step, marker, public)
+            return
+        tail = self._waiting(race, h)
+        room = MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)
+        content = clip("\n".join([*self._turn_lines(race, step, h.events, orders_played, room), *tail]), MESSAGE_LIMIT)
+        view = await self._open_orders(race, h, step)
+        picture = await self._board(race, public, None)
         message_id = await _posts.send(
             self.client,
             race.channel_id,
@@ -275,6 +310,72 @@ class Flow:
             nonce=posts.nonce(race.race_id, step),
         )
         await posts.record_post(self.ctx, race.race_id, step, "step", race.channel_id, message_id)
+        if marker.get("lap") is not None:
+            # The first lap starts after the start post: remember which lap the next turn belongs to.
+            await posts.record_post(self.ctx, race.race_id, step, f"{LAP_DONE}{_lap_key(marker)}", 0, message_id)
+
+    async def _lap_post(
+        self,
+        race: RaceView,
+        h: StepResolved | RaceStarted,
+        step: int,
+        marker: dict[str, Any],
+        public: dict[str, Any] | None,
+    ) -> None:
+        """A turn of a sequential system: appended to its lap's message (edited), or the first of a new
+        lap (posted). The marker read after the turn tells whether the lap is complete: once its lap (or
+        stage) number moves on, the message is closed and the next turn starts a new one. Nothing is kept
+        in memory: the lap message ("lap:<number>:<lap>", stored at its first step), which steps it tells
+        (their "step" posts carry its message id) and where a lap closed ("lapx:<next lap>", stored at
+        its last step) are all in posted_messages, so a restart continues editing the same message. The
+        board picture comes with the lap's first turn and is refreshed on the edit that closes the lap;
+        the edits in between change the text only."""
+        stored = await boards.posts_of(self.ctx, race.race_id)
+        laps = [p for p in stored if p.kind.startswith(LAP)]
+        done = [p for p in stored if p.kind.startswith(LAP_DONE)]
+        latest_done = max(done, key=lambda p: p.step) if done else None
+        current = laps[-1] if laps and (latest_done is None or latest_done.step < laps[-1].step) else None
+        now = _lap_key(marker)
+        closing = now != (current.kind[len(LAP) :] if current else _pending(latest_done, now)) or (
+            race.status != "running"
+        )
+        tail = self._waiting(race, h)
+        view = await self._open_orders(race, h, step)
+        played = h.orders if isinstance(h, StepResolved) else {}
+        if current is None:
+            key = _pending(latest_done, now)
+            turns = [(step, h.events, played)]
+        else:
+            key = current.kind[len(LAP) :]
+            told = [p.step for p in stored if p.kind == "step" and p.message_id == current.message_id]
+            turns = [*await boards.told_steps(self.ctx, race.race_id, told), (step, h.events, played)]
+        room = (MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)) // len(turns)
+        lines = [
+            line
+            for s, events, orders_played in turns
+            for line in self._turn_lines(race, s, events, orders_played, room)
+        ]
+        content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
+        closing = closing or now != key
+        picture = await self._board(race, public, None) if current is None or closing else None
+        if current is None:
+            message_id = await _posts.send(
+                self.client,
+                race.channel_id,
+                content,
+                view=view,
+                files=[picture] if picture else [],
+                nonce=posts.nonce(race.race_id, step, "lap"),
+            )
+            await posts.record_post(self.ctx, race.race_id, step, f"{LAP}{key}", race.channel_id, message_id)
+        else:
+            message_id = current.message_id
+            await _posts.edit(
+                self.client, current.channel_id, message_id, content, view, files=[picture] if picture else []
+            )
+        await posts.record_post(self.ctx, race.race_id, step, "step", race.channel_id, message_id)
+        if closing:
+            await posts.record_post(self.ctx, race.race_id, step, f"{LAP_DONE}{now}", 0, message_id)
 
     async def _final_post(
         self,

@@ -43,11 +43,21 @@ async def send(
 
 
 async def edit(
-    client: discord.Client, channel_id: int, message_id: int, content: str, view: discord.ui.View | None = None
+    client: discord.Client,
+    channel_id: int,
+    message_id: int,
+    content: str,
+    view: discord.ui.View | None = None,
+    *,
+    files: Sequence[discord.File] = (),
 ) -> None:
-    """Replace a message's text and components (``view=None`` removes them)."""
+    """Replace a message's text and components (``view=None`` removes them); ``files``, if any, replace its
+    attachments (none given: the attachments stay as they are)."""
     with handle_message_parameters(
-        content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
+        content=content,
+        view=view,
+        attachments=list(files) if files else discord.utils.MISSING,
+        allowed_mentions=discord.AllowedMentions.none(),
     ) as params:
         await client.http.edit_message(channel_id, message_id, params=params)
 

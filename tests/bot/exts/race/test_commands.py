@@ -167,3 +167,43 @@ async def test_a_step_resolved_but_never_posted_is_posted_once_after_a_restart(
         async with bot.runtime.ctx.db.sessions() as session:
             stored = sorted(p.message_id for p in (await session.execute(step_posts())).scalars())
             assert stored == posted, "each post's id is stored again"
+
+
+async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser
+) -> None:
+    """Wyścig turn by turn: each lap's turns fill one channel message (posted once, edited per later turn);
+    when the lap number moves on, the next turn starts a new message."""
+    from bot.services import boards
+
+    table = await _started(gregario, fake_discord, alice)
+
+    async def laps() -> list[Any]:
+        return [p for p in await boards.posts_of(table.ctx, table.race_id) if p.kind.startswith("lap:")]
+
+    for _ in range(20):
+        status, step, humans = await table.state()
+        if status != "running" or len(await laps()) >= 3:
+            break
+        if humans:
+            await table.order(humans[0], step)
+        await table.wait_step_after(step)
+    await fake_discord.settle(0.2, 3)
+    stored = await boards.posts_of(table.ctx, table.race_id)
+    lap_posts = [p for p in stored if p.kind.startswith("lap:")]
+    assert len(lap_posts) >= 3, "three laps begun"
+    assert len({p.message_id for p in lap_posts}) == len(lap_posts), "each lap is a message of its own"
+    assert [p.kind for p in lap_posts[:2]] == ["lap:1:1", "lap:1:2"]
+    channel = {m.id: m for m in alice.read()}
+    turns = 0
+    for lap in lap_posts[:2]:  # complete laps
+        told = sorted(p.step for p in stored if p.kind == "step" and p.message_id == lap.message_id)
+        assert told and told[0] == lap.step, "the lap's message starts with its first turn"
+        message = channel[lap.message_id]
+        assert len(message.history) == len(told) - 1, "posted at the first turn, edited once per later turn"
+        for s in told:
+            assert f"step {s}**" in message.text, "every turn of the lap is in its message"
+        turns += len(told)
+    assert turns >= 3, "a lap holds more than one turn"
+    later = max(p.step for p in stored if p.kind == "step" and p.message_id == lap_posts[0].message_id)
+    assert f"step {later + 1}**" not in channel[lap_posts[0].message_id].text, "the next lap's turns go elsewhere"

@@ -35,18 +35,33 @@ VIEW_ONLY = str(1 << 10 | 1 << 11)
 FIGURES: dict[str, dict[str, Any]] = {}
 
 
-def _figures(fake: FakeDiscord, since: int, channel: Channel, people: list[DiscordUser]) -> dict[str, int]:
-    """The bot's requests since ``since``, in the issue's categories (interaction responses are free)."""
+def _figures(
+    fake: FakeDiscord, since: int, channel: Channel, people: list[DiscordUser], laps: frozenset[int] = frozenset()
+) -> dict[str, int]:
+    """The bot's requests since ``since``, in the issue's categories (interaction responses are free); edits
+    of the lap messages ``laps`` (ids) are counted apart from the other channel edits (the lobby's)."""
     dms = {fake.dm_channel(p.user).id for p in people}
     found = dict.fromkeys(
-        ("channel posts", "panel DMs", "panel closes", "reminders", "channel edits", "failed DMs", "other"), 0
+        (
+            "channel posts",
+            "panel DMs",
+            "panel closes",
+            "reminders",
+            "channel edits",
+            "lap edits",
+            "failed DMs",
+            "other",
+        ),
+        0,
     )
     for r in fake.requests[since:]:
         target = r.path.split("/channels/")[1].split("/")[0] if "/channels/" in r.path else ""
         content = str(r.body.get("content", "")) if isinstance(r.body, dict) else ""
         if r.route.startswith(("/interactions", "/webhooks", "/attachments")):
             continue
-        if target == str(channel.id):
+        if target == str(channel.id) and r.method == "PATCH" and r.path.rstrip("/").split("/")[-1] in map(str, laps):
+            found["lap edits"] += 1
+        elif target == str(channel.id):
             found["channel posts" if r.method == "POST" else "channel edits"] += 1
         elif target.isdigit() and int(target) in dms:
             if r.status >= 400:
@@ -241,11 +256,23 @@ async def test_a_table_races_to_the_final_post(
             assert "This race is over" in answer.text or "Use your latest panel" in answer.text
 
         # Requests per step, counted at the fake from the Start click to the final post.
-        figures = _figures(fake, start_requests, races, [alice, bob, carla])
-        panels = [p for p in await boards.posts_of(table.ctx, race_id) if p.kind.startswith("p")]
+        stored = await boards.posts_of(table.ctx, race_id)
+        laps = frozenset(p.message_id for p in stored if p.kind.startswith("lap:"))
+        figures = _figures(fake, start_requests, races, [alice, bob, carla], laps)
+        panels = [p for p in stored if p.kind.startswith("p")]
         steps = len(record.steps)
-        expected = steps + 2 + (1 if news else 0)
-        assert figures["channel posts"] == expected, "one post per resolution, plus the start, the result, the news"
+        told = {p.message_id for p in stored if p.kind == "step"}
+        assert len([p for p in stored if p.kind == "step"]) == steps + 1, "every resolution is told"
+        if ruleset == "wyscig":
+            assert laps and len(told) == len(laps) + 1, "turn by turn: the start, then one message per lap"
+            assert len(laps) < steps / 2
+            assert figures["lap edits"] >= steps - len(laps), "each later turn of a lap edits its message"
+        else:
+            assert not laps and len(told) == steps + 1, "one post per resolution"
+        expected = len(told) + 1 + (1 if news else 0)
+        assert figures["channel posts"] == expected, (
+            "one post per resolution or lap, plus the start, the result, the news"
+        )
         assert figures["panel DMs"] == len(panels), "one DM per awaited player with open DMs per decision"
         assert figures["panel closes"] == len(panels), "each panel closed once"
         assert figures["failed DMs"] == 0, "a player known to have closed DMs is not tried again"
