@@ -50,7 +50,7 @@ class Stage(BaseModel):
     tiles: str | None = None
     profile: str | None = None
     name: str | None = None
-    large_tiles: str | None = None
+    large_tiles: str | None = Field(default=None, json_schema_extra={"editor": False})
     """With ``tiles`` only: the stage's own 5-6-player version (D13), as a Peloton catalogue stage carries
     it; without it a large field races ``tiles`` widened the usual way. A preset copied into a race
     (``stage_data``) keeps it, so the copy races exactly as the preset."""

@@ -30,7 +30,7 @@ async def _count(harness: Harness) -> int:
 
 def test_fields_come_from_each_rule_systems_own_stage_model() -> None:
     """The fields an admin fills are the rule system's terms, with the values its model allows."""
-    assert stages.fields_of("flamme_rouge") == ["preset", "tiles", "profile", "name", "large_tiles"]
+    assert stages.fields_of("flamme_rouge") == ["preset", "tiles", "profile", "name"]
     assert stages.fields_of("tabella") == ["table", "rows"]
     assert stages.fields_of("wyscig") == ["deck", "stages"]
     assert stages.fields_of("mind_cycling") == ["course", "strip_length", "rocks", "supply_spaces"]
