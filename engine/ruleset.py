@@ -344,6 +344,15 @@ class Ruleset(ABC, Generic[S]):
         return str(stage)
 
     @abstractmethod
+    def stage_data(self, stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
+        """The explicit stage, in this system's own stage schema (what a record's ``stage`` accepts), that
+        ``stage`` stands for: a preset's name or ``None`` (the default stage) becomes the preset's data, an
+        explicit stage comes back normalised. A race copies it in, so a preset changed in a later release
+        never changes how an old race replays: ``new_race(stage_data(s), ...)`` plays exactly as
+        ``new_race(s, ...)``. Parts the race seed draws (a random table row, rocks given as a count) stay
+        as they are: the seed still draws them. Raises ``ValueError`` for an unknown preset or a bad stage."""
+
+    @abstractmethod
     def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
         """How many entrants a race on ``stage`` with ``options`` may have (the CLI, ``/rules`` and the lobby
         ask this; :func:`check_entrants` enforces it). A system may still refuse a particular mix inside

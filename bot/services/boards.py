@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlmodel import col
 
-from bot.services import resolution
+from bot.services import resolution, stepping
 from bot.services.context import Context
 from bot.services.outcomes import RaceView
 from bot.services.queries import load, utc
@@ -61,9 +61,10 @@ async def member_races(ctx: Context, server_id: int, user_id: int) -> list[RaceV
 
 
 async def stage_of(ctx: Context, race_id: int) -> Any:
+    """What names the race's stage: its preset's name, None for the default stage, else its data."""
     async with ctx.db.sessions() as session:
         race = await session.get(RaceRow, race_id)
-        return race.stage if race is not None else None
+        return stepping.stage_label(race.ruleset, race.stage, race.stage_name) if race is not None else None
 
 
 async def posts_of(ctx: Context, race_id: int, step: int | None = None) -> list[PostedMessage]:

@@ -26,7 +26,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.services import league_ratings
+from bot.services import league_ratings, stepping
 from bot.services.context import Context
 from bot.services.league_points import PointsTable, table_for
 from bot.services.outcomes import Refusal
@@ -155,7 +155,7 @@ async def _credit(ctx: Context, session: AsyncSession, race_id: int) -> LeagueCr
                 server_id=race.server_id,
                 race_id=race_id,
                 ruleset=race.ruleset,
-                stage=stage_label(race.stage),
+                stage=stage_label(stepping.stage_label(race.ruleset, race.stage, race.stage_name)),
                 entrant=seat.entrant,
                 player=player_key(seat),
                 name=seat.name,
@@ -316,7 +316,8 @@ async def _solo(session: AsyncSession, race: RaceRow, seats: list[Seat], now: da
         return LeagueCredit(race.id, "solo")
     seat = seats[0]
     steps = max(race.step - 1, 0)  # the step awaited after the last one resolved
-    key = (race.server_id, race.ruleset, stage_label(race.stage), player_key(seat))
+    label = stage_label(stepping.stage_label(race.ruleset, race.stage, race.stage_name))
+    key = (race.server_id, race.ruleset, label, player_key(seat))
     best = await session.get(LeagueSoloBest, key)
     if best is None:
         session.add(

@@ -61,6 +61,7 @@ async def open_lobby(
         chosen = (await server_settings.get_settings(ctx, opener.server_id)).default_pace
         pace = parse_pace(chosen) if chosen else ctx.default_pace
     now = ctx.clock.now()
+    stage, shown = stepping.stage_copy(ruleset, stage)  # the race keeps its own copy of a preset's data
     async with ctx.db.sessions() as session, session.begin():
         await remember(session, opener, now)
         race = RaceRow(
@@ -70,6 +71,7 @@ async def open_lobby(
             owner=ctx.owner,
             ruleset=ruleset,
             stage=stage,
+            stage_name=shown,
             options=dict(options or {}),
             pace=pace.name,
             pace_seconds=pace.seconds,

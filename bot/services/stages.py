@@ -67,7 +67,14 @@ def _rules(ruleset_id: str) -> Ruleset[Any]:
 
 def fields_of(ruleset_id: str) -> list[str]:
     """The fields of the rule system's stage, in its own terms (``tiles``, ``table``, ``deck``, ``course``...)."""
-    return list(_rules(ruleset_id).stage_model.model_fields)
+    fields = _rules(ruleset_id).stage_model.model_fields
+    # A field marked ``"editor": False`` is data a race copies in (a Peloton stage's large tiles), not a
+    # field an admin fills: a Discord modal has room for five fields only.
+    return [
+        n
+        for n, f in fields.items()
+        if not (isinstance(f.json_schema_extra, dict) and f.json_schema_extra.get("editor") is False)
+    ]
 
 
 def field_help(ruleset_id: str, name: str) -> str:

@@ -174,6 +174,31 @@ def player_limits(ruleset: str, stage: Any, options: dict[str, Any]) -> tuple[in
     return limits.minimum, limits.maximum
 
 
+def stage_copy(ruleset: str, stage: Any) -> tuple[Any, str | None]:
+    """What a race stores for ``stage``: the explicit stage data (a preset's, or the default's when
+    ``stage`` is None) and the preset's name to show (None for the default or an explicit stage). A stage
+    the rule system refuses is kept as given, so it is refused where it always was (at start)."""
+    try:
+        data = get_ruleset(ruleset).stage_data(stage)
+    except ValueError:
+        return stage, None
+    return data, stage if isinstance(stage, str) else None
+
+
+def stage_label(ruleset: str, stage: Any, name: str | None) -> Any:
+    """What names a race's stage to people and the league: its preset's name, ``None`` for the rule
+    system's default stage (copied or not), else the stage data itself."""
+    if name is not None:
+        return name
+    if stage is not None and not isinstance(stage, str):
+        try:
+            if get_ruleset(ruleset).stage_data(None) == stage:
+                return None
+        except ValueError:
+            pass
+    return stage
+
+
 def strategies(ruleset: str) -> tuple[tuple[str, ...], str]:
     """The bot strategies of a rule system and its default one."""
     rules = get_ruleset(ruleset)

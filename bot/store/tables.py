@@ -84,7 +84,10 @@ class RaceRow(SQLModel, table=True):
     """The process that resolves this race's steps, posts and runs its deadlines (its server's shard)."""
     ruleset: str
     stage: Any = Field(default=None, sa_column=Column(JSON, nullable=True))
-    """The stage copied into the race (a preset's data, or None for the rule system's default)."""
+    """The stage copied into the race: a preset's (or the default stage's) explicit data, so a preset
+    changed in a later release never changes how the race replays."""
+    stage_name: str | None = None
+    """The preset the race was opened on, for display and the league (None: the default or a custom stage)."""
     options: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     seed: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     status: str = "lobby"

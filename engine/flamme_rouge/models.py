@@ -50,12 +50,18 @@ class Stage(BaseModel):
     tiles: str | None = None
     profile: str | None = None
     name: str | None = None
+    large_tiles: str | None = Field(default=None, json_schema_extra={"editor": False})
+    """With ``tiles`` only: the stage's own 5-6-player version (D13), as a Peloton catalogue stage carries
+    it; without it a large field races ``tiles`` widened the usual way. A preset copied into a race
+    (``stage_data``) keeps it, so the copy races exactly as the preset."""
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Stage:
         given = [k for k in ("preset", "tiles", "profile") if getattr(self, k)]
         if len(given) != 1:
             raise ValueError("a stage is exactly one of: preset (a catalogue name), tiles, profile")
+        if self.large_tiles is not None and not self.tiles:
+            raise ValueError("large_tiles goes with tiles only")
         return self
 
 

@@ -26,6 +26,7 @@ from engine.flamme_rouge.start import (
     options_of,
     placed_event,
     race_track,
+    stage_data,
     start_grid,
 )
 from engine.flamme_rouge.state import (
@@ -110,6 +111,9 @@ class FlammeRouge(Ruleset[RaceState]):
 
     def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
         return stage_board(normalise_stage(stage))
+
+    def stage_data(self, stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
+        return stage_data(stage)
 
     def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
         """1 to 6 teams with two riders each (D22), or 1 to 12 riders with one each (D23), fewer where the

@@ -80,6 +80,20 @@ def normalise_stage(stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
     return model.model_dump(exclude_none=True)
 
 
+def stage_data(stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
+    """The explicit stage ``stage`` stands for: a catalogue stage becomes its tiles, name and (Peloton
+    stages, D13) 5-6-player tiles; anything else comes back normalised."""
+    spec = normalise_stage(stage)
+    if "preset" not in spec:
+        return spec
+    entry = find_preset(spec["preset"])
+    assert entry is not None
+    data: dict[str, Any] = {"tiles": entry.tiles, "name": entry.name}
+    if entry.large is not None:
+        data["large_tiles"] = entry.large.tiles
+    return data
+
+
 def build_track(stage: dict[str, Any], large: bool) -> Track:
     """The printed track for a normalised stage; D13 when ``large``."""
     if "preset" in stage:
@@ -90,6 +104,8 @@ def build_track(stage: dict[str, Any], large: bool) -> Track:
         tiles = large_base_tiles(entry.tiles) if large else entry.tiles
         return from_tiles(tiles, entry.name)
     name = stage.get("name", "")
+    if large and stage.get("large_tiles"):
+        return from_tiles(stage["large_tiles"], f"{name} (5-6 players)")
     if "tiles" in stage:
         return from_tiles(large_base_tiles(stage["tiles"]) if large else stage["tiles"], name)
     return from_profile(stage["profile"], name)

@@ -109,6 +109,10 @@ class MindCycling(Ruleset[MindState]):
             text += f"\n{' and '.join(random)} placed at random (race seed) on rows {climb.first}-{climb.last}."
         return text
 
+    def stage_data(self, stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
+        """The course's strips, length, rocks and supply spaces; counts stay counts (the seed places them)."""
+        return stage_from(dict(stage) if isinstance(stage, Mapping) else stage).model_dump(mode="json")
+
     def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
         """1 (solo, D25) to 6 teams, on every course and with every option."""
         OptionsModel.model_validate(dict(options))

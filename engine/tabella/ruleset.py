@@ -137,6 +137,10 @@ class TabellaRuleset(Ruleset[RaceState]):
             )
         return course_text(Course.of(table, int(chosen.rows)))
 
+    def stage_data(self, stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
+        """The preset's table and rows; ``"classic"`` and ``"random"`` stay (the rules' table, the seed's draw)."""
+        return _stage(stage).model_dump(mode="json")
+
     def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
         """2 to 20 riders, one per player, on every table and in both modes."""
         Options.model_validate(dict(options or {}))

@@ -91,6 +91,10 @@ class WyscigRuleset(Ruleset[State]):
             f"{d.climbs} climbs, {d.descents} descents."
         )
 
+    def stage_data(self, stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
+        """The deck (a deck of D1, named by the rules) and the number of stages."""
+        return _stage(stage).model_dump(mode="json")
+
     def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
         """2 to the option ``max_players`` (6 by default, D3); 7 or 8 only with the itemised_108 deck (a
         smaller deck with ``max_players`` above its own limit is refused as bad options)."""

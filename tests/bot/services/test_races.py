@@ -11,6 +11,7 @@ from sqlmodel import col
 from bot.services import records
 from bot.services.outcomes import RaceFinished, RaceStarted, StepResolved
 from bot.store.tables import OrderRow, StepEvents
+from engine.registry import get_ruleset
 from tests.bot.services.conftest import Harness
 
 RACES: list[tuple[str, int, int, dict[str, Any], Any]] = [
@@ -69,3 +70,28 @@ async def test_a_race_of_every_system_plays_out_and_its_record_replays(
     assert sorted(h.step for h in resolved + [h for h in started if isinstance(h, StepResolved)]) == list(
         range(1, row.step)
     )
+
+
+PRESET_RACES: list[tuple[str, str, dict[str, Any]]] = [
+    ("flamme_rouge", "Stage 9", {}),
+    ("tabella", "classic-3", {"mode": "live"}),
+    ("mind_cycling", "short", {}),
+]
+
+
+@pytest.mark.parametrize(("ruleset", "preset", "options"), PRESET_RACES, ids=[r[0] for r in PRESET_RACES])
+async def test_a_race_on_a_preset_keeps_its_own_copy_of_the_stage(
+    harness: Harness, ruleset: str, preset: str, options: dict[str, Any]
+) -> None:
+    """A race opened on a preset stores the preset's data; its record names no preset and replays to the result."""
+    race_id, _started = await harness.open_and_start(ruleset, 1, 1, options=options, stage=preset)
+    await harness.play_out(race_id)
+    assert harness.ctx is not None
+    row = await harness.race(race_id)
+    assert row.status == "finished"
+    assert row.stage == get_ruleset(ruleset).stage_data(preset)
+    assert isinstance(row.stage, dict) and "preset" not in row.stage
+    assert row.stage_name == preset
+    record = await records.race_record(harness.ctx, race_id)
+    assert record.stage == row.stage
+    assert await records.replays_to_stored_result(harness.ctx, race_id)
