@@ -261,19 +261,12 @@ class MindCyclingRenderer(SystemRenderer):
         )
 
     def preview(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any], locale: str) -> Image.Image:
-        from engine.mind_cycling.course import build_course
+        from engine.mind_cycling.course import preview_course
         from engine.mind_cycling.models import OptionsModel, stage_from
 
         opts = OptionsModel.model_validate(dict(options))
         model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
-        # Rocks and feed spaces given as a number are placed from the race seed: only explicit ones show.
-        explicit = model.model_copy(
-            update={
-                "rocks": model.rocks if isinstance(model.rocks, list) else 0,
-                "supply_spaces": model.supply_spaces if isinstance(model.supply_spaces, list) else 0,
-            }
-        )
-        course = build_course(explicit, opts.lanes, opts.medal_section, 0)
+        course = preview_course(model, opts.lanes, opts.medal_section)
         view = {"course": course.to_json(), "last_row": course.last_row, "cyclists": [], "round": 0}
         title = stage if isinstance(stage, str) else t("render.mc.custom", locale)
         return self._draw(view, [], locale, {}, title or "classic")

@@ -181,3 +181,15 @@ def road_is_open(rocks: set[Space] | frozenset[Space], lanes: int, last_row: int
         if not reach:
             return False
     return bool(reach)
+
+
+def preview_course(stage: StageModel, lanes: int, medal_which: str) -> Course:
+    """The course a stage shows before a race: rocks and supply spaces given as a count are placed from the
+    race seed, so only the explicitly placed ones appear (the text board and the preview picture share it)."""
+    explicit = stage.model_copy(
+        update={
+            "rocks": stage.rocks if isinstance(stage.rocks, list) else 0,
+            "supply_spaces": stage.supply_spaces if isinstance(stage.supply_spaces, list) else 0,
+        }
+    )
+    return build_course(explicit, lanes, medal_which, 0)

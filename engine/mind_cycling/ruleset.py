@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from engine.messages import Message, OrderError, msg
 from engine.mind_cycling import bots, orders, resolution, scoring
 from engine.mind_cycling.board import draw_board, draw_stage
-from engine.mind_cycling.course import OWN_SECTION, build_course
+from engine.mind_cycling.course import OWN_SECTION, build_course, preview_course
 from engine.mind_cycling.models import OptionsModel, SetupModel, StageModel, load_presets, stage_from
 from engine.mind_cycling.movement import ATTACK_BONUS, explain_maximum, may_attack, planned_maximum, sheltered
 from engine.mind_cycling.rounds import (
@@ -91,14 +91,7 @@ class MindCycling(Ruleset[MindState]):
     def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
         opts = OptionsModel.model_validate(dict(options))
         model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
-        # Random rocks and supply spaces depend on the race seed: draw only the explicit ones.
-        explicit = model.model_copy(
-            update={
-                "rocks": model.rocks if isinstance(model.rocks, list) else 0,
-                "supply_spaces": model.supply_spaces if isinstance(model.supply_spaces, list) else 0,
-            }
-        )
-        course = build_course(explicit, opts.lanes, opts.medal_section, 0)
+        course = preview_course(model, opts.lanes, opts.medal_section)
         text = draw_stage(course)
         counts = [f"{n} {name}" for n, name in ((model.rocks, "rocks"), (model.supply_spaces, "supply spaces"))]
         random = [
