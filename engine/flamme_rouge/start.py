@@ -192,7 +192,7 @@ def new_race(
     base = build_track(stage_spec, large)
     weather = draw_tokens(base, opts.meteo if isinstance(opts.meteo, str) else list(opts.meteo), rng)
     track = race_track(stage_spec, large, weather)
-    if capacity_of(track) < n_riders:
+    if track.start_squares and capacity_of(track) < n_riders:
         raise ValueError(f"the start area holds {capacity_of(track)} riders; this race has {n_riders}")
 
     state = RaceState(
@@ -210,6 +210,7 @@ def new_race(
         riders=riders,
     )
     apply_setup(state, su, one)
+    check_start_area(state, su, one, bool(setup))
     events: list[Event] = []
     if one and su.owners is None:  # D23: the players choose their riders first
         state.phase = CHOOSE
@@ -256,7 +257,8 @@ def capacity_of(track: Track) -> int:
 
 def max_riders(stage: Mapping[str, Any] | str | None) -> int:
     """The most riders a race on ``stage`` can start (D22's 12, or fewer if its start area is smaller; D13:
-    more than 8 riders race on the large version)."""
+    more than 8 riders race on the large version). A test track without start squares is not limited by a
+    grid: the setup places its riders (R-FR-10)."""
     spec = normalise_stage(stage)
     return _max_riders(tuple(sorted(spec.items())))
 
@@ -264,6 +266,8 @@ def max_riders(stage: Mapping[str, Any] | str | None) -> int:
 @lru_cache(maxsize=256)
 def _max_riders(spec: tuple[tuple[str, Any], ...]) -> int:
     stage = dict(spec)
+    if not build_track(stage, False).start_squares:
+        return MAX_RIDERS
     return max(
         (n for n in range(1, MAX_RIDERS + 1) if capacity_of(build_track(stage, riders_make_it_large(n))) >= n),
         default=0,
@@ -352,6 +356,21 @@ def _across(state: RaceState, su: Setup, rid: str, rs: RiderSetup, r: Rider) -> 
     r.square = state.track.finish + r.past - 1
     r.lane = 1
     r.off = True
+
+
+def check_start_area(state: RaceState, su: Setup, one: bool, has_setup: bool) -> None:
+    """R-FR-10: a test track without start squares has no grid, so the setup must place every rider (on a
+    square, or across the line); in one-rider mode it must also say who rides which (``owners``)."""
+    if state.track.start_squares:
+        return
+    why = "the stage has no start squares (its profile does not begin with S)"
+    if not has_setup:
+        raise ValueError(f"stage.profile: {why}; only a record whose setup places every rider can race it")
+    if one and su.owners is None:
+        raise ValueError(f"setup.owners: {why}, so the setup gives each player their rider and places every rider")
+    missing = [r.id for r in state.riders if r.square == 0]
+    if missing:
+        raise ValueError(f"setup.riders: {why}, so the setup must place every rider; not placed: {', '.join(missing)}")
 
 
 def after_choice(state: RaceState) -> list[Event]:
