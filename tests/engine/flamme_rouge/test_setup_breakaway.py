@@ -147,3 +147,23 @@ def test_the_documented_breakaway_round_two_example_ends_as_the_page_says() -> N
     assert at(s, "green-r") == (6, 1) and s.rider("green-r").breakaway
     assert not s.rider("black-s").breakaway and not s.rider("blue-r").breakaway
     assert s.phase == "place"
+
+
+@pytest.mark.rules("R-FR-11", "D8", "D20", "D23")
+def test_one_rider_mode_with_owners_and_a_peloton_bids_round_two_from_the_setup() -> None:
+    """One rider each: Anna rides black-s (bid 9), Ben black-r (bid 3). The Peloton (white) stands on P1 and
+    P2, squares 5 and 4. Anna bids 9 again (18), Ben 7 (10): black-s breaks away on square 6."""
+    rec = record(
+        players=2,
+        bots=["peloton"],
+        options={"breakaway": "on", "riders_per_player": 1},
+        setup={
+            "turn_order": ["anna", "ben"],
+            "owners": {"black-s": "anna", "black-r": "ben"},
+            "riders": {"black-s": {"bid": 9, "hand": [9, 2, 3, 4]}, "black-r": {"bid": 3, "hand": [7, 3, 4, 5]}},
+        },
+        steps=[{"anna": "bid 9", "ben": "bid 7"}],
+    )
+    s = play(rec).state
+    assert [at(s, r) for r in ("white-p1", "white-p2", "black-s", "black-r")] == [(5, 1), (4, 1), (6, 1), (0, 0)]
+    assert s.rider("black-s").breakaway and s.bids == {"anna": ["black-s", 9, 9], "ben": ["black-r", 3, 7]}
