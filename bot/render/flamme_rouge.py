@@ -122,8 +122,9 @@ class FlammeRougeRenderer(SystemRenderer):
                 draw.rectangle((x, y - 4, x + SQUARE_W, y - 1), fill=WEATHER)
                 canvas.text((x + SQUARE_W - 2, label_y), weather_mark(weather[n]), 11, bold=True, fill=INK, anchor="rm")
         start = int(track["start_squares"])
-        x, y = square_origin(start)
-        draw.rectangle((x + SQUARE_W - 2, y, x + SQUARE_W + 2, y + LANES * LANE_H), fill=INK)
+        if start:  # a test track without start squares has no start line (R-FR-10)
+            x, y = square_origin(start)
+            draw.rectangle((x + SQUARE_W - 2, y, x + SQUARE_W + 2, y + LANES * LANE_H), fill=INK)
         x, y = square_origin(int(track["finish"]))
         for k in range(LANES * LANE_H // 6):
             for j in range(2):
