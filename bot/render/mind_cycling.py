@@ -262,9 +262,9 @@ class MindCyclingRenderer(SystemRenderer):
 
     def preview(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any], locale: str) -> Image.Image:
         from engine.mind_cycling.course import preview_course
-        from engine.mind_cycling.models import OptionsModel, stage_from
+        from engine.mind_cycling.models import Options, stage_from
 
-        opts = OptionsModel.model_validate(dict(options))
+        opts = Options.model_validate(dict(options))
         model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
         course = preview_course(model, opts.lanes, opts.medal_section)
         view = {"course": course.to_json(), "last_row": course.last_row, "cyclists": [], "round": 0}

@@ -17,7 +17,7 @@ from typing import Any
 from engine.messages import OrderError
 from engine.mind_cycling.movement import ATTACK_BONUS, STEPS, check_path, may_attack, path_end_lane
 from engine.mind_cycling.rounds import maximum, possible_passes, relay_target, wheel_target
-from engine.mind_cycling.state import Cyclist, MindState, RoundContext
+from engine.mind_cycling.state import Cyclist, RaceState, RoundContext
 
 ACTIONS = ("move", "attack", "wheel", "relay")
 MAX_STEPS = 10
@@ -49,7 +49,7 @@ def _lines(text: str) -> list[str]:
     return out
 
 
-def _number(state: MindState, entrant: str, token: str, where: str) -> int:
+def _number(state: RaceState, entrant: str, token: str, where: str) -> int:
     m = re.fullmatch(r"#?(\d+)", token)
     if token.lower() in ROLE_NAMES:
         return ROLE_NAMES[token.lower()]
@@ -105,7 +105,7 @@ def parse_ride(words: list[str], where: str) -> dict[str, Any]:
     return out
 
 
-def parse_intents(state: MindState, entrant: str, text: str) -> dict[str, Any]:
+def parse_intents(state: RaceState, entrant: str, text: str) -> dict[str, Any]:
     """§9.5 orders-mode text: one line per cyclist (``#3 move 5 path=F,F,FL,F,F``)."""
     intents: dict[str, dict[str, Any]] = {}
     seen: dict[str, int] = {}
@@ -147,11 +147,11 @@ def parse_intents(state: MindState, entrant: str, text: str) -> dict[str, Any]:
 
 
 # --- validation ---------------------------------------------------------------------------------------
-def on_road_numbers(state: MindState, entrant: str) -> list[int]:
+def on_road_numbers(state: RaceState, entrant: str) -> list[int]:
     return [c.number for c in state.team(entrant) if c.on_road]
 
 
-def projected_bottles(state: MindState, entrant: str, intents: dict[str, Any]) -> dict[int, bool]:
+def projected_bottles(state: RaceState, entrant: str, intents: dict[str, Any]) -> dict[int, bool]:
     """Bases after this order's own passes (D12: only team-mates, so nobody else changes them)."""
     bases = {c.number: c.bottle for c in state.team(entrant)}
     legal = possible_passes(state)
@@ -164,7 +164,7 @@ def projected_bottles(state: MindState, entrant: str, intents: dict[str, Any]) -
     return bases
 
 
-def check_intents(state: MindState, entrant: str, order: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+def check_intents(state: RaceState, entrant: str, order: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """Orders mode (§9.2): the form of every intent; legality at its turn is the resolver's (D23)."""
     raw = order.get("intents", {})
     extra = set(order) - {"intents"}
@@ -189,7 +189,7 @@ def check_intents(state: MindState, entrant: str, order: dict[str, Any]) -> tupl
     return out, complete
 
 
-def check_intent(state: MindState, cyclist: Cyclist, intent: Any) -> dict[str, Any]:
+def check_intent(state: RaceState, cyclist: Cyclist, intent: Any) -> dict[str, Any]:
     who = f"#{cyclist.number} ({cyclist.role})"
     if not isinstance(intent, dict):
         raise _err("bad_intent", "The intent of {who} must be an object with an action.", who=who)
@@ -259,7 +259,7 @@ def check_intent(state: MindState, cyclist: Cyclist, intent: Any) -> dict[str, A
     return out
 
 
-def _path_on_road(state: MindState, cyclist: Cyclist, path: list[str], who: str) -> None:
+def _path_on_road(state: RaceState, cyclist: Cyclist, path: list[str], who: str) -> None:
     lane = cyclist.lane
     for i, step in enumerate(path, start=1):
         lane = path_end_lane(lane, [step])
@@ -294,7 +294,7 @@ def parse_live(text: str, where: str = "Your answer") -> dict[str, Any]:
     return {"action": action, **parse_ride(words[1:], where)}
 
 
-def check_turn(state: MindState, ctx: RoundContext, cyclist: Cyclist, order: dict[str, Any]) -> dict[str, Any]:
+def check_turn(state: RaceState, ctx: RoundContext, cyclist: Cyclist, order: dict[str, Any]) -> dict[str, Any]:
     """Live mode: a normal move or attack of the cyclist that is next; each path step is checked."""
     who = state.label(cyclist.key)
     action = order.get("action")
@@ -326,7 +326,7 @@ def check_turn(state: MindState, ctx: RoundContext, cyclist: Cyclist, order: dic
     return out
 
 
-def check_prompt(state: MindState, ctx: RoundContext, cyclist: Cyclist, order: dict[str, Any]) -> dict[str, Any]:
+def check_prompt(state: RaceState, ctx: RoundContext, cyclist: Cyclist, order: dict[str, Any]) -> dict[str, Any]:
     """Live mode: the answer to a wheel/relay prompt."""
     action = order.get("action")
     if set(order) - {"action"} or action not in ("wheel", "relay", "later"):
@@ -340,7 +340,7 @@ def check_prompt(state: MindState, ctx: RoundContext, cyclist: Cyclist, order: d
     return {"action": action}
 
 
-def check_passes(state: MindState, entrant: str, order: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+def check_passes(state: RaceState, entrant: str, order: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """Live mode: which of the player's domestiques pass their bottle this round."""
     legal = {k: v for k, v in possible_passes(state).items() if state.cyclists[k].entrant == entrant}
     raw = order.get("passes", {})
@@ -370,7 +370,7 @@ def check_passes(state: MindState, entrant: str, order: dict[str, Any]) -> tuple
     return {"passes": out}, complete
 
 
-def parse_passes(state: MindState, entrant: str, text: str) -> dict[str, Any]:
+def parse_passes(state: RaceState, entrant: str, text: str) -> dict[str, Any]:
     """``pass`` / ``no pass`` (one domestique able to pass) or ``#3 pass`` / ``#3 no pass`` lines."""
     legal = {k: v for k, v in possible_passes(state).items() if state.cyclists[k].entrant == entrant}
     out: dict[str, int] = {}

@@ -22,14 +22,14 @@ from engine.mind_cycling.rounds import (
     start_round,
     wheel_target,
 )
-from engine.mind_cycling.state import MindState, RoundContext, cyclist_key
+from engine.mind_cycling.state import RaceState, RoundContext, cyclist_key
 from engine.ruleset import Event
 
 Intent = dict[str, Any]
 
 
 # --- grid placement ----------------------------------------------------------------------------------
-def next_slot(state: MindState) -> tuple[int, int]:
+def next_slot(state: RaceState) -> tuple[int, int]:
     """D9: row 0 from lane 1 to W, then row -1, ...; slots held by a set-up cyclist are skipped."""
     row = 0
     while True:
@@ -39,7 +39,7 @@ def next_slot(state: MindState) -> tuple[int, int]:
         row -= 1
 
 
-def placer(state: MindState) -> tuple[str, int] | None:
+def placer(state: RaceState) -> tuple[str, int] | None:
     """Whose placement turn it is (D9: players in turn, skipping those with nobody left to place)."""
     count = len(state.placement_order)
     for i in range(count):
@@ -50,7 +50,7 @@ def placer(state: MindState) -> tuple[str, int] | None:
     return None
 
 
-def place(state: MindState, entrant: str, number: int, events: list[Event]) -> None:
+def place(state: RaceState, entrant: str, number: int, events: list[Event]) -> None:
     key = cyclist_key(entrant, number)
     row, lane = next_slot(state)
     found = placer(state)
@@ -76,7 +76,7 @@ AUTO_INTENT: Intent = {"action": "move"}
 """D24: a normal move of the maximum, lane-seeking in the cyclist's current lane."""
 
 
-def resolve_orders_round(state: MindState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
+def resolve_orders_round(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
     """§9.2: passes first (D11), then wind/fatigue/trains, then every intent in movement order."""
     intents: dict[str, Intent] = {}
     passes: dict[str, str] = {}
@@ -100,7 +100,7 @@ def resolve_orders_round(state: MindState, orders: dict[str, dict[str, Any]], ev
 
 
 def _ride_chain(
-    state: MindState, ctx: RoundContext, leader: str, intents: dict[str, Intent], events: list[Event]
+    state: RaceState, ctx: RoundContext, leader: str, intents: dict[str, Intent], events: list[Event]
 ) -> None:
     """D10: right after a cyclist acts, the one that started behind it wheels or relays if it chose to."""
     follower = ctx.behind(leader)
@@ -129,7 +129,7 @@ def _ride_chain(
         follower = ctx.behind(follower)
 
 
-def act_at_own_place(state: MindState, ctx: RoundContext, key: str, intent: Intent, events: list[Event]) -> None:
+def act_at_own_place(state: RaceState, ctx: RoundContext, key: str, intent: Intent, events: list[Event]) -> None:
     """One cyclist's intent at its own place in the movement order, with the D23 fallbacks."""
     c = state.cyclists[key]
     action = intent.get("action", "move")
@@ -173,7 +173,7 @@ def act_at_own_place(state: MindState, ctx: RoundContext, key: str, intent: Inte
     after_action(state, ctx, key, events)
 
 
-def _reduce(state: MindState, key: str, wanted: int, top: int, events: list[Event]) -> int:
+def _reduce(state: RaceState, key: str, wanted: int, top: int, events: list[Event]) -> int:
     if wanted <= top:
         return wanted
     events.append(
@@ -190,7 +190,7 @@ def _reduce(state: MindState, key: str, wanted: int, top: int, events: list[Even
 
 
 # --- live mode --------------------------------------------------------------------------------------------
-def resolve_live_passes(state: MindState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
+def resolve_live_passes(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
     """§9.3: the bottle passes of the round, all at once, then the round starts."""
     passes = {
         cyclist_key(entrant, int(giver)): cyclist_key(entrant, int(to))
@@ -204,7 +204,7 @@ def resolve_live_passes(state: MindState, orders: dict[str, dict[str, Any]], eve
     continue_live(state, events)
 
 
-def resolve_live_turn(state: MindState, entrant: str, order: dict[str, Any], events: list[Event]) -> None:
+def resolve_live_turn(state: RaceState, entrant: str, order: dict[str, Any], events: list[Event]) -> None:
     """A normal move or an attack of the next cyclist in the movement order."""
     ctx = state.ctx
     assert ctx is not None
@@ -224,7 +224,7 @@ def resolve_live_turn(state: MindState, entrant: str, order: dict[str, Any], eve
     continue_live(state, events)
 
 
-def resolve_live_prompt(state: MindState, entrant: str, order: dict[str, Any], events: list[Event]) -> None:
+def resolve_live_prompt(state: RaceState, entrant: str, order: dict[str, Any], events: list[Event]) -> None:
     """The answer to a wheel/relay prompt (§9.3): ride now, or act later at its own place."""
     ctx = state.ctx
     assert ctx is not None and ctx.prompt is not None

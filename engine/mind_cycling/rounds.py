@@ -17,7 +17,7 @@ from engine.mind_cycling.movement import (
     seek_step,
     step_target,
 )
-from engine.mind_cycling.state import MindState, RoundContext
+from engine.mind_cycling.state import RaceState, RoundContext
 from engine.ruleset import Event
 
 FINISHERS_FOR_END = 12
@@ -34,7 +34,7 @@ def event(kind: str, text: str, **params: Any) -> Event:
 
 
 # --- start of the round ---------------------------------------------------------------------------
-def possible_passes(state: MindState) -> dict[str, str]:
+def possible_passes(state: RaceState) -> dict[str, str]:
     """D12: blue domestique -> the black-based team-mate directly behind it (bases at the round start)."""
     passes: dict[str, str] = {}
     for c in state.cyclists.values():
@@ -46,7 +46,7 @@ def possible_passes(state: MindState) -> dict[str, str]:
     return passes
 
 
-def apply_passes(state: MindState, wanted: dict[str, str], events: list[Event]) -> None:
+def apply_passes(state: RaceState, wanted: dict[str, str], events: list[Event]) -> None:
     """D12: every pass is checked against the bases at the start of the round, then all apply together."""
     legal = possible_passes(state)
     done: list[tuple[str, str]] = []
@@ -79,13 +79,13 @@ def apply_passes(state: MindState, wanted: dict[str, str], events: list[Event]) 
         )
 
 
-def movement_order(state: MindState) -> list[str]:
+def movement_order(state: RaceState) -> list[str]:
     """§4.1 / D10: furthest first; on the same row the cyclist on the left (lower lane) first."""
     road = [c for c in state.cyclists.values() if c.on_road]
     return [c.key for c in sorted(road, key=lambda c: (-c.row, c.lane))]
 
 
-def start_round(state: MindState, events: list[Event]) -> RoundContext:
+def start_round(state: RaceState, events: list[Event]) -> RoundContext:
     """§4.2 steps 2-4 (after the passes): wind, fatigue and trains, fixed for the whole round."""
     order = movement_order(state)
     occupied = {(state.cyclists[k].row, state.cyclists[k].lane): k for k in order}
@@ -135,13 +135,13 @@ def start_round(state: MindState, events: list[Event]) -> RoundContext:
     return ctx
 
 
-def maximum(state: MindState, ctx: RoundContext, key: str) -> int:
+def maximum(state: RaceState, ctx: RoundContext, key: str) -> int:
     """The normal maximum of ``key`` this round (§5.2)."""
     return base_maximum(state, state.cyclists[key], key in ctx.wind, key in ctx.fatigued)
 
 
 # --- wheel and relay ------------------------------------------------------------------------------
-def ride_refusal(state: MindState, ctx: RoundContext, key: str) -> str | None:
+def ride_refusal(state: RaceState, ctx: RoundContext, key: str) -> str | None:
     """Why ``key`` may neither wheel nor relay now (§6.1, §6.2), or None."""
     c = state.cyclists[key]
     if key not in ctx.front:
@@ -161,7 +161,7 @@ def ride_refusal(state: MindState, ctx: RoundContext, key: str) -> str | None:
     return None
 
 
-def wheel_target(state: MindState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
+def wheel_target(state: RaceState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
     """D16: the space directly behind the followed cyclist's current position (or why not)."""
     refusal = ride_refusal(state, ctx, key)
     if refusal:
@@ -176,7 +176,7 @@ def wheel_target(state: MindState, ctx: RoundContext, key: str) -> tuple[tuple[i
     return dest, None
 
 
-def relay_target(state: MindState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
+def relay_target(state: RaceState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
     """D16: the space directly in front of the train's frontmost cyclist now (or why not)."""
     refusal = ride_refusal(state, ctx, key)
     if refusal:
@@ -193,7 +193,7 @@ def relay_target(state: MindState, ctx: RoundContext, key: str) -> tuple[tuple[i
 
 
 # --- actions -------------------------------------------------------------------------------------
-def _cross(state: MindState, ctx: RoundContext, key: str, events: list[Event]) -> None:
+def _cross(state: RaceState, ctx: RoundContext, key: str, events: list[Event]) -> None:
     c = state.cyclists[key]
     c.crossed = True
     state.finish_order.append(key)
@@ -213,7 +213,7 @@ def _cross(state: MindState, ctx: RoundContext, key: str, events: list[Event]) -
 
 
 def ride(
-    state: MindState,
+    state: RaceState,
     ctx: RoundContext,
     key: str,
     steps: int,
@@ -308,7 +308,7 @@ def ride(
 
 
 def free_ride(
-    state: MindState, ctx: RoundContext, key: str, kind: str, dest: tuple[int, int], events: list[Event]
+    state: RaceState, ctx: RoundContext, key: str, kind: str, dest: tuple[int, int], events: list[Event]
 ) -> None:
     """D15: a wheel or relay moves straight to its destination, no maximum and no path."""
     c = state.cyclists[key]
@@ -338,7 +338,7 @@ def free_ride(
     )
 
 
-def after_action(state: MindState, ctx: RoundContext, key: str, events: list[Event]) -> None:
+def after_action(state: RaceState, ctx: RoundContext, key: str, events: list[Event]) -> None:
     """Record the action: section exits (D20) and the end of a race at its 12th finisher (D22)."""
     ctx.acted.append(key)
     c = state.cyclists[key]
@@ -359,13 +359,13 @@ def after_action(state: MindState, ctx: RoundContext, key: str, events: list[Eve
         finish_race(state, events)
 
 
-def finish_race(state: MindState, events: list[Event]) -> None:
+def finish_race(state: RaceState, events: list[Event]) -> None:
     state.phase = "done"
     state.ctx = None
     events.append(event("race_over", "The race is over after {round} rounds.", round=state.round))
 
 
-def next_actor(state: MindState, ctx: RoundContext) -> str | None:
+def next_actor(state: RaceState, ctx: RoundContext) -> str | None:
     """The next cyclist to act at its own place in the movement order (D10)."""
     for key in ctx.order:
         if key not in ctx.acted and state.cyclists[key].on_road:
@@ -374,7 +374,7 @@ def next_actor(state: MindState, ctx: RoundContext) -> str | None:
 
 
 # --- end of the round ------------------------------------------------------------------------------
-def end_round(state: MindState, events: list[Event]) -> None:
+def end_round(state: RaceState, events: list[Event]) -> None:
     """Solo scoring (D25), the round limit (D22), else the next round."""
     state.ctx = None
     if state.solo and len(state.finish_order) >= SOLO_FINISHERS:
@@ -412,7 +412,7 @@ def end_round(state: MindState, events: list[Event]) -> None:
     begin_round(state, events)
 
 
-def begin_round(state: MindState, events: list[Event]) -> None:
+def begin_round(state: RaceState, events: list[Event]) -> None:
     """Open a round: orders mode waits for intents; live mode asks for bottle passes, if any."""
     if state.options["mode"] == "orders":
         state.phase = "round"
@@ -425,7 +425,7 @@ def begin_round(state: MindState, events: list[Event]) -> None:
     continue_live(state, events)
 
 
-def continue_live(state: MindState, events: list[Event]) -> None:
+def continue_live(state: RaceState, events: list[Event]) -> None:
     """Live mode: end the round once nobody is left to act."""
     ctx = state.ctx
     if ctx is None or ctx.prompt is not None:
@@ -434,7 +434,7 @@ def continue_live(state: MindState, events: list[Event]) -> None:
         end_round(state, events)
 
 
-def offer_ride(state: MindState, ctx: RoundContext, leader: str) -> str | None:
+def offer_ride(state: RaceState, ctx: RoundContext, leader: str) -> str | None:
     """Live mode (§9.3): the cyclist that started directly behind ``leader``, if it can wheel or relay now."""
     follower = ctx.behind(leader)
     if follower is None or follower in ctx.acted or not state.cyclists[follower].on_road:

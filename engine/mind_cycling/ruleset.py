@@ -16,7 +16,7 @@ from engine.messages import Message, OrderError, msg
 from engine.mind_cycling import bots, orders, resolution, scoring
 from engine.mind_cycling.board import draw_board, draw_stage
 from engine.mind_cycling.course import OWN_SECTION, build_course, preview_course
-from engine.mind_cycling.models import OptionsModel, SetupModel, StageModel, load_presets, stage_from
+from engine.mind_cycling.models import Options, Setup, Stage, load_presets, stage_from
 from engine.mind_cycling.movement import ATTACK_BONUS, explain_maximum, may_attack, planned_maximum, sheltered
 from engine.mind_cycling.rounds import (
     begin_round,
@@ -26,7 +26,7 @@ from engine.mind_cycling.rounds import (
     relay_target,
     wheel_target,
 )
-from engine.mind_cycling.state import Cyclist, MindState, RoundContext, cyclist_key, role_of
+from engine.mind_cycling.state import Cyclist, RaceState, RoundContext, cyclist_key, role_of
 from engine.rng import Rng
 from engine.ruleset import (
     PROGRESS_KEY,
@@ -61,12 +61,12 @@ def _group(c: Cyclist) -> Message:
     return _m("group_cyclist", "#{n} {role}", n=c.number, role=c.role)
 
 
-class MindCycling(Ruleset[MindState]):
+class MindCyclingRuleset(Ruleset[RaceState]):
     id: ClassVar[str] = "mind_cycling"
     name: ClassVar[str] = "Mind Cycling"
-    options_model: ClassVar[type[BaseModel]] = OptionsModel
-    stage_model: ClassVar[type[BaseModel]] = StageModel
-    setup_model: ClassVar[type[BaseModel]] = SetupModel
+    options_model: ClassVar[type[BaseModel]] = Options
+    stage_model: ClassVar[type[BaseModel]] = Stage
+    setup_model: ClassVar[type[BaseModel]] = Setup
     strategies: ClassVar[tuple[str, ...]] = bots.STRATEGIES
     default_strategy: ClassVar[str] = "steady"
 
@@ -89,7 +89,7 @@ class MindCycling(Ruleset[MindState]):
         return resources.files("engine.mind_cycling").joinpath("guide.md").read_text("utf-8")
 
     def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
-        opts = OptionsModel.model_validate(dict(options))
+        opts = Options.model_validate(dict(options))
         model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
         course = preview_course(model, opts.lanes, opts.medal_section)
         text = draw_stage(course)
@@ -108,7 +108,7 @@ class MindCycling(Ruleset[MindState]):
 
     def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
         """1 (solo, D25) to 6 teams, on every course and with every option."""
-        OptionsModel.model_validate(dict(options))
+        Options.model_validate(dict(options))
         return PlayerLimits(1, 6)
 
     # --- a race ----------------------------------------------------------------------------------
@@ -119,12 +119,12 @@ class MindCycling(Ruleset[MindState]):
         entrants: list[Entrant],
         seed: int,
         setup: Mapping[str, Any] | None,
-    ) -> tuple[MindState, list[Event]]:
+    ) -> tuple[RaceState, list[Event]]:
         """When the set-up places every cyclist, the first round starts at once: its start line (order,
         wind, fatigue, trains) is the opening event."""
-        opts = OptionsModel.model_validate(dict(options))
+        opts = Options.model_validate(dict(options))
         stage_model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
-        setup_model = SetupModel.model_validate(dict(setup or {}))
+        setup_model = Setup.model_validate(dict(setup or {}))
         course = build_course(stage_model, opts.lanes, opts.medal_section, seed)
         solo = len(entrants) == 1 and opts.solo
         size = SOLO_TEAM if solo else opts.team_size  # D25
@@ -141,7 +141,7 @@ class MindCycling(Ruleset[MindState]):
             for e in ids
             for n in range(1, size + 1)
         }
-        state = MindState(
+        state = RaceState(
             course=course,
             options=opts.model_dump(mode="json"),
             entrants=ids,
@@ -160,7 +160,7 @@ class MindCycling(Ruleset[MindState]):
             begin_round(state, events)
         return state, events
 
-    def _apply_setup(self, state: MindState, setup: SetupModel) -> None:
+    def _apply_setup(self, state: RaceState, setup: Setup) -> None:
         for i, s in enumerate(setup.cyclists):
             where = f"setup.cyclists.{i}"
             key = cyclist_key(s.entrant, s.number)
@@ -196,7 +196,7 @@ class MindCycling(Ruleset[MindState]):
             state.section_winners[kind] = key
 
     # --- decisions -------------------------------------------------------------------------------
-    def awaited(self, state: MindState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
+    def awaited(self, state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
         partial = partial or {}
         if state.phase == "done":
             return []
@@ -223,7 +223,7 @@ class MindCycling(Ruleset[MindState]):
         c = state.cyclists[key]
         return [self._turn_decision(state, ctx, c, partial.get(c.entrant, {}))]
 
-    def _place_decision(self, state: MindState, entrant: str, partial: Order) -> Decision:
+    def _place_decision(self, state: RaceState, entrant: str, partial: Order) -> Decision:
         row, lane = resolution.next_slot(state)
         unplaced = [c for c in state.team(entrant) if not c.placed]
         field = InputField(
@@ -245,7 +245,7 @@ class MindCycling(Ruleset[MindState]):
             example=f"#{unplaced[0].number}",
         )
 
-    def _intents_decision(self, state: MindState, entrant: str, partial: Order) -> Decision:
+    def _intents_decision(self, state: RaceState, entrant: str, partial: Order) -> Decision:
         """Orders mode: each cyclist's action first, then its optional steps, lane and bottle pass."""
         road = [c for c in state.team(entrant) if c.on_road]
         intents: dict[str, Any] = dict(partial.get("intents", {}))
@@ -295,7 +295,7 @@ class MindCycling(Ruleset[MindState]):
             info=info,
         )
 
-    def _action_field(self, state: MindState, c: Cyclist, bottle: bool) -> InputField:
+    def _action_field(self, state: RaceState, c: Cyclist, bottle: bool) -> InputField:
         """The actions worth offering from the positions at the start of the round."""
         actions = ["move"]
         if bottle and state.course.section_kind(c.row) == OWN_SECTION[c.role]:
@@ -315,7 +315,7 @@ class MindCycling(Ruleset[MindState]):
             group=_group(c),
         )
 
-    def _detail_fields(self, state: MindState, c: Cyclist, intent: dict[str, Any], bottle: bool) -> list[InputField]:
+    def _detail_fields(self, state: RaceState, c: Cyclist, intent: dict[str, Any], bottle: bool) -> list[InputField]:
         """The optional parts of one cyclist's intent still open: steps, lane, bottle pass."""
         n = str(c.number)
         fields: list[InputField] = []
@@ -358,7 +358,7 @@ class MindCycling(Ruleset[MindState]):
             )
         return fields
 
-    def _passes_decision(self, state: MindState, entrant: str, partial: Order) -> Decision:
+    def _passes_decision(self, state: RaceState, entrant: str, partial: Order) -> Decision:
         passes = dict(partial.get("passes", {}))
         fields = []
         for giver, receiver in possible_passes(state).items():
@@ -383,7 +383,7 @@ class MindCycling(Ruleset[MindState]):
             example="pass",
         )
 
-    def _turn_decision(self, state: MindState, ctx: RoundContext, c: Cyclist, partial: Order) -> Decision:
+    def _turn_decision(self, state: RaceState, ctx: RoundContext, c: Cyclist, partial: Order) -> Decision:
         top = maximum(state, ctx, c.key)
         fields: list[InputField] = []
         action = partial.get("action")
@@ -445,7 +445,7 @@ class MindCycling(Ruleset[MindState]):
             info=[_m("info_where", "Row {row}, lane {lane}", row=c.row, lane=c.lane)],
         )
 
-    def _prompt_decision(self, state: MindState, ctx: RoundContext, c: Cyclist, partial: Order) -> Decision:
+    def _prompt_decision(self, state: RaceState, ctx: RoundContext, c: Cyclist, partial: Order) -> Decision:
         choices = []
         if wheel_target(state, ctx, c.key)[0] is not None:
             choices.append(Choice(value="wheel", label="wheel"))
@@ -479,7 +479,7 @@ class MindCycling(Ruleset[MindState]):
         )
 
     # --- orders ----------------------------------------------------------------------------------
-    def _awaited_entrants(self, state: MindState) -> set[str]:
+    def _awaited_entrants(self, state: RaceState) -> set[str]:
         """Who :meth:`awaited` asks now, without building the decisions (``validate`` runs on every order)."""
         if state.phase == "done":
             return set()
@@ -495,7 +495,7 @@ class MindCycling(Ruleset[MindState]):
         key = ctx.prompt or next_actor(state, ctx)
         return {state.cyclists[key].entrant} if key else set()
 
-    def validate(self, state: MindState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
+    def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
         awaited = self._awaited_entrants(state)
         if entrant not in awaited:
             if entrant not in state.entrants:
@@ -554,7 +554,7 @@ class MindCycling(Ruleset[MindState]):
             return Validated(order=body, complete=False)
         return Validated(order=orders.check_turn(state, ctx, state.cyclists[key], body), complete=True)
 
-    def _check_place(self, state: MindState, entrant: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _check_place(self, state: RaceState, entrant: str, body: dict[str, Any]) -> dict[str, Any]:
         if set(body) != {"cyclist"}:
             raise OrderError.of("mc.bad_place", "Name one cyclist for the grid slot, like #3.")
         number = body["cyclist"]
@@ -571,8 +571,8 @@ class MindCycling(Ruleset[MindState]):
         return {"cyclist": number}
 
     def resolve(
-        self, state: MindState, orders_in: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
-    ) -> tuple[MindState, list[Event]]:
+        self, state: RaceState, orders_in: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
+    ) -> tuple[RaceState, list[Event]]:
         new = state.copy()
         events: list[Event] = []
         clean = dict(orders_in)
@@ -593,7 +593,7 @@ class MindCycling(Ruleset[MindState]):
         return new, events
 
     def auto_order(
-        self, state: MindState, entrant: str, partial: Order | None = None, strategy: str | None = None
+        self, state: RaceState, entrant: str, partial: Order | None = None, strategy: str | None = None
     ) -> Order:
         base = dict(partial or {})
         if orders.text_of(base) is not None or (base and state.phase != "place"):
@@ -601,7 +601,7 @@ class MindCycling(Ruleset[MindState]):
         return bots.auto(state, entrant, base, strategy)
 
     # --- views -----------------------------------------------------------------------------------
-    def public_view(self, state: MindState) -> dict[str, Any]:
+    def public_view(self, state: RaceState) -> dict[str, Any]:
         ctx = state.ctx
         awaiting = [d.entrant for d in self.awaited(state)]
         view: dict[str, Any] = {
@@ -643,7 +643,7 @@ class MindCycling(Ruleset[MindState]):
             }
         return view
 
-    def private_view(self, state: MindState, entrant: str) -> dict[str, Any]:
+    def private_view(self, state: RaceState, entrant: str) -> dict[str, Any]:
         view = self.public_view(state)
         if state.phase == "round" and state.options["mode"] == "orders":
             view["team"] = [
@@ -657,15 +657,15 @@ class MindCycling(Ruleset[MindState]):
             ]
         return view
 
-    def result(self, state: MindState) -> Result:
+    def result(self, state: RaceState) -> Result:
         return scoring.race_result(state)
 
-    def dump(self, state: MindState) -> dict[str, Any]:
+    def dump(self, state: RaceState) -> dict[str, Any]:
         return {"format": STATE_FORMAT, **state.to_json()}
 
-    def load(self, data: Mapping[str, Any]) -> MindState:
+    def load(self, data: Mapping[str, Any]) -> RaceState:
         check_state_format(data, STATE_FORMAT)
-        return MindState.from_json({k: v for k, v in data.items() if k != "format"})
+        return RaceState.from_json({k: v for k, v in data.items() if k != "format"})
 
-    def board_text(self, state: MindState) -> str:
+    def board_text(self, state: RaceState) -> str:
         return draw_board(state)

@@ -6,7 +6,7 @@ from typing import Any
 
 from engine.messages import msg
 from engine.mind_cycling.rounds import movement_order
-from engine.mind_cycling.state import MindState
+from engine.mind_cycling.state import RaceState
 from engine.ruleset import Column, Result, Standing, column
 
 TEAM_POINTS = (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
@@ -21,16 +21,16 @@ def points_for(place: int | None) -> int:
     return TEAM_POINTS[place - 1]
 
 
-def team_points(state: MindState, places: dict[str, int]) -> dict[str, int]:
+def team_points(state: RaceState, places: dict[str, int]) -> dict[str, int]:
     return {e: sum(points_for(places.get(c.key)) for c in state.team(e)) for e in state.entrants}
 
 
-def best_place(state: MindState, entrant: str, places: dict[str, int]) -> int:
+def best_place(state: RaceState, entrant: str, places: dict[str, int]) -> int:
     found = [places[c.key] for c in state.team(entrant) if c.key in places]
     return min(found) if found else 10**6
 
 
-def medals(state: MindState, places: dict[str, int]) -> dict[str, str | None]:
+def medals(state: RaceState, places: dict[str, int]) -> dict[str, str | None]:
     """§7: medals belong to players (D21). Best Team tie -> the better best-placed cyclist."""
     owner = {c.key: c.entrant for c in state.cyclists.values()}
     crossed = state.finish_order
@@ -47,7 +47,7 @@ def medals(state: MindState, places: dict[str, int]) -> dict[str, str | None]:
     }
 
 
-def provisional_places(state: MindState) -> dict[str, int]:
+def provisional_places(state: RaceState) -> dict[str, int]:
     """Places so far: the finishers, then (while racing) the cyclists on the road in movement order."""
     places = {k: i for i, k in enumerate(state.finish_order, start=1)}
     if state.phase != "done":
@@ -56,7 +56,7 @@ def provisional_places(state: MindState) -> dict[str, int]:
     return places
 
 
-def race_result(state: MindState) -> Result:
+def race_result(state: RaceState) -> Result:
     if state.solo:
         return solo_result(state)
     finished = state.phase == "done"
@@ -101,7 +101,7 @@ def solo_key(rounds: int, remaining: int) -> tuple[int, int]:
     return (rounds, remaining)
 
 
-def solo_result(state: MindState) -> Result:
+def solo_result(state: RaceState) -> Result:
     entrant = state.entrants[0]
     riders = [c.key for c in state.team(entrant)]
     score = state.solo_score

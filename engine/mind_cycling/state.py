@@ -74,7 +74,7 @@ class RoundContext:
 
 
 @dataclass
-class MindState:
+class RaceState:
     """Everything a Mind Cycling race is: course, cyclists, phase and round, results so far."""
 
     course: Course
@@ -95,13 +95,13 @@ class MindState:
     round_limit_reached: bool = False
     solo_score: dict[str, int] | None = None
 
-    def copy(self) -> MindState:
+    def copy(self) -> RaceState:
         """A copy that shares nothing mutable with this state (the course is immutable and shared).
 
         Written out instead of ``copy.deepcopy``, which took a quarter of a bot race's time.
         """
         ctx = self.ctx
-        return MindState(
+        return RaceState(
             course=self.course,
             options=copy.deepcopy(self.options),
             entrants=list(self.entrants),
@@ -170,7 +170,7 @@ class MindState:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> MindState:
+    def from_json(cls, data: dict[str, Any]) -> RaceState:
         ctx = data.get("ctx")
         return cls(
             course=Course.from_json(data["course"]),
