@@ -18,9 +18,15 @@ from typing import Any
 
 from engine.mind_cycling.course import OWN_SECTION
 from engine.mind_cycling.movement import ATTACK_BONUS, may_attack
-from engine.mind_cycling.orders import projected_bottles
 from engine.mind_cycling.resolution import placer
-from engine.mind_cycling.rounds import maximum, next_actor, possible_passes, relay_target, wheel_target
+from engine.mind_cycling.rounds import (
+    maximum,
+    next_actor,
+    possible_passes,
+    projected_bottles,
+    relay_target,
+    wheel_target,
+)
 from engine.mind_cycling.state import Cyclist, RaceState
 from engine.mind_cycling.tactics import RIDE_PREFERENCE, may_ride, plan_team, wants_attack
 

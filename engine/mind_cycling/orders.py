@@ -15,9 +15,18 @@ import re
 from typing import Any
 
 from engine.messages import OrderError
+from engine.mind_cycling.decisions import awaited_entrants
 from engine.mind_cycling.movement import ATTACK_BONUS, STEPS, check_path, may_attack, path_end_lane
-from engine.mind_cycling.rounds import maximum, possible_passes, relay_target, wheel_target
+from engine.mind_cycling.rounds import (
+    maximum,
+    next_actor,
+    on_road_numbers,
+    possible_passes,
+    relay_target,
+    wheel_target,
+)
 from engine.mind_cycling.state import Cyclist, RaceState, RoundContext
+from engine.ruleset import Order, Validated
 
 ACTIONS = ("move", "attack", "wheel", "relay")
 MAX_STEPS = 10
@@ -147,23 +156,6 @@ def parse_intents(state: RaceState, entrant: str, text: str) -> dict[str, Any]:
 
 
 # --- validation ---------------------------------------------------------------------------------------
-def on_road_numbers(state: RaceState, entrant: str) -> list[int]:
-    return [c.number for c in state.team(entrant) if c.on_road]
-
-
-def projected_bottles(state: RaceState, entrant: str, intents: dict[str, Any]) -> dict[int, bool]:
-    """Bases after this order's own passes (D12: only team-mates, so nobody else changes them)."""
-    bases = {c.number: c.bottle for c in state.team(entrant)}
-    legal = possible_passes(state)
-    for n, intent in intents.items():
-        to = intent.get("pass_to")
-        giver = f"{entrant}#{n}"
-        if to and legal.get(giver) == f"{entrant}#{to}":
-            bases[int(n)] = False
-            bases[int(to)] = True
-    return bases
-
-
 def check_intents(state: RaceState, entrant: str, order: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     """Orders mode (§9.2): the form of every intent; legality at its turn is the resolver's (D23)."""
     raw = order.get("intents", {})
@@ -395,3 +387,84 @@ def parse_passes(state: RaceState, entrant: str, text: str) -> dict[str, Any]:
         if out[str(number)] == -1:
             raise _err("cannot_pass", "#{number} can't pass a bottle this round.", number=number)
     return {"passes": out}
+
+
+# --- the step awaited now ------------------------------------------------------------------------
+def validate(state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
+    """An order of ``entrant`` for the step awaited now, merged with what it sent before (``previous``),
+    checked and normalised; :class:`~engine.messages.OrderError` says what is wrong."""
+    awaited = awaited_entrants(state)
+    if entrant not in awaited:
+        if entrant not in state.entrants:
+            raise OrderError.of("mc.not_entrant", "{who} is not riding in this race.", who=entrant)
+        waiting = ", ".join(state.names.get(e, e) for e in sorted(awaited)) or "nobody"
+        raise OrderError.of("mc.not_your_turn", "It's not your turn: waiting for {waiting}.", waiting=waiting)
+    if not isinstance(order, (str, dict)):
+        raise OrderError.of(
+            "mc.bad_order",
+            "An order is an object or a line of text, like '#3 move 5' (got {got}).",
+            got=repr(order),
+        )
+    text = text_of(order)
+    body: dict[str, Any] = {}
+    if isinstance(order, dict) and text is None:
+        body = dict(order)
+    previous = dict(previous or {})
+    if state.phase == "place":
+        if text is not None:
+            words = text.split()
+            if len(words) != 1:
+                raise OrderError.of("mc.bad_place", "Name one cyclist for the grid slot, like #3.")
+            body = {"cyclist": _number(state, entrant, words[0], "Your answer")}
+        return Validated(order=check_place(state, entrant, body), complete=True)
+    if state.phase == "passes":
+        if text is not None:
+            body = parse_passes(state, entrant, text)
+            body["passes"] = {**previous.get("passes", {}), **body["passes"]}
+        checked, complete = check_passes(state, entrant, body)
+        return Validated(order=checked, complete=complete)
+    if state.options["mode"] == "orders":
+        if text is not None:
+            parsed = parse_intents(state, entrant, text)["intents"]
+            merged = {k: dict(v) for k, v in previous.get("intents", {}).items()}
+            for n, intent in parsed.items():
+                base = (
+                    merged.get(n, {})
+                    if set(intent) == {"pass_to"}
+                    else {k: v for k, v in merged.get(n, {}).items() if k == "pass_to"}
+                )
+                merged[n] = {**base, **intent}
+            body = {"intents": merged}
+        checked_intents, complete = check_intents(state, entrant, body)
+        return Validated(order={"intents": checked_intents}, complete=complete)
+    ctx = state.ctx
+    assert ctx is not None
+    if text is not None:
+        body = parse_live(text)
+    if ctx.prompt is not None:
+        return Validated(order=check_prompt(state, ctx, state.cyclists[ctx.prompt], body), complete=True)
+    key = next_actor(state, ctx)
+    assert key is not None
+    if "action" not in body:
+        if set(body) - {"distance", "lane"}:
+            raise OrderError.of("mc.bad_turn", "Choose move or attack.")
+        return Validated(order=body, complete=False)
+    return Validated(order=check_turn(state, ctx, state.cyclists[key], body), complete=True)
+
+
+def check_place(state: RaceState, entrant: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Grid placement (§3.3, D9): one of the player's cyclists still to place."""
+    if set(body) != {"cyclist"}:
+        raise OrderError.of("mc.bad_place", "Name one cyclist for the grid slot, like #3.")
+    number = body["cyclist"]
+    if not isinstance(number, int) or isinstance(number, bool):
+        raise OrderError.of("mc.bad_place", "Name one cyclist for the grid slot, like #3.")
+    unplaced = [c.number for c in state.team(entrant) if not c.placed]
+    if number not in unplaced:
+        raise OrderError.of(
+            "mc.already_placed",
+            "#{n} can't take the slot: your cyclists still to place are {left}.",
+            n=number,
+            left=", ".join(f"#{n}" for n in unplaced),
+        )
+    return {"cyclist": number}

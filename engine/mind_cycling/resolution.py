@@ -242,3 +242,22 @@ def resolve_live_prompt(state: RaceState, entrant: str, order: dict[str, Any], e
         if state.phase == "round":
             ctx.prompt = offer_ride(state, ctx, key)
     continue_live(state, events)
+
+
+def resolve_step(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
+    """One step of the race with every awaited, validated order: a placement, the live passes, an
+    orders-mode round, or a live turn or wheel/relay answer. Changes ``state`` (the caller's copy)."""
+    if state.phase == "place":
+        ((entrant, order),) = orders.items()
+        place(state, entrant, int(order["cyclist"]), events)
+    elif state.phase == "passes":
+        resolve_live_passes(state, orders, events)
+    elif state.options["mode"] == "orders":
+        resolve_orders_round(state, orders, events)
+    else:
+        ((entrant, order),) = orders.items()
+        assert state.ctx is not None
+        if state.ctx.prompt is not None:
+            resolve_live_prompt(state, entrant, order, events)
+        else:
+            resolve_live_turn(state, entrant, order, events)

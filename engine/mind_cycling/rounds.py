@@ -46,6 +46,24 @@ def possible_passes(state: RaceState) -> dict[str, str]:
     return passes
 
 
+def on_road_numbers(state: RaceState, entrant: str) -> list[int]:
+    """The numbers of ``entrant``'s cyclists still on the road."""
+    return [c.number for c in state.team(entrant) if c.on_road]
+
+
+def projected_bottles(state: RaceState, entrant: str, intents: dict[str, Any]) -> dict[int, bool]:
+    """Bases after this order's own passes (D12: only team-mates, so nobody else changes them)."""
+    bases = {c.number: c.bottle for c in state.team(entrant)}
+    legal = possible_passes(state)
+    for n, intent in intents.items():
+        to = intent.get("pass_to")
+        giver = f"{entrant}#{n}"
+        if to and legal.get(giver) == f"{entrant}#{to}":
+            bases[int(n)] = False
+            bases[int(to)] = True
+    return bases
+
+
 def apply_passes(state: RaceState, wanted: dict[str, str], events: list[Event]) -> None:
     """D12: every pass is checked against the bases at the start of the round, then all apply together."""
     legal = possible_passes(state)

@@ -1,0 +1,94 @@
+"""What players see of a Mind Cycling race: the public and private views, and the course drawn as text."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.mind_cycling.board import draw_board, draw_stage
+from engine.mind_cycling.course import preview_course
+from engine.mind_cycling.decisions import awaited_ids
+from engine.mind_cycling.models import Options, stage_from
+from engine.mind_cycling.movement import may_attack, planned_maximum
+from engine.mind_cycling.rounds import next_actor
+from engine.mind_cycling.state import RaceState
+from engine.ruleset import PROGRESS_KEY, progress_marker
+
+
+def public_view(state: RaceState) -> dict[str, Any]:
+    """Everything everyone may see: the course, every cyclist, the round's context and who is awaited."""
+    ctx = state.ctx
+    awaiting = awaited_ids(state)
+    view: dict[str, Any] = {
+        "phase": state.phase,
+        "round": state.round,
+        "mode": state.options["mode"],
+        "solo": state.solo,
+        "course": state.course.to_json(),
+        "last_row": state.course.last_row,
+        "cyclists": [
+            {
+                "id": c.key,
+                "entrant": c.entrant,
+                "number": c.number,
+                "role": c.role,
+                "row": c.row if c.placed else None,
+                "lane": c.lane if c.placed else None,
+                "base": "blue" if c.bottle else "black",
+                "crossed": c.crossed,
+                "place": c.place,
+            }
+            for c in state.cyclists.values()
+        ],
+        "finish_order": list(state.finish_order),
+        "section_winners": dict(state.section_winners),
+        "awaiting": awaiting,
+        "solo_score": state.solo_score,
+        PROGRESS_KEY: progress_marker("round", state.round, None, awaiting[0] if len(awaiting) == 1 else None),
+    }
+    if ctx is not None:
+        view["round_context"] = {
+            "order": list(ctx.order),
+            "wind": list(ctx.wind),
+            "fatigued": list(ctx.fatigued),
+            "acted": list(ctx.acted),
+            "attacked": list(ctx.attacked),
+            "prompt": ctx.prompt,
+            "next": next_actor(state, ctx),
+        }
+    return view
+
+
+def private_view(state: RaceState, entrant: str) -> dict[str, Any]:
+    """The public view plus, in an orders-mode round, each of ``entrant``'s cyclists' maximum and attack."""
+    view = public_view(state)
+    if state.phase == "round" and state.options["mode"] == "orders":
+        view["team"] = [
+            {
+                "id": c.key,
+                "maximum": planned_maximum(state, c, c.bottle),
+                "may_attack": may_attack(state, c),
+            }
+            for c in state.team(entrant)
+            if c.on_road
+        ]
+    return view
+
+
+def stage_board(stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
+    """The whole course as text (rows, sections, rocks, supply spaces), for the terminal and ``/stages``."""
+    opts = Options.model_validate(dict(options))
+    model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
+    course = preview_course(model, opts.lanes, opts.medal_section)
+    text = draw_stage(course)
+    counts = [f"{n} {name}" for n, name in ((model.rocks, "rocks"), (model.supply_spaces, "supply spaces"))]
+    random = [c for c, n in zip(counts, (model.rocks, model.supply_spaces), strict=True) if isinstance(n, int) and n]
+    if random and course.medal_mountain:
+        climb = course.medal_mountain
+        text += f"\n{' and '.join(random)} placed at random (race seed) on rows {climb.first}-{climb.last}."
+    return text
+
+
+def board_text(state: RaceState) -> str:
+    """The part of the course where the cyclists are, as text (public information only)."""
+    return draw_board(state)
