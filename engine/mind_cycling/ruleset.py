@@ -8,7 +8,6 @@ standings (``scoring``) and what players see (``views``). This class routes the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -58,9 +57,6 @@ class MindCyclingRuleset(Ruleset[RaceState]):
             "refill at feed zones. Medals: race winner, first out of the sprint, first out of the mountains, best "
             "team (12..1 points for places 1-12); most medals wins. Solo: get four across in the fewest rounds."
         )
-
-    def guide(self) -> str:
-        return resources.files("engine.mind_cycling").joinpath("guide.md").read_text("utf-8")
 
     def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
         return views.stage_board(stage, options)
