@@ -50,7 +50,7 @@ ROLE_LETTER = {"sprinter": "S", "domestique": "D", "climber": "C"}
 ROCK: RGB = (95, 95, 95)
 FEED: RGB = (248, 232, 120)
 MEDAL_LINE: dict[str, RGB] = {"sprint": OKABE_ITO["green"], "mountain": OKABE_ITO["vermillion"]}
-MOVES = ("mc.move", "mc.attack", "mc.relay", "mc.wheel")
+MOVES = ("mc.move", "mc.attack", "mc.relay", "mc.wheel", "mc.move_finish", "mc.attack_finish", "mc.relay_finish")
 
 
 def first_row(view: Mapping[str, Any]) -> int:

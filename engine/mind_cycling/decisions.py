@@ -28,13 +28,9 @@ from engine.mind_cycling.state import Cyclist, RaceState, RoundContext
 from engine.ruleset import Choice, Decision, InputField, Order
 
 
-def _m(key: str, text: str, **params: Any) -> Message:
-    return msg(f"mc.{key}", text, **params)
-
-
 def _group(c: Cyclist) -> Message:
     """The group label of the fields about cyclist ``c`` (:attr:`InputField.group`)."""
-    return _m("group_cyclist", "#{n} {role}", n=c.number, role=c.role)
+    return msg("mc.group_cyclist", "#{n} {role}", n=c.number, role=c.role)
 
 
 def awaited(state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
@@ -67,7 +63,7 @@ def _place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
     unplaced = [c for c in state.team(entrant) if not c.placed]
     field = InputField(
         path=["cyclist"],
-        label=_m("field_cyclist", "Cyclist"),
+        label=msg("mc.field_cyclist", "Cyclist"),
         kind="choice",
         choices=[Choice(value=c.number, label=f"#{c.number} {c.role}") for c in unplaced],
     )
@@ -75,7 +71,9 @@ def _place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
     return Decision(
         entrant=entrant,
         kind="place",
-        prompt=_m("prompt_place", "Choose the cyclist for the grid slot on row {row}, lane {lane}", row=row, lane=lane),
+        prompt=msg(
+            "mc.prompt_place", "Choose the cyclist for the grid slot on row {row}, lane {lane}", row=row, lane=lane
+        ),
         fields=[] if chosen else [field],
         partial=dict(partial),
         complete=chosen,
@@ -89,8 +87,8 @@ def _intents_decision(state: RaceState, entrant: str, partial: Order) -> Decisio
     intents: dict[str, Any] = dict(partial.get("intents", {}))
     bottles = projected_bottles(state, entrant, intents)
     info = [
-        _m(
-            "info_cyclist",
+        msg(
+            "mc.info_cyclist",
             "#{n} {role}: row {row}, lane {lane}, {base} base, maximum {top}",
             n=c.number,
             role=c.role,
@@ -108,18 +106,18 @@ def _intents_decision(state: RaceState, entrant: str, partial: Order) -> Decisio
         # Every cyclist's optional parts at once, each field grouped by its cyclist (a panel pages them).
         fields = [f for c in road for f in _detail_fields(state, c, intents[str(c.number)], bottles[c.number])]
     if fields:
-        fields.append(InputField(path=[], label=_m("field_text", "Orders as text"), kind="text", required=False))
+        fields.append(InputField(path=[], label=msg("mc.field_text", "Orders as text"), kind="text", required=False))
     return Decision(
         entrant=entrant,
         kind="intents",
-        prompt=_m(
-            "prompt_intents",
+        prompt=msg(
+            "mc.prompt_intents",
             "Round {round}: give an intent to each of your cyclists on the road",
             round=state.round,
         )
         if len(undecided) == len(road) or not undecided
-        else _m(
-            "prompt_intents_missing",
+        else msg(
+            "mc.prompt_intents_missing",
             "Round {round}: still to give an intent to {missing}",
             round=state.round,
             missing=", ".join(f"#{c.number} {c.role}" for c in undecided),
@@ -146,7 +144,7 @@ def _action_field(state: RaceState, c: Cyclist, bottle: bool) -> InputField:
         actions += ["wheel", "relay"] if ahead <= 3 else ["wheel"]  # §6.2: the front four relay
     return InputField(
         path=["intents", str(c.number), "action"],
-        label=_m("field_action", "#{n} {role}: action", n=c.number, role=c.role),
+        label=msg("mc.field_action", "#{n} {role}: action", n=c.number, role=c.role),
         kind="choice",
         choices=[Choice(value=a, label=a) for a in actions],
         group=_group(c),
@@ -162,7 +160,7 @@ def _detail_fields(state: RaceState, c: Cyclist, intent: dict[str, Any], bottle:
         fields.append(
             InputField(
                 path=["intents", n, "distance"],
-                label=_m("field_distance", "#{n} {role}: steps", n=c.number, role=c.role),
+                label=msg("mc.field_distance", "#{n} {role}: steps", n=c.number, role=c.role),
                 kind="number",
                 minimum=0,
                 maximum=top,
@@ -174,7 +172,7 @@ def _detail_fields(state: RaceState, c: Cyclist, intent: dict[str, Any], bottle:
         fields.append(
             InputField(
                 path=["intents", n, "lane"],
-                label=_m("field_lane", "#{n} {role}: lane to seek", n=c.number, role=c.role),
+                label=msg("mc.field_lane", "#{n} {role}: lane to seek", n=c.number, role=c.role),
                 kind="choice",
                 choices=[Choice(value=k, label=f"L{k}") for k in range(1, state.course.lanes + 1)],
                 required=False,
@@ -187,7 +185,7 @@ def _detail_fields(state: RaceState, c: Cyclist, intent: dict[str, Any], bottle:
         fields.append(
             InputField(
                 path=["intents", n, "pass_to"],
-                label=_m("field_pass", "#{n}: pass the bottle?", n=c.number),
+                label=msg("mc.field_pass", "#{n}: pass the bottle?", n=c.number),
                 kind="choice",
                 choices=[Choice(value=to, label=f"to #{to}"), Choice(value=0, label="keep")],
                 required=False,
@@ -206,7 +204,7 @@ def _passes_decision(state: RaceState, entrant: str, partial: Order) -> Decision
             fields.append(
                 InputField(
                     path=["passes", str(g.number)],
-                    label=_m("field_pass", "#{n}: pass the bottle?", n=g.number),
+                    label=msg("mc.field_pass", "#{n}: pass the bottle?", n=g.number),
                     kind="choice",
                     choices=[Choice(value=r.number, label=f"to #{r.number}"), Choice(value=0, label="keep")],
                     group=_group(g),
@@ -215,7 +213,7 @@ def _passes_decision(state: RaceState, entrant: str, partial: Order) -> Decision
     return Decision(
         entrant=entrant,
         kind="passes",
-        prompt=_m("prompt_passes", "Round {round}: pass water bottles before the round?", round=state.round),
+        prompt=msg("mc.prompt_passes", "Round {round}: pass water bottles before the round?", round=state.round),
         fields=fields[:1],
         partial=dict(partial),
         complete=not fields,
@@ -234,7 +232,7 @@ def _turn_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: Ord
         fields.append(
             InputField(
                 path=["action"],
-                label=_m("field_action_live", "Action"),
+                label=msg("mc.field_action_live", "Action"),
                 kind="choice",
                 choices=choices,
                 group=_group(c),
@@ -246,7 +244,7 @@ def _turn_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: Ord
             fields.append(
                 InputField(
                     path=["distance"],
-                    label=_m("field_steps", "Steps"),
+                    label=msg("mc.field_steps", "Steps"),
                     kind="number",
                     minimum=0,
                     maximum=most,
@@ -258,7 +256,7 @@ def _turn_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: Ord
             fields.append(
                 InputField(
                     path=["lane"],
-                    label=_m("field_lane_live", "Lane to seek"),
+                    label=msg("mc.field_lane_live", "Lane to seek"),
                     kind="choice",
                     choices=[Choice(value=k, label=f"L{k}") for k in range(1, state.course.lanes + 1)],
                     required=False,
@@ -266,12 +264,14 @@ def _turn_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: Ord
                 )
             )
     if fields:
-        fields.append(InputField(path=[], label=_m("field_text_live", "Answer as text"), kind="text", required=False))
+        fields.append(
+            InputField(path=[], label=msg("mc.field_text_live", "Answer as text"), kind="text", required=False)
+        )
     return Decision(
         entrant=c.entrant,
         kind="turn",
-        prompt=_m(
-            "prompt_turn",
+        prompt=msg(
+            "mc.prompt_turn",
             "{who} is next: move or attack (maximum {top})",
             who=state.label(c.key),
             top=explain_maximum(state, c, c.key in ctx.wind, c.key in ctx.fatigued),
@@ -280,7 +280,7 @@ def _turn_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: Ord
         partial=dict(partial),
         complete=action is not None,
         example="move F,F,FL,F",
-        info=[_m("info_where", "Row {row}, lane {lane}", row=c.row, lane=c.lane)],
+        info=[msg("mc.info_where", "Row {row}, lane {lane}", row=c.row, lane=c.lane)],
     )
 
 
@@ -295,8 +295,8 @@ def _prompt_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: O
     return Decision(
         entrant=c.entrant,
         kind="wheel_or_relay",
-        prompt=_m(
-            "prompt_ride",
+        prompt=msg(
+            "mc.prompt_ride",
             "{leader} has moved: does {who} wheel or relay now, or act later?",
             leader=state.label(ctx.front[c.key]),
             who=state.label(c.key),
@@ -306,7 +306,7 @@ def _prompt_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: O
         else [
             InputField(
                 path=["action"],
-                label=_m("field_ride", "Wheel or relay"),
+                label=msg("mc.field_ride", "Wheel or relay"),
                 kind="choice",
                 choices=choices,
                 group=_group(c),

@@ -36,7 +36,8 @@ ROLE_NAMES = {"sprinter": 1, "climber": 2}
 
 
 def _err(key: str, text: str, **params: Any) -> OrderError:
-    return OrderError.of(f"mc.{key}", text, **params)
+    """A refusal: ``key`` is the message's whole key (``mc.bad_lane``), written out so a scan finds it."""
+    return OrderError.of(key, text, **params)
 
 
 def text_of(order: dict[str, Any] | str) -> str | None:
@@ -64,7 +65,7 @@ def _number(state: RaceState, entrant: str, token: str, where: str) -> int:
         return ROLE_NAMES[token.lower()]
     if not m:
         raise _err(
-            "bad_cyclist",
+            "mc.bad_cyclist",
             "{where}: '{token}' is not a cyclist; name it by team number, like #3.",
             where=where,
             token=token,
@@ -72,7 +73,7 @@ def _number(state: RaceState, entrant: str, token: str, where: str) -> int:
     number = int(m.group(1))
     if not 1 <= number <= state.team_size:
         raise _err(
-            "no_such_cyclist",
+            "mc.no_such_cyclist",
             "{where}: your team has no cyclist #{number} (it has #1 to #{size}).",
             where=where,
             number=number,
@@ -85,7 +86,7 @@ def _path(token: str, where: str) -> list[str]:
     steps = [s.strip().upper() for s in token.split(",") if s.strip()]
     for s in steps:
         if s not in STEPS:
-            raise _err("bad_step", "{where}: step '{step}' must be F, FL or FR.", where=where, step=s)
+            raise _err("mc.bad_step", "{where}: step '{step}' must be F, FL or FR.", where=where, step=s)
     return steps
 
 
@@ -98,7 +99,7 @@ def parse_ride(words: list[str], where: str) -> dict[str, Any]:
             out["path"] = _path(word[5:], where)
         elif low.startswith("lane="):
             if not word[5:].isdigit():
-                raise _err("bad_lane", "{where}: 'lane=' needs a lane number, like lane=2.", where=where)
+                raise _err("mc.bad_lane", "{where}: 'lane=' needs a lane number, like lane=2.", where=where)
             out["lane"] = int(word[5:])
         elif word.isdigit():
             out["distance"] = int(word)
@@ -106,7 +107,7 @@ def parse_ride(words: list[str], where: str) -> dict[str, Any]:
             out["path"] = _path(word, where)
         else:
             raise _err(
-                "bad_word",
+                "mc.bad_word",
                 "{where}: I don't understand '{word}'; write a number of steps, path=F,FL,... or lane=2.",
                 where=where,
                 word=word,
@@ -120,30 +121,30 @@ def parse_intents(state: RaceState, entrant: str, text: str) -> dict[str, Any]:
     seen: dict[str, int] = {}
     lines = _lines(text)
     if not lines:
-        raise _err("empty", "The order is empty: write one line per cyclist, like '#3 move 5 lane=2'.")
+        raise _err("mc.empty", "The order is empty: write one line per cyclist, like '#3 move 5 lane=2'.")
     for i, line in enumerate(lines, start=1):
         where = f"Line {i} ('{line}')"
         words = line.split()
         if len(words) < 2:
-            raise _err("bad_line", "{where}: write a cyclist and an action, like '#3 move 5'.", where=where)
+            raise _err("mc.bad_line", "{where}: write a cyclist and an action, like '#3 move 5'.", where=where)
         number = _number(state, entrant, words[0], where)
         action = words[1].lower()
         intent = intents.setdefault(str(number), {})
         if action in ("pass-bottle-to", "pass"):
             if len(words) != 3:
-                raise _err("bad_pass", "{where}: write '#3 pass-bottle-to #1'.", where=where)
+                raise _err("mc.bad_pass", "{where}: write '#3 pass-bottle-to #1'.", where=where)
             intent["pass_to"] = _number(state, entrant, words[2], where)
             continue
         if action not in ACTIONS:
             raise _err(
-                "bad_action",
+                "mc.bad_action",
                 "{where}: '{action}' is not an action; use move, attack, wheel, relay or pass-bottle-to.",
                 where=where,
                 action=words[1],
             )
         if str(number) in seen:
             raise _err(
-                "twice",
+                "mc.twice",
                 "{where}: #{number} already has an action on line {first}.",
                 where=where,
                 number=number,
@@ -161,9 +162,9 @@ def check_intents(state: RaceState, entrant: str, order: dict[str, Any]) -> tupl
     raw = order.get("intents", {})
     extra = set(order) - {"intents"}
     if extra:
-        raise _err("bad_key", "Unknown part of the order: {keys}. Use 'intents'.", keys=", ".join(sorted(extra)))
+        raise _err("mc.bad_key", "Unknown part of the order: {keys}. Use 'intents'.", keys=", ".join(sorted(extra)))
     if not isinstance(raw, dict):
-        raise _err("bad_intents", "'intents' must map cyclist numbers to intents.")
+        raise _err("mc.bad_intents", "'intents' must map cyclist numbers to intents.")
     road = on_road_numbers(state, entrant)
     team = {c.number: c for c in state.team(entrant)}
     out: dict[str, dict[str, Any]] = {}
@@ -171,7 +172,7 @@ def check_intents(state: RaceState, entrant: str, order: dict[str, Any]) -> tupl
         number = _number(state, entrant, str(name), f"Cyclist '{name}'")
         if number not in road:
             raise _err(
-                "not_on_road",
+                "mc.not_on_road",
                 "#{number} is not on the road any more; your cyclists on the road: {road}.",
                 number=number,
                 road=", ".join(f"#{n}" for n in road) or "none",
@@ -184,11 +185,11 @@ def check_intents(state: RaceState, entrant: str, order: dict[str, Any]) -> tupl
 def check_intent(state: RaceState, cyclist: Cyclist, intent: Any) -> dict[str, Any]:
     who = f"#{cyclist.number} ({cyclist.role})"
     if not isinstance(intent, dict):
-        raise _err("bad_intent", "The intent of {who} must be an object with an action.", who=who)
+        raise _err("mc.bad_intent", "The intent of {who} must be an object with an action.", who=who)
     unknown = set(intent) - INTENT_KEYS
     if unknown:
         raise _err(
-            "bad_intent_key",
+            "mc.bad_intent_key",
             "{who}: unknown part {keys}; an intent has action, distance, lane, path, pass_to.",
             who=who,
             keys=", ".join(sorted(unknown)),
@@ -198,7 +199,7 @@ def check_intent(state: RaceState, cyclist: Cyclist, intent: Any) -> dict[str, A
     if action is not None:
         if action not in ACTIONS:
             raise _err(
-                "bad_action",
+                "mc.bad_action",
                 "{who}: '{action}' is not an action; use move, attack, wheel or relay.",
                 who=who,
                 action=action,
@@ -208,25 +209,28 @@ def check_intent(state: RaceState, cyclist: Cyclist, intent: Any) -> dict[str, A
         distance = intent["distance"]
         if action in ("wheel", "relay"):
             raise _err(
-                "ride_distance", "{who}: a {action} takes no distance (it is a free ride).", who=who, action=action
+                "mc.ride_distance", "{who}: a {action} takes no distance (it is a free ride).", who=who, action=action
             )
         if not isinstance(distance, int) or isinstance(distance, bool) or not 0 <= distance <= MAX_STEPS:
             raise _err(
-                "bad_distance", "{who}: the distance must be a whole number from 0 to {most}.", who=who, most=MAX_STEPS
+                "mc.bad_distance",
+                "{who}: the distance must be a whole number from 0 to {most}.",
+                who=who,
+                most=MAX_STEPS,
             )
         out["distance"] = distance
     if "path" in intent:
         if action in ("wheel", "relay"):
-            raise _err("ride_path", "{who}: a {action} takes no path (it is a free ride).", who=who, action=action)
+            raise _err("mc.ride_path", "{who}: a {action} takes no path (it is a free ride).", who=who, action=action)
         path = intent["path"]
         if not isinstance(path, list) or any(s not in STEPS for s in path) or len(path) > MAX_STEPS:
             raise _err(
-                "bad_path", "{who}: a path is a list of up to {most} steps F, FL or FR.", who=who, most=MAX_STEPS
+                "mc.bad_path", "{who}: a path is a list of up to {most} steps F, FL or FR.", who=who, most=MAX_STEPS
             )
         _path_on_road(state, cyclist, path, who)
         if "distance" in out and out["distance"] != len(path):
             raise _err(
-                "path_length",
+                "mc.path_length",
                 "{who}: the distance {distance} doesn't match the path of {steps} steps.",
                 who=who,
                 distance=out["distance"],
@@ -237,16 +241,16 @@ def check_intent(state: RaceState, cyclist: Cyclist, intent: Any) -> dict[str, A
     if "lane" in intent:
         lane = intent["lane"]
         if "path" in out:
-            raise _err("path_and_lane", "{who}: give either a path or a lane, not both.", who=who)
+            raise _err("mc.path_and_lane", "{who}: give either a path or a lane, not both.", who=who)
         if not isinstance(lane, int) or isinstance(lane, bool) or not 1 <= lane <= state.course.lanes:
-            raise _err("bad_lane", "{who}: the lane must be 1 to {lanes}.", who=who, lanes=state.course.lanes)
+            raise _err("mc.bad_lane", "{who}: the lane must be 1 to {lanes}.", who=who, lanes=state.course.lanes)
         out["lane"] = lane
     if "pass_to" in intent:
         to = intent["pass_to"]
         if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to <= state.team_size or to == cyclist.number:
-            raise _err("bad_pass", "{who}: pass the bottle to a team-mate's number (0 = keep it).", who=who)
+            raise _err("mc.bad_pass", "{who}: pass the bottle to a team-mate's number (0 = keep it).", who=who)
         if to and cyclist.role != "domestique":
-            raise _err("pass_not_domestique", "{who}: only domestiques pass their bottle.", who=who)
+            raise _err("mc.pass_not_domestique", "{who}: only domestiques pass their bottle.", who=who)
         out["pass_to"] = to
     return out
 
@@ -257,7 +261,7 @@ def _path_on_road(state: RaceState, cyclist: Cyclist, path: list[str], who: str)
         lane = path_end_lane(lane, [step])
         if not 1 <= lane <= state.course.lanes:
             raise _err(
-                "off_road",
+                "mc.off_road",
                 "{who}: step {n} ({step}) of the path would leave the road (lanes 1-{lanes}).",
                 who=who,
                 n=i,
@@ -270,15 +274,15 @@ def parse_live(text: str, where: str = "Your answer") -> dict[str, Any]:
     """§9.5 live answers: ``move F,F,FL`` · ``attack ...`` · ``wheel`` · ``relay`` · ``later``."""
     words = text.split()
     if not words:
-        raise _err("empty", "The answer is empty: write move, attack, wheel, relay or later.")
+        raise _err("mc.empty", "The answer is empty: write move, attack, wheel, relay or later.")
     action = words[0].lower()
     if action in ("wheel", "relay", "later"):
         if len(words) > 1:
-            raise _err("bad_word", "{where}: '{action}' takes nothing after it.", where=where, action=action)
+            raise _err("mc.bad_word", "{where}: '{action}' takes nothing after it.", where=where, action=action)
         return {"action": action}
     if action not in ("move", "attack"):
         raise _err(
-            "bad_action",
+            "mc.bad_action",
             "{where}: '{action}' is not an answer; use move, attack, wheel, relay or later.",
             where=where,
             action=words[0],
@@ -292,29 +296,31 @@ def check_turn(state: RaceState, ctx: RoundContext, cyclist: Cyclist, order: dic
     action = order.get("action")
     if action in ("wheel", "relay"):
         raise _err(
-            "ride_not_now",
+            "mc.ride_not_now",
             "{who} can only {action} right after the cyclist in front of it moves; now it moves or attacks.",
             who=who,
             action=action,
         )
     if action not in ("move", "attack"):
-        raise _err("bad_action", "{who}: choose move or attack.", who=who)
+        raise _err("mc.bad_action", "{who}: choose move or attack.", who=who)
     out = check_intent(state, cyclist, {k: v for k, v in order.items() if k != "pass_to"})
     top = maximum(state, ctx, cyclist.key)
     if action == "attack":
         if not may_attack(state, cyclist):
             raise _err(
-                "no_attack",
+                "mc.no_attack",
                 "{who} can't attack: it needs a blue base (a bottle) and to start in its own section.",
                 who=who,
             )
         top += ATTACK_BONUS
     if out.get("distance", 0) > top:
-        raise _err("too_far", "{who} can ride at most {top} this round, not {n}.", who=who, top=top, n=out["distance"])
+        raise _err(
+            "mc.too_far", "{who} can ride at most {top} this round, not {n}.", who=who, top=top, n=out["distance"]
+        )
     if "path" in out:
         problem = check_path(state, cyclist, out["path"])
         if problem:
-            raise _err("blocked", "{who}: {problem}. Choose another path.", who=who, problem=problem)
+            raise _err("mc.blocked", "{who}: {problem}. Choose another path.", who=who, problem=problem)
     return out
 
 
@@ -322,12 +328,16 @@ def check_prompt(state: RaceState, ctx: RoundContext, cyclist: Cyclist, order: d
     """Live mode: the answer to a wheel/relay prompt."""
     action = order.get("action")
     if set(order) - {"action"} or action not in ("wheel", "relay", "later"):
-        raise _err("bad_prompt", "Answer wheel, relay or later for {who}.", who=state.label(cyclist.key))
+        raise _err("mc.bad_prompt", "Answer wheel, relay or later for {who}.", who=state.label(cyclist.key))
     if action != "later":
         dest, why = (wheel_target if action == "wheel" else relay_target)(state, ctx, cyclist.key)
         if dest is None:
             raise _err(
-                "ride_refused", "{who} can't {action} now: {why}.", who=state.label(cyclist.key), action=action, why=why
+                "mc.ride_refused",
+                "{who} can't {action} now: {why}.",
+                who=state.label(cyclist.key),
+                action=action,
+                why=why,
             )
     return {"action": action}
 
@@ -337,14 +347,14 @@ def check_passes(state: RaceState, entrant: str, order: dict[str, Any]) -> tuple
     legal = {k: v for k, v in possible_passes(state).items() if state.cyclists[k].entrant == entrant}
     raw = order.get("passes", {})
     if set(order) - {"passes"} or not isinstance(raw, dict):
-        raise _err("bad_passes", "Answer with the passes of your domestiques, like '#3 pass' or 'no pass'.")
+        raise _err("mc.bad_passes", "Answer with the passes of your domestiques, like '#3 pass' or 'no pass'.")
     out: dict[str, int] = {}
     for name, to in raw.items():
         number = _number(state, entrant, str(name), f"Cyclist '{name}'")
         key = f"{entrant}#{number}"
         if key not in legal:
             raise _err(
-                "cannot_pass",
+                "mc.cannot_pass",
                 "#{number} can't pass a bottle this round (a blue domestique, with a black-based team-mate "
                 "directly behind).",
                 number=number,
@@ -352,7 +362,7 @@ def check_passes(state: RaceState, entrant: str, order: dict[str, Any]) -> tuple
         receiver = state.cyclists[legal[key]].number
         if to not in (0, receiver):
             raise _err(
-                "wrong_receiver",
+                "mc.wrong_receiver",
                 "#{number} can only pass to #{receiver}, directly behind it.",
                 number=number,
                 receiver=receiver,
@@ -375,7 +385,7 @@ def parse_passes(state: RaceState, entrant: str, text: str) -> dict[str, Any]:
         elif len(legal) == 1:
             number = state.cyclists[next(iter(legal))].number
         else:
-            raise _err("which_pass", "{where}: say which domestique, like '#3 pass'.", where=where)
+            raise _err("mc.which_pass", "{where}: say which domestique, like '#3 pass'.", where=where)
         key = f"{entrant}#{number}"
         receiver = state.cyclists[legal[key]].number if key in legal else 0
         if words == ["pass"] or (len(words) == 2 and words[0] == "pass-bottle-to"):
@@ -383,9 +393,9 @@ def parse_passes(state: RaceState, entrant: str, text: str) -> dict[str, Any]:
         elif words == ["no", "pass"]:
             out[str(number)] = 0
         else:
-            raise _err("bad_pass", "{where}: answer 'pass' or 'no pass'.", where=where)
+            raise _err("mc.bad_pass", "{where}: answer 'pass' or 'no pass'.", where=where)
         if out[str(number)] == -1:
-            raise _err("cannot_pass", "#{number} can't pass a bottle this round.", number=number)
+            raise _err("mc.cannot_pass", "#{number} can't pass a bottle this round.", number=number)
     return {"passes": out}
 
 

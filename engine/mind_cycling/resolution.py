@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.messages import event
 from engine.mind_cycling.movement import ATTACK_BONUS, may_attack
 from engine.mind_cycling.rounds import (
     after_action,
@@ -11,7 +12,6 @@ from engine.mind_cycling.rounds import (
     begin_round,
     continue_live,
     end_round,
-    event,
     free_ride,
     maximum,
     next_actor,
@@ -59,7 +59,7 @@ def place(state: RaceState, entrant: str, number: int, events: list[Event]) -> N
     state.placement_turn = (found[1] if found else state.placement_turn) + 1
     events.append(
         event(
-            "placed",
+            "mc.placed",
             "{who} takes the grid slot row {row}, lane {lane}.",
             who=state.label(key),
             cyclist=key,
@@ -115,7 +115,7 @@ def _ride_chain(
             ctx.declined.append(follower)  # D23: falls back at its own place in the order
             events.append(
                 event(
-                    "fallback",
+                    "mc.fallback",
                     "{who} can't {action}: {why}. It moves normally at its own place instead.",
                     who=state.label(follower),
                     cyclist=follower,
@@ -142,7 +142,7 @@ def act_at_own_place(state: RaceState, ctx: RoundContext, key: str, intent: Inte
             why = ride_refusal(state, ctx, key) or "nobody in front of it moved before its turn"
             events.append(
                 event(
-                    "fallback",
+                    "mc.fallback",
                     "{who} can't {action}: {why}. It moves normally instead.",
                     who=state.label(key),
                     cyclist=key,
@@ -160,7 +160,7 @@ def act_at_own_place(state: RaceState, ctx: RoundContext, key: str, intent: Inte
         if action == "attack":
             events.append(
                 event(
-                    "fallback",
+                    "mc.fallback",
                     "{who} can't attack (it needs a bottle and its own section): it moves normally and keeps "
                     "its bottle.",
                     who=state.label(key),
@@ -178,7 +178,7 @@ def _reduce(state: RaceState, key: str, wanted: int, top: int, events: list[Even
         return wanted
     events.append(
         event(
-            "reduced",
+            "mc.reduced",
             "{who} can ride at most {top} this round, not {wanted}: its move is cut to {top}.",
             who=state.label(key),
             cyclist=key,
@@ -233,7 +233,7 @@ def resolve_live_prompt(state: RaceState, entrant: str, order: dict[str, Any], e
     action = order["action"]
     if action == "later":
         ctx.declined.append(key)
-        events.append(event("declined", "{who} will act at its own place.", who=state.label(key), cyclist=key))
+        events.append(event("mc.declined", "{who} will act at its own place.", who=state.label(key), cyclist=key))
     else:
         dest, _ = (wheel_target if action == "wheel" else relay_target)(state, ctx, key)
         assert dest is not None

@@ -6,10 +6,9 @@ live mode runs it one action at a time, keeping the :class:`RoundContext` in the
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from engine.messages import msg
+from engine.messages import event
 from engine.mind_cycling.movement import (
     base_maximum,
     can_enter,
@@ -24,13 +23,6 @@ FINISHERS_FOR_END = 12
 """D22: the race ends when the 12th cyclist crosses (all of them, with 12 or fewer)."""
 SOLO_FINISHERS = 4
 """§8: solo ends when four cyclists have crossed."""
-
-
-def event(kind: str, text: str, **params: Any) -> Event:
-    """A typed event; ``text`` is the English template of its message. Its data is a copy: the round's
-    lists (order, wind, trains) stay the state's own."""
-    data = copy.deepcopy(params)
-    return Event(kind=f"mc.{kind}", data=data, message=msg(f"mc.{kind}", text, **data))
 
 
 # --- start of the round ---------------------------------------------------------------------------
@@ -74,7 +66,7 @@ def apply_passes(state: RaceState, wanted: dict[str, str], events: list[Event]) 
         else:
             events.append(
                 event(
-                    "pass_ignored",
+                    "mc.pass_ignored",
                     "{giver} can't pass its bottle to {receiver}: only a domestique with a bottle passes it, to a "
                     "team-mate without one directly behind it. The pass is ignored.",
                     giver=state.label(giver),
@@ -87,7 +79,7 @@ def apply_passes(state: RaceState, wanted: dict[str, str], events: list[Event]) 
         state.cyclists[receiver].bottle = True
         events.append(
             event(
-                "bottle_pass",
+                "mc.bottle_pass",
                 "{giver} passes its bottle to {receiver}.",
                 giver=state.label(giver),
                 receiver=state.label(receiver),
@@ -139,15 +131,17 @@ def start_round(state: RaceState, events: list[Event]) -> RoundContext:
     )
     events.append(
         event(
-            "round_start",
-            "Round {round}: {count} cyclists on the road; {wind} in the wind.",
+            "mc.round_start",
+            "Round {round}: {count} cyclist on the road; {wind} in the wind."
+            if len(order) == 1
+            else "Round {round}: {count} cyclists on the road; {wind} in the wind.",
             round=state.round,
             count=len(order),
             wind=len(wind),
-            order=order,
-            in_wind=wind,
-            fatigued=fatigued,
-            trains=[m for k, m in train.items() if m[0] == k],
+            order=list(order),
+            in_wind=list(wind),
+            fatigued=list(fatigued),
+            trains=[list(m) for k, m in train.items() if m[0] == k],
         )
     )
     return ctx
@@ -220,7 +214,7 @@ def _cross(state: RaceState, ctx: RoundContext, key: str, events: list[Event]) -
     ctx.crossed.append(key)
     events.append(
         event(
-            "crossed",
+            "mc.crossed",
             "{who} crosses the finish line in place {place}.",
             who=state.label(key),
             cyclist=key,
@@ -265,7 +259,7 @@ def ride(
                 seeking = True
                 events.append(
                     event(
-                        "path_blocked",
+                        "mc.path_blocked",
                         "{who}: step {n} ({step}) of its path is blocked; it seeks lane {lane} for the rest.",
                         who=state.label(key),
                         cyclist=key,
@@ -291,7 +285,7 @@ def ride(
             refill = False
             events.append(
                 event(
-                    "refill",
+                    "mc.refill",
                     "{who} takes a bottle at the feed zone on row {row}, lane {lane}.",
                     who=state.label(key),
                     cyclist=key,
@@ -301,14 +295,27 @@ def ride(
             )
     if attack:
         c.bottle = False  # D18: thrown away at the end of the attacking move, even if blocked
-    end = "over the finish line" if crossing else "to row {row} lane {lane}"
+    # One kind per sentence, so a translator has one template for each: a move that ends on the road,
+    # and one that crosses the line (the steps taken of those allowed, counted without a plural noun).
+    if crossing:
+        kind = "mc.attack_finish" if attack else "mc.move_finish"
+        text = (
+            "{who} attacks from row {from_row}, lane {from_lane} over the finish line (steps: {taken} of {steps})."
+            if attack
+            else "{who} moves from row {from_row}, lane {from_lane} over the finish line (steps: {taken} of {steps})."
+        )
+    else:
+        kind = "mc.attack" if attack else "mc.move"
+        text = (
+            "{who} attacks from row {from_row}, lane {from_lane} to row {row}, lane {lane} (steps: {taken} of {steps})."
+            if attack
+            else "{who} moves from row {from_row}, lane {from_lane} to row {row}, lane {lane} "
+            "(steps: {taken} of {steps})."
+        )
     events.append(
         event(
-            "attack" if attack else "move",
-            ("{who} attacks: " if attack else "{who} moves ")
-            + "{taken} of {steps} steps, from row {from_row} lane {from_lane} "
-            + end
-            + ".",
+            kind,
+            text,
             who=state.label(key),
             cyclist=key,
             taken=taken,
@@ -335,17 +342,21 @@ def free_ride(
         c.lane = dest[1]
         events.append(
             event(
-                kind, "{who} relays over the finish line.", who=state.label(key), cyclist=key, row=dest[0], lane=dest[1]
+                "mc.relay_finish",
+                "{who} relays over the finish line.",
+                who=state.label(key),
+                cyclist=key,
+                row=dest[0],
+                lane=dest[1],
             )
         )
         _cross(state, ctx, key, events)
         return
     c.row, c.lane = dest
-    text = "{who} wheels to row {row}, lane {lane}." if kind == "wheel" else "{who} relays to row {row}, lane {lane}."
     events.append(
         event(
-            kind,
-            text,
+            "mc.wheel" if kind == "wheel" else "mc.relay",
+            "{who} wheels to row {row}, lane {lane}." if kind == "wheel" else "{who} relays to row {row}, lane {lane}.",
             who=state.label(key),
             cyclist=key,
             row=dest[0],
@@ -367,8 +378,10 @@ def after_action(state: RaceState, ctx: RoundContext, key: str, events: list[Eve
             state.section_winners[kind] = key
             events.append(
                 event(
-                    f"{kind}_exit",
-                    "{who} is the first out of the " + kind + " section.",
+                    "mc.sprint_exit" if kind == "sprint" else "mc.mountain_exit",
+                    "{who} is the first out of the sprint section."
+                    if kind == "sprint"
+                    else "{who} is the first out of the mountain section.",
                     who=state.label(key),
                     cyclist=key,
                 )
@@ -380,7 +393,7 @@ def after_action(state: RaceState, ctx: RoundContext, key: str, events: list[Eve
 def finish_race(state: RaceState, events: list[Event]) -> None:
     state.phase = "done"
     state.ctx = None
-    events.append(event("race_over", "The race is over after {round} rounds.", round=state.round))
+    events.append(event("mc.race_over", "The race is over after round {round}.", round=state.round))
 
 
 def next_actor(state: RaceState, ctx: RoundContext) -> str | None:
@@ -402,8 +415,8 @@ def end_round(state: RaceState, events: list[Event]) -> None:
         state.solo_score = {"rounds": state.round, "remaining": remaining}
         events.append(
             event(
-                "solo_score",
-                "Four cyclists are across after {rounds} rounds; the fifth is {remaining} spaces short.",
+                "mc.solo_score",
+                "Four cyclists are across after round {rounds}. Spaces left for the fifth: {remaining}.",
                 rounds=state.round,
                 remaining=remaining,
             )
@@ -419,7 +432,7 @@ def end_round(state: RaceState, events: list[Event]) -> None:
             c.place = len(state.finish_order)
         events.append(
             event(
-                "round_limit",
+                "mc.round_limit",
                 "The round limit ({limit}) is reached: the cyclists on the road take the next places.",
                 limit=limit,
             )
