@@ -14,7 +14,7 @@ from typing import Any
 from engine.messages import Message, msg
 from engine.mind_cycling import resolution
 from engine.mind_cycling.course import OWN_SECTION
-from engine.mind_cycling.movement import ATTACK_BONUS, explain_maximum, may_attack, planned_maximum, sheltered
+from engine.mind_cycling.movement import ATTACK_BONUS, base_maximum, may_attack, planned_maximum, sheltered
 from engine.mind_cycling.rounds import (
     maximum,
     next_actor,
@@ -25,12 +25,16 @@ from engine.mind_cycling.rounds import (
     wheel_target,
 )
 from engine.mind_cycling.state import Cyclist, RaceState, RoundContext
-from engine.ruleset import Choice, Decision, InputField, Order
-
-
-def _group(c: Cyclist) -> Message:
-    """The group label of the fields about cyclist ``c`` (:attr:`InputField.group`)."""
-    return msg("mc.group_cyclist", "#{n} {role}", n=c.number, role=c.role)
+from engine.mind_cycling.texts import (
+    action_label,
+    cyclist_info,
+    cyclist_label,
+    keep_label,
+    lane_label,
+    modifiers_info,
+    pass_to_label,
+)
+from engine.ruleset import Decision, InputField, Order, choice
 
 
 def awaited(state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
@@ -65,7 +69,7 @@ def _place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
         path=["cyclist"],
         label=msg("mc.field_cyclist", "Cyclist"),
         kind="choice",
-        choices=[Choice(value=c.number, label=f"#{c.number} {c.role}") for c in unplaced],
+        choices=[choice(c.number, cyclist_label(c)) for c in unplaced],
     )
     chosen = "cyclist" in partial
     return Decision(
@@ -86,19 +90,11 @@ def _intents_decision(state: RaceState, entrant: str, partial: Order) -> Decisio
     road = [c for c in state.team(entrant) if c.on_road]
     intents: dict[str, Any] = dict(partial.get("intents", {}))
     bottles = projected_bottles(state, entrant, intents)
-    info = [
-        msg(
-            "mc.info_cyclist",
-            "#{n} {role}: row {row}, lane {lane}, {base} base, maximum {top}",
-            n=c.number,
-            role=c.role,
-            row=c.row,
-            lane=c.lane,
-            base="blue" if bottles[c.number] else "black",
-            top=explain_maximum(state, c, not sheltered(state, c), c.role == "domestique" and not bottles[c.number]),
-        )
-        for c in road
-    ]
+    info: list[Message] = []
+    for c in road:
+        wind, fatigued = not sheltered(state, c), c.role == "domestique" and not bottles[c.number]
+        info.append(cyclist_info(c, bottles[c.number], base_maximum(state, c, wind, fatigued)))
+        info += modifiers_info(c, base_maximum(state, c, False, False), wind, fatigued)
     undecided = [c for c in road if "action" not in intents.get(str(c.number), {})]
     if undecided:
         fields = [_action_field(state, undecided[0], bottles[undecided[0].number])]
@@ -120,7 +116,7 @@ def _intents_decision(state: RaceState, entrant: str, partial: Order) -> Decisio
             "mc.prompt_intents_missing",
             "Round {round}: still to give an intent to {missing}",
             round=state.round,
-            missing=", ".join(f"#{c.number} {c.role}" for c in undecided),
+            missing=", ".join(f"#{c.number}" for c in undecided),
         ),
         fields=fields,
         partial=dict(partial),
@@ -144,10 +140,10 @@ def _action_field(state: RaceState, c: Cyclist, bottle: bool) -> InputField:
         actions += ["wheel", "relay"] if ahead <= 3 else ["wheel"]  # §6.2: the front four relay
     return InputField(
         path=["intents", str(c.number), "action"],
-        label=msg("mc.field_action", "#{n} {role}: action", n=c.number, role=c.role),
+        label=msg("mc.field_action", "#{n}: action", n=c.number),
         kind="choice",
-        choices=[Choice(value=a, label=a) for a in actions],
-        group=_group(c),
+        choices=[choice(a, action_label(a)) for a in actions],
+        group=cyclist_label(c),
     )
 
 
@@ -160,23 +156,23 @@ def _detail_fields(state: RaceState, c: Cyclist, intent: dict[str, Any], bottle:
         fields.append(
             InputField(
                 path=["intents", n, "distance"],
-                label=msg("mc.field_distance", "#{n} {role}: steps", n=c.number, role=c.role),
+                label=msg("mc.field_distance", "#{n}: steps", n=c.number),
                 kind="number",
                 minimum=0,
                 maximum=top,
                 required=False,
-                group=_group(c),
+                group=cyclist_label(c),
             )
         )
     if "lane" not in intent and "path" not in intent:
         fields.append(
             InputField(
                 path=["intents", n, "lane"],
-                label=msg("mc.field_lane", "#{n} {role}: lane to seek", n=c.number, role=c.role),
+                label=msg("mc.field_lane", "#{n}: lane to seek", n=c.number),
                 kind="choice",
-                choices=[Choice(value=k, label=f"L{k}") for k in range(1, state.course.lanes + 1)],
+                choices=[choice(k, lane_label(k)) for k in range(1, state.course.lanes + 1)],
                 required=False,
-                group=_group(c),
+                group=cyclist_label(c),
             )
         )
     receiver = possible_passes(state).get(c.key)
@@ -187,9 +183,9 @@ def _detail_fields(state: RaceState, c: Cyclist, intent: dict[str, Any], bottle:
                 path=["intents", n, "pass_to"],
                 label=msg("mc.field_pass", "#{n}: pass the bottle?", n=c.number),
                 kind="choice",
-                choices=[Choice(value=to, label=f"to #{to}"), Choice(value=0, label="keep")],
+                choices=[choice(to, pass_to_label(to)), choice(0, keep_label())],
                 required=False,
-                group=_group(c),
+                group=cyclist_label(c),
             )
         )
     return fields
@@ -206,8 +202,8 @@ def _passes_decision(state: RaceState, entrant: str, partial: Order) -> Decision
                     path=["passes", str(g.number)],
                     label=msg("mc.field_pass", "#{n}: pass the bottle?", n=g.number),
                     kind="choice",
-                    choices=[Choice(value=r.number, label=f"to #{r.number}"), Choice(value=0, label="keep")],
-                    group=_group(g),
+                    choices=[choice(r.number, pass_to_label(r.number)), choice(0, keep_label())],
+                    group=cyclist_label(g),
                 )
             )
     return Decision(
@@ -226,16 +222,16 @@ def _turn_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: Ord
     fields: list[InputField] = []
     action = partial.get("action")
     if action is None:
-        choices = [Choice(value="move", label="move")]
+        choices = [choice("move", action_label("move"))]
         if may_attack(state, c):
-            choices.append(Choice(value="attack", label="attack"))
+            choices.append(choice("attack", action_label("attack")))
         fields.append(
             InputField(
                 path=["action"],
                 label=msg("mc.field_action_live", "Action"),
                 kind="choice",
                 choices=choices,
-                group=_group(c),
+                group=cyclist_label(c),
             )
         )
     elif "path" not in partial:
@@ -249,7 +245,7 @@ def _turn_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: Ord
                     minimum=0,
                     maximum=most,
                     required=False,
-                    group=_group(c),
+                    group=cyclist_label(c),
                 )
             )
         if "lane" not in partial:
@@ -258,9 +254,9 @@ def _turn_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: Ord
                     path=["lane"],
                     label=msg("mc.field_lane_live", "Lane to seek"),
                     kind="choice",
-                    choices=[Choice(value=k, label=f"L{k}") for k in range(1, state.course.lanes + 1)],
+                    choices=[choice(k, lane_label(k)) for k in range(1, state.course.lanes + 1)],
                     required=False,
-                    group=_group(c),
+                    group=cyclist_label(c),
                 )
             )
     if fields:
@@ -274,23 +270,26 @@ def _turn_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: Ord
             "mc.prompt_turn",
             "{who} is next: move or attack (maximum {top})",
             who=state.label(c.key),
-            top=explain_maximum(state, c, c.key in ctx.wind, c.key in ctx.fatigued),
+            top=top,
         ),
         fields=fields,
         partial=dict(partial),
         complete=action is not None,
         example="move F,F,FL,F",
-        info=[msg("mc.info_where", "Row {row}, lane {lane}", row=c.row, lane=c.lane)],
+        info=[
+            msg("mc.info_where", "Row {row}, lane {lane}", row=c.row, lane=c.lane),
+            *modifiers_info(c, base_maximum(state, c, False, False), c.key in ctx.wind, c.key in ctx.fatigued),
+        ],
     )
 
 
 def _prompt_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: Order) -> Decision:
     choices = []
     if wheel_target(state, ctx, c.key)[0] is not None:
-        choices.append(Choice(value="wheel", label="wheel"))
+        choices.append(choice("wheel", action_label("wheel")))
     if relay_target(state, ctx, c.key)[0] is not None:
-        choices.append(Choice(value="relay", label="relay"))
-    choices.append(Choice(value="later", label="later"))
+        choices.append(choice("relay", action_label("relay")))
+    choices.append(choice("later", action_label("later")))
     done = "action" in partial
     return Decision(
         entrant=c.entrant,
@@ -309,7 +308,7 @@ def _prompt_decision(state: RaceState, ctx: RoundContext, c: Cyclist, partial: O
                 label=msg("mc.field_ride", "Wheel or relay"),
                 kind="choice",
                 choices=choices,
-                group=_group(c),
+                group=cyclist_label(c),
             )
         ],
         partial=dict(partial),

@@ -18,6 +18,9 @@ StripType = Literal["plains", "sprint", "mountain"]
 Space = tuple[int, int]
 """A space as (row, lane)."""
 
+DEFAULT = "classic"
+"""The preset raced when a record names no stage."""
+
 DEFAULT_COURSE: list[StripType] = ["plains", "plains", "sprint", "plains", "mountain", "mountain", "plains"]
 
 
@@ -105,7 +108,7 @@ def load_presets() -> Mapping[str, StagePreset]:
 def stage_from(stage: object) -> Stage:
     """A stage from a record: a preset name, an explicit stage object, or ``None`` for the default."""
     if stage is None:
-        return load_presets()["classic"].stage()
+        return load_presets()[DEFAULT].stage()
     if isinstance(stage, str):
         presets = load_presets()
         if stage not in presets:

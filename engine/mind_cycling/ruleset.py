@@ -12,9 +12,11 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from engine.messages import Message
 from engine.mind_cycling import bots, decisions, orders, resolution, scoring, start, views
-from engine.mind_cycling.models import Options, Setup, Stage, load_presets, stage_from
+from engine.mind_cycling.models import DEFAULT, Options, Setup, Stage, load_presets, stage_from
 from engine.mind_cycling.state import RaceState
+from engine.mind_cycling.texts import DEFAULT_LABEL, SUMMARY, message_keys, preset_summary
 from engine.ruleset import (
     Decision,
     Entrant,
@@ -45,20 +47,19 @@ class MindCyclingRuleset(Ruleset[RaceState]):
 
     # --- catalogue -------------------------------------------------------------------------------
     def presets(self) -> list[Preset]:
-        return [Preset(name=name, summary=p.summary) for name, p in load_presets().items()]
+        """The courses of ``data/presets.json``; the default course (``classic``) is labelled ``default``."""
+        return [
+            Preset(name=name, summary=preset_summary(name, p.summary), label=DEFAULT_LABEL if name == DEFAULT else None)
+            for name, p in load_presets().items()
+        ]
 
-    def summary(self) -> str:
-        return (
-            "Mind Cycling: no dice, no cards. Each player runs a team of a sprinter, a climber and domestiques. "
-            "Each round cyclists move in order from the leader back, up to a maximum set by role and section "
-            "(sprinter 5/7/3, domestique 7/5/5, climber 5/3/7 on plains/sprint/mountain), -1 in the wind, -1 for "
-            "a domestique without a bottle. Cyclists in a train may wheel (follow the one in front) or relay (jump "
-            "to the front); a bottle buys an attack (+3) in the rider's own section; domestiques pass bottles and "
-            "refill at feed zones. Medals: race winner, first out of the sprint, first out of the mountains, best "
-            "team (12..1 points for places 1-12); most medals wins. Solo: get four across in the fewest rounds."
-        )
+    def summary(self) -> Message:
+        return SUMMARY
 
-    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
+    def message_keys(self) -> frozenset[str]:
+        return message_keys()
+
+    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> Message:
         return views.stage_board(stage, options)
 
     def stage_data(self, stage: Mapping[str, Any] | str | None) -> dict[str, Any]:

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.messages import msg
+from engine.messages import msg, plural
 from engine.mind_cycling.rounds import movement_order
 from engine.mind_cycling.state import RaceState
+from engine.mind_cycling.texts import medal_name
 from engine.ruleset import Column, Result, Standing, column
 
 TEAM_POINTS = (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
 """§3.5: places 1-12; D21: 13th and later score 0."""
 
 MEDALS = ("best_cyclist", "best_sprinter", "best_climber", "best_team")
+"""§7: the medals by code, in the order the standings list them. ``medal_names`` (codes) is bookkeeping for
+the league and the pictures; ``medals_won`` holds the same medals as names a translator reaches."""
 
 
 def points_for(place: int | None) -> int:
@@ -78,6 +81,7 @@ def race_result(state: RaceState) -> Result:
         figures: dict[str, Any] = {
             "medals": count[e],
             "medal_names": [m for m in MEDALS if won[m] == e],
+            "medals_won": [medal_name(m) for m in MEDALS if won[m] == e],
             "team_points": points[e],
             "best_place": next(iter(sorted(places[c.key] for c in state.team(e) if c.key in places)), None),
             "places": {c.key: places.get(c.key) for c in state.team(e)},
@@ -90,7 +94,8 @@ def race_result(state: RaceState) -> Result:
 
 
 def solo_line(rounds: int, remaining: int) -> str:
-    """The seed's solo result line: rounds (bases) and the fifth cyclist's distance to the line."""
+    """The solo result line of the rules (§8), in English: the rounds, and the spaces the fifth cyclist
+    still needs to cross the line (bookkeeping: players read the ``mc.solo_line`` note)."""
     round_word = "round" if rounds == 1 else "rounds"
     space_word = "space" if remaining == 1 else "spaces"
     return f"{rounds} {round_word} and {remaining} {space_word} left for the fifth cyclist to cross the finish line"
@@ -131,7 +136,15 @@ def solo_result(state: RaceState) -> Result:
     return Result(
         finished=True,
         standings=[Standing(entrant=entrant, riders=riders, place=1, figures=figures)],
-        notes=[msg("mc.solo_line", "{line}", line=line)],
+        notes=[
+            plural(
+                "mc.solo_line",
+                score["rounds"],
+                "{count} round; spaces left for the fifth cyclist to cross the finish line: {remaining}",
+                "{count} rounds; spaces left for the fifth cyclist to cross the finish line: {remaining}",
+                remaining=score["remaining"],
+            )
+        ],
         columns=solo_columns(),
     )
 
@@ -141,7 +154,7 @@ def columns() -> list[Column]:
     New objects each call: a result belongs to its caller."""
     return [
         column("medals", "mc.column.medals", "Medals", "count"),
-        column("medal_names", "mc.column.medal_names", "Medals won", "medals", "list"),
+        column("medals_won", "mc.column.medals_won", "Medals won", "medals", "list"),
         column("team_points", "mc.column.team_points", "Team points", "points"),
         column("best_place", "mc.column.best_place", "Best place", "place"),
         column("places", "mc.column.places", "Cyclist places", "place", "per_rider"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.messages import Message, msg
 from engine.mind_cycling.board import draw_board, draw_stage
 from engine.mind_cycling.course import preview_course
 from engine.mind_cycling.decisions import awaited_ids
@@ -75,18 +76,45 @@ def private_view(state: RaceState, entrant: str) -> dict[str, Any]:
     return view
 
 
-def stage_board(stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
-    """The whole course as text (rows, sections, rocks, supply spaces), for the terminal and ``/stages``."""
+def stage_board(stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> Message:
+    """The whole course as text for the terminal and ``/stages``: a message whose template is the legend
+    (and, when the race seed places rocks or supply spaces in the climb, where), the drawing a parameter."""
     opts = Options.model_validate(dict(options))
     model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
     course = preview_course(model, opts.lanes, opts.medal_section)
-    text = draw_stage(course)
-    counts = [f"{n} {name}" for n, name in ((model.rocks, "rocks"), (model.supply_spaces, "supply spaces"))]
-    random = [c for c, n in zip(counts, (model.rocks, model.supply_spaces), strict=True) if isinstance(n, int) and n]
-    if random and course.medal_mountain:
-        climb = course.medal_mountain
-        text += f"\n{' and '.join(random)} placed at random (race seed) on rows {climb.first}-{climb.last}."
-    return text
+    board = draw_stage(course)
+    rocks = model.rocks if isinstance(model.rocks, int) else 0
+    supply = model.supply_spaces if isinstance(model.supply_spaces, int) else 0
+    climb = course.medal_mountain
+    if climb is None or not (rocks or supply):
+        return msg("mc.stage_board", "{board}\n" + LEGEND, board=board)
+    where = {"board": board, "first": climb.first, "last": climb.last}
+    if rocks and supply:
+        return msg(
+            "mc.stage_board_random",
+            "{board}\n" + LEGEND + "\nPlaced at random by the race seed on rows {first} to {last}: "
+            "rocks {rocks}, supply spaces {supply}.",
+            rocks=rocks,
+            supply=supply,
+            **where,
+        )
+    if rocks:
+        return msg(
+            "mc.stage_board_random_rocks",
+            "{board}\n" + LEGEND + "\nPlaced at random by the race seed on rows {first} to {last}: rocks {rocks}.",
+            rocks=rocks,
+            **where,
+        )
+    return msg(
+        "mc.stage_board_random_supply",
+        "{board}\n" + LEGEND + "\nPlaced at random by the race seed on rows {first} to {last}: supply spaces {supply}.",
+        supply=supply,
+        **where,
+    )
+
+
+LEGEND = "P plains, S sprint, M mountain; ## rock, ++ supply space (a feed zone)."
+"""The stage board's legend (part of each ``mc.stage_board*`` template)."""
 
 
 def board_text(state: RaceState) -> str:

@@ -110,5 +110,5 @@ def _figures(figures: dict[str, Any], columns: list[dict[str, Any]] | None, loca
     for column in columns:
         label = column["label"]
         text = t(Message(label["key"], dict(label.get("params") or {}), label["text"]), locale)
-        shown.append(f"{text} {figure_text(figures.get(column['key']), column.get('format', 'number'))}")
+        shown.append(f"{text} {figure_text(figures.get(column['key']), column.get('format', 'number'), locale)}")
     return " · ".join(shown)
