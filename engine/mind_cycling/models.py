@@ -6,6 +6,7 @@ Every model forbids unknown keys so a typo in a record is named instead of silen
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
@@ -17,6 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 StripType = Literal["plains", "sprint", "mountain"]
 Space = tuple[int, int]
 """A space as (row, lane)."""
+
+LABELLED = re.compile(r"\s*\[[^\[\]]*\]\s*$")
+"""A preset's label as a listing shows it after the name (``classic [default]``): the name alone is the preset."""
 
 DEFAULT = "classic"
 """The preset raced when a record names no stage."""
@@ -111,7 +115,8 @@ def stage_from(stage: object) -> Stage:
         return load_presets()[DEFAULT].stage()
     if isinstance(stage, str):
         presets = load_presets()
-        if stage not in presets:
+        name = stage if stage in presets else LABELLED.sub("", stage)  # ``classic [default]``, as listed
+        if name not in presets:
             raise ValueError(f"unknown Mind Cycling course {stage!r}; choose one of: {', '.join(presets)}")
-        return presets[stage].stage()
+        return presets[name].stage()
     return Stage.model_validate(stage)

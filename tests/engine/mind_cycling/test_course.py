@@ -205,3 +205,13 @@ def test_the_stage_board_of_a_preset_tells_where_the_random_rocks_will_fall() ->
     assert (
         board.text.splitlines()[-1] == "Placed at random by the race seed on rows 41 to 60: rocks 6, supply spaces 2."
     )
+
+
+def test_a_preset_named_as_the_list_shows_it_with_its_label_is_found() -> None:
+    """'classic [default]', copied from the list of courses, is the classic course; an unknown name is refused."""
+    presets = {p.name: p for p in RULESET.presets()}
+    assert presets["classic"].label is not None and presets["classic"].label.text == "default"
+    assert all(p.label is None for name, p in presets.items() if name != "classic")
+    assert RULESET.stage_data("classic [default]") == RULESET.stage_data("classic")
+    with pytest.raises(ValueError, match="unknown Mind Cycling course 'nowhere \\[default\\]'"):
+        RULESET.stage_data("nowhere [default]")
