@@ -183,7 +183,7 @@ def check_intents(state: RaceState, entrant: str, order: dict[str, Any]) -> tupl
 
 
 def check_intent(state: RaceState, cyclist: Cyclist, intent: Any) -> dict[str, Any]:
-    who = f"#{cyclist.number} ({cyclist.role})"
+    who = f"#{cyclist.number}"
     if not isinstance(intent, dict):
         raise _err("mc.bad_intent", "The intent of {who} must be an object with an action.", who=who)
     unknown = set(intent) - INTENT_KEYS

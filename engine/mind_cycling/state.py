@@ -218,9 +218,10 @@ class RaceState:
         return [c for c in self.cyclists.values() if c.entrant == entrant]
 
     def label(self, key: str) -> str:
-        """How players read a cyclist: ``Anna's #3 (domestique)``."""
+        """How players read a cyclist in a sentence: ``Anna #3``, its player's name and its number (D2: the
+        number says the role). No English word in it, so a translated sentence can carry it as it is."""
         c = self.cyclists[key]
-        return f"{self.names.get(c.entrant, c.entrant)}'s #{c.number} ({c.role})"
+        return f"{self.names.get(c.entrant, c.entrant)} #{c.number}"
 
     def at(self, row: int, lane: int) -> Cyclist | None:
         """The cyclist on the road on (row, lane), if any."""

@@ -106,7 +106,7 @@ def test_no_step_enters_a_rock_an_occupied_space_or_leaves_the_road() -> None:
     r2 = race([("a", 3, 5, 1), ("b", 1, 6, 1)], stage=stage, options={"mode": "live"})
     play(r2, {"b": {"action": "move", "distance": 0}})
     play(r2, {"a": "later"})
-    with pytest.raises(OrderError, match="runs into B's #1"):
+    with pytest.raises(OrderError, match="runs into B #1"):
         r2.validate("a", "move F")
     assert spot(r2, "a#3") == (5, 1)
 
