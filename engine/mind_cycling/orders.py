@@ -407,7 +407,9 @@ def validate(state: RaceState, entrant: str, order: Order | str, previous: Order
     if entrant not in awaited:
         if entrant not in state.entrants:
             raise OrderError.of("mc.not_entrant", "{who} is not riding in this race.", who=entrant)
-        waiting = ", ".join(state.names.get(e, e) for e in sorted(awaited)) or "nobody"
+        if not awaited:
+            raise OrderError.of("mc.race_over_no_order", "The race is over: no order is awaited.")
+        waiting = ", ".join(state.names.get(e, e) for e in sorted(awaited))
         raise OrderError.of("mc.not_your_turn", "It's not your turn: waiting for {waiting}.", waiting=waiting)
     if not isinstance(order, (str, dict)):
         raise OrderError.of(

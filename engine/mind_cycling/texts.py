@@ -136,7 +136,8 @@ EVENT_KINDS = frozenset(
 
 REFUSALS = frozenset(
     {
-        "mc.not_entrant", "mc.not_your_turn", "mc.bad_order", "mc.bad_place", "mc.already_placed", "mc.bad_turn",
+        "mc.not_entrant", "mc.not_your_turn", "mc.race_over_no_order", "mc.bad_order", "mc.bad_place",
+        "mc.already_placed", "mc.bad_turn",
         "mc.bad_cyclist", "mc.no_such_cyclist", "mc.bad_step", "mc.bad_lane", "mc.bad_word", "mc.empty",
         "mc.bad_line", "mc.bad_pass", "mc.bad_action", "mc.twice", "mc.bad_key", "mc.bad_intents",
         "mc.not_on_road", "mc.bad_intent", "mc.bad_intent_key", "mc.ride_distance", "mc.bad_distance",
