@@ -1,35 +1,53 @@
-"""Standings as text, from the result's own description of its figures: shared by the terminal's tables and
-the bot's final posts, so neither knows the rule system."""
+"""Standings as text, from the result's own description of its figures: shared by the terminal's tables, the
+bot's final posts and the result card, so none of them knows the rule system."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import DEFAULT_LOCALE, t
+from bot.i18n import t
 from engine.messages import Message
 
 
-def figure_text(value: Any, fmt: str, locale: str | None = DEFAULT_LOCALE) -> str:
+def _word(value: Any, words: Mapping[str, Any], locale: str | None) -> str:
+    """A figure's word as the player reads it: the column's message for that code, else the value."""
+    said = words.get(str(value))
+    if said is None:
+        return str(value)
+    if isinstance(said, Message):
+        return t(said, locale)
+    return t(Message(said["key"], dict(said.get("params") or {}), said["text"]), locale)
+
+
+def figure_text(value: Any, fmt: str, words: Mapping[str, Any] | None = None, locale: str | None = None) -> str:
     """One figure as a table cell: ``per_rider`` values as ``rider value`` pairs, lists space-separated
-    (comma-separated when they are words, such as medal names), a missing figure (``None``) as ``-``. A
-    figure that is a message (a medal's name), or a message as stored JSON, is said in ``locale``."""
+    (words comma-separated), a missing figure (``None``) as ``-``; a word the column translates (``words``,
+    by code: :class:`Message` objects, or their JSON when the result was stored) in ``locale``."""
+    words = words or {}
     if value is None:
         return "-"
-    said = _message(value)
-    if said is not None:
-        return t(said, locale)
     if fmt == "per_rider" and isinstance(value, dict):
-        return ", ".join(f"{rider} {figure_text(v, 'number', locale)}" for rider, v in value.items())
+        return ", ".join(f"{rider} {figure_text(v, 'number', words, locale)}" for rider, v in value.items())
     if fmt == "list" and isinstance(value, list):
-        words = any(_message(v) is not None for v in value)
-        return (", " if words else " ").join(figure_text(v, "number", locale) for v in value) or "-"
-    return str(value)
+        cells = [figure_text(v, "number", words, locale) for v in value]
+        return (", " if any(str(v) in words for v in value) else " ").join(cells) or "-"
+    return _word(value, words, locale) if words else str(value)
 
 
-def _message(value: Any) -> Message | None:
-    """``value`` as a :class:`Message` if it is one, or one dumped to JSON (``key``, ``params``, ``text``)."""
-    if isinstance(value, Message):
-        return value
-    if isinstance(value, dict) and set(value) == {"key", "params", "text"}:
-        return Message(str(value["key"]), dict(value["params"] or {}), str(value["text"]))
-    return None
+def column_label(column: Mapping[str, Any], locale: str | None) -> str:
+    """A column's heading in ``locale``, from the column as the result's JSON holds it."""
+    label = column["label"]
+    return t(Message(label["key"], dict(label.get("params") or {}), label["text"]), locale)
+
+
+def figures_line(figures: Mapping[str, Any], columns: Sequence[Mapping[str, Any]], locale: str | None) -> str:
+    """One standing's figures as ``label value`` pairs in the result's column order (the final post and the
+    result card); without a description, the raw figures."""
+    if not columns:
+        return " · ".join(f"{k} {v}" for k, v in figures.items())
+    return " · ".join(
+        f"{column_label(c, locale)} "
+        f"{figure_text(figures.get(c['key']), c.get('format', 'number'), c.get('words'), locale)}"
+        for c in columns
+    )

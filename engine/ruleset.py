@@ -263,6 +263,10 @@ class Column(BaseModel):
     label: Message
     kind: ColumnKind
     format: ColumnFormat = "number"
+    words: dict[str, Message] = Field(default_factory=dict)
+    """How a player reads the words a ``text`` or ``list`` figure holds (a status, a medal's name), by the
+    code the figure stores: the figures stay plain codes for the database and the league, and a front end
+    translates them without knowing the system. A code missing here is shown as it is."""
 
 
 def column(key: str, label_key: str, text: str, kind: ColumnKind, fmt: ColumnFormat = "number") -> Column:

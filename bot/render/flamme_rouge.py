@@ -30,7 +30,7 @@ from bot.render.palette import FLAMME_ROUGE_TEAMS, GRID, INK, MUTED, RGB, TERRAI
 from bot.render.tokens import swatch, token
 from bot.render.words import FR_TEAM, FR_TYPE, FR_WEATHER, TERRAIN_WORDS, say
 from engine.flamme_rouge.track import parse_profile
-from engine.ruleset import Event, Standing
+from engine.ruleset import Event
 
 SQUARE_W = 40
 LANE_H = 30
@@ -342,12 +342,6 @@ class FlammeRougeRenderer(SystemRenderer):
             elif kind == "fr.exhaustion":
                 lines.append(t("render.fr.exhausted", locale, riders=", ".join(map(str, data.get("riders", [])))))
         return "\n".join(lines)
-
-    def figures(self, standing: Standing, locale: str) -> str:
-        f = standing.figures
-        places = f.get("rider_places") or {}
-        parts = [rider + " " + t("render.place", locale, place=place) for rider, place in places.items()]
-        return " · ".join(parts)
 
 
 def _font13() -> Any:
