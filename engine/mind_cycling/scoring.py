@@ -14,8 +14,7 @@ TEAM_POINTS = (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
 """§3.5: places 1-12; D21: 13th and later score 0."""
 
 MEDALS = ("best_cyclist", "best_sprinter", "best_climber", "best_team")
-"""§7: the medals by code, in the order the standings list them. ``medal_names`` (codes) is bookkeeping for
-the league and the pictures; ``medals_won`` holds the same medals as names a translator reaches."""
+"""§7: the medals by code, in the order the standings list them (``medal_names``); the column says their names."""
 
 
 def points_for(place: int | None) -> int:
@@ -81,7 +80,6 @@ def race_result(state: RaceState) -> Result:
         figures: dict[str, Any] = {
             "medals": count[e],
             "medal_names": [m for m in MEDALS if won[m] == e],
-            "medals_won": [medal_name(m) for m in MEDALS if won[m] == e],
             "team_points": points[e],
             "best_place": next(iter(sorted(places[c.key] for c in state.team(e) if c.key in places)), None),
             "places": {c.key: places.get(c.key) for c in state.team(e)},
@@ -154,7 +152,7 @@ def columns() -> list[Column]:
     New objects each call: a result belongs to its caller."""
     return [
         column("medals", "mc.column.medals", "Medals", "count"),
-        column("medals_won", "mc.column.medals_won", "Medals won", "medals", "list"),
+        medal_column(),
         column("team_points", "mc.column.team_points", "Team points", "points"),
         column("best_place", "mc.column.best_place", "Best place", "place"),
         column("places", "mc.column.places", "Cyclist places", "place", "per_rider"),
@@ -169,3 +167,11 @@ def solo_columns() -> list[Column]:
         column("remaining", "mc.column.remaining", "Spaces left for the fifth cyclist", "square"),
         column("crossed", "mc.column.crossed", "Cyclists across the line", "count"),
     ]
+
+
+def medal_column() -> Column:
+    """The medals each player won: codes in the figures (the league and the database keep them), their
+    names in the column's ``words``, so a front end says them in the reader's language."""
+    medals = column("medal_names", "mc.column.medal_names", "Medals won", "medals", "list")
+    medals.words = {code: medal_name(code) for code in MEDALS}
+    return medals

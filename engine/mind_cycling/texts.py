@@ -165,7 +165,7 @@ DECISION_TEXTS = frozenset(
 
 RESULT_TEXTS = frozenset(
     {
-        "mc.column.medals", "mc.column.medals_won", "mc.column.team_points", "mc.column.best_place",
+        "mc.column.medals", "mc.column.medal_names", "mc.column.team_points", "mc.column.best_place",
         "mc.column.places", "mc.column.rounds", "mc.column.remaining", "mc.column.crossed",
         "mc.round_limit_note", "mc.solo_line", "mc.solo_unfinished",
         *(key for key, _ in MEDAL_NAMES.values()),

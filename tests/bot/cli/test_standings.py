@@ -11,7 +11,6 @@ import pytest
 from bot.cli import build_parser, main
 from bot.cli.play import play
 from bot.i18n import t
-from engine.messages import Message
 from engine.race import Race, replay
 from engine.record import parse_record
 from engine.registry import available_rulesets
@@ -55,8 +54,8 @@ def check_table(rows: list[list[str]], race: Race) -> Result:
                 assert cell == "-"
             elif c.format == "per_rider":
                 assert cell == ", ".join(f"{rider} {'-' if v is None else v}" for rider, v in value.items())
-            elif c.format == "list" and value and isinstance(value[0], Message):
-                assert cell == ", ".join(t(v) for v in value)  # words (medal names), said in English
+            elif c.format == "list" and c.words:
+                assert cell == ", ".join(t(c.words[v]) for v in value) or "-"  # words (medal names), in English
             elif c.format == "list":
                 assert cell.split() == ([str(v) for v in value] or ["-"])
             else:

@@ -89,7 +89,7 @@ def messages_in(value: Any) -> list[Message]:
                 found += messages_in(c.label) + messages_in(c.hint)
         return found
     if isinstance(value, Result):
-        found = [*value.notes, *(c.label for c in value.columns)]
+        found = [*value.notes, *(c.label for c in value.columns), *(w for c in value.columns for w in c.words.values())]
         for s in value.standings:
             found += messages_in(list(s.figures.values()))
         return found
