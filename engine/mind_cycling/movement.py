@@ -61,13 +61,6 @@ def planned_maximum(state: RaceState, cyclist: Cyclist, bottle: bool) -> int:
     return base_maximum(state, cyclist, not sheltered(state, cyclist), cyclist.role == "domestique" and not bottle)
 
 
-def explain_maximum(state: RaceState, cyclist: Cyclist, wind: bool, fatigued: bool) -> str:
-    """The maximum with its reasons, as players read it: ``5 (7, -1 wind, -1 fatigue)``."""
-    cap = CAPS[cyclist.role][state.course.section_kind(cyclist.row)]
-    parts = [str(cap)] + (["-1 wind"] if wind else []) + (["-1 fatigue"] if fatigued else [])
-    return f"{base_maximum(state, cyclist, wind, fatigued)} ({', '.join(parts)})" if len(parts) > 1 else str(cap)
-
-
 def in_own_section(state: RaceState, cyclist: Cyclist) -> bool:
     """§6.3: sprinter in the sprint, domestique on the plains, climber in the mountains."""
     return state.course.section_kind(cyclist.row) == OWN_SECTION[cyclist.role]
