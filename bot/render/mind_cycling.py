@@ -49,7 +49,7 @@ ROLE_LETTER = {"sprinter": "S", "domestique": "D", "climber": "C"}
 ROCK: RGB = (95, 95, 95)
 FEED: RGB = (248, 232, 120)
 MEDAL_LINE: dict[str, RGB] = {"sprint": OKABE_ITO["green"], "mountain": OKABE_ITO["vermillion"]}
-MOVES = ("mc.move", "mc.attack", "mc.relay", "mc.wheel")
+MOVES = ("mc.move", "mc.attack", "mc.relay", "mc.wheel", "mc.move_finish", "mc.attack_finish", "mc.relay_finish")
 
 
 def first_row(view: Mapping[str, Any]) -> int:
@@ -261,9 +261,9 @@ class MindCyclingRenderer(SystemRenderer):
 
     def preview(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any], locale: str) -> Image.Image:
         from engine.mind_cycling.course import preview_course
-        from engine.mind_cycling.models import OptionsModel, stage_from
+        from engine.mind_cycling.models import Options, stage_from
 
-        opts = OptionsModel.model_validate(dict(options))
+        opts = Options.model_validate(dict(options))
         model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
         course = preview_course(model, opts.lanes, opts.medal_section)
         view = {"course": course.to_json(), "last_row": course.last_row, "cyclists": [], "round": 0}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.mind_cycling.ruleset import MindCycling
+from engine.mind_cycling.ruleset import MindCyclingRuleset
 
-RULESET = MindCycling()
+RULESET = MindCyclingRuleset()
 
-__all__ = ["RULESET", "MindCycling"]
+__all__ = ["RULESET", "MindCyclingRuleset"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.mind_cycling.course import Course
-from engine.mind_cycling.state import MindState
+from engine.mind_cycling.state import RaceState
 
 SECTION_MARK = {"plains": "P", "sprint": "S", "mountain": "M"}
 ROLE_MARK = {"sprinter": "s", "climber": "c", "domestique": "d"}
@@ -31,7 +31,7 @@ def draw_stage(course: Course) -> str:
     return "\n".join(lines)
 
 
-def draw_board(state: MindState) -> str:
+def draw_board(state: RaceState) -> str:
     """The part of the course where the cyclists are: each cyclist as team letter + number (a3 = team a #3)."""
     course = state.course
     letters = {e: chr(ord("a") + i) for i, e in enumerate(state.entrants)}

@@ -18,16 +18,22 @@ from typing import Any
 
 from engine.mind_cycling.course import OWN_SECTION
 from engine.mind_cycling.movement import ATTACK_BONUS, may_attack
-from engine.mind_cycling.orders import projected_bottles
 from engine.mind_cycling.resolution import placer
-from engine.mind_cycling.rounds import maximum, next_actor, possible_passes, relay_target, wheel_target
-from engine.mind_cycling.state import Cyclist, MindState
+from engine.mind_cycling.rounds import (
+    maximum,
+    next_actor,
+    possible_passes,
+    projected_bottles,
+    relay_target,
+    wheel_target,
+)
+from engine.mind_cycling.state import Cyclist, RaceState
 from engine.mind_cycling.tactics import RIDE_PREFERENCE, may_ride, plan_team, wants_attack
 
 STRATEGIES = ("steady", "opportunist", "naive")
 
 
-def placement(state: MindState, entrant: str, strategy: str | None) -> dict[str, Any]:
+def placement(state: RaceState, entrant: str, strategy: str | None) -> dict[str, Any]:
     """D24: the first unplaced cyclist in team order; bots put domestiques (steady) or the sprinter first."""
     unplaced = [c.number for c in state.team(entrant) if not c.placed]
     if strategy == "steady":
@@ -35,7 +41,7 @@ def placement(state: MindState, entrant: str, strategy: str | None) -> dict[str,
     return {"cyclist": unplaced[0]}
 
 
-def _passes(state: MindState, entrant: str, strategy: str | None) -> dict[str, int]:
+def _passes(state: RaceState, entrant: str, strategy: str | None) -> dict[str, int]:
     """Which of the team's legal bottle passes to make (none for an absent player, D24)."""
     out: dict[str, int] = {}
     for giver, receiver in possible_passes(state).items():
@@ -48,7 +54,7 @@ def _passes(state: MindState, entrant: str, strategy: str | None) -> dict[str, i
     return out
 
 
-def intents(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
+def intents(state: RaceState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
     """Orders mode: one intent per cyclist on the road, keeping what ``partial`` already chose."""
     chosen = {k: dict(v) for k, v in partial.get("intents", {}).items()}
     passes = _passes(state, entrant, strategy)
@@ -74,21 +80,21 @@ def intents(state: MindState, entrant: str, partial: dict[str, Any], strategy: s
     return {"intents": chosen}
 
 
-def _opportunist(state: MindState, c: Cyclist, bottle: bool) -> str:
+def _opportunist(state: RaceState, c: Cyclist, bottle: bool) -> str:
     """Attack whenever allowed; otherwise relay whenever the rider is behind someone and may ride."""
     if bottle and state.course.section_kind(c.row) == OWN_SECTION[c.role]:
         return "attack"
     return "relay" if state.at(c.row + 1, c.lane) is not None and may_ride(state, c, bottle) else "move"
 
 
-def live_passes(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
+def live_passes(state: RaceState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
     chosen = dict(partial.get("passes", {}))
     for giver, to in _passes(state, entrant, strategy).items():
         chosen.setdefault(giver, to)
     return {"passes": chosen}
 
 
-def live_turn(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
+def live_turn(state: RaceState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
     """A move of the maximum in its lane (D24), or an attack when the strategy wants one."""
     ctx = state.ctx
     assert ctx is not None
@@ -108,7 +114,7 @@ def live_turn(state: MindState, entrant: str, partial: dict[str, Any], strategy:
     return order
 
 
-def _steady_attack(state: MindState, c: Cyclist) -> bool:
+def _steady_attack(state: RaceState, c: Cyclist) -> bool:
     """Live mode: attack for a medal (see :func:`wants_attack`), unless a team-mate behind could ride on."""
     ctx = state.ctx
     assert ctx is not None
@@ -121,7 +127,7 @@ def _steady_attack(state: MindState, c: Cyclist) -> bool:
     return mate.key in ctx.acted or not may_ride(state, mate, mate.bottle)
 
 
-def live_prompt(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
+def live_prompt(state: RaceState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
     """An absent player declines (D24); steady takes the ride that ends furthest if it beats its own
     maximum; opportunist prefers the relay."""
     ctx = state.ctx
@@ -147,7 +153,7 @@ def live_prompt(state: MindState, entrant: str, partial: dict[str, Any], strateg
     return {"action": "later"}
 
 
-def auto(state: MindState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
+def auto(state: RaceState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
     """A complete order for the current step."""
     if strategy == "naive":
         strategy = None  # the baseline plays the absent player's automatic action (D24)

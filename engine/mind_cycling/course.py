@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.mind_cycling.models import Space, StageModel
+from engine.mind_cycling.models import Space, Stage
 from engine.rng import Rng
 
 CAPS: dict[str, dict[str, int]] = {
@@ -110,7 +110,7 @@ def medal_section(strips: list[str], strip_length: int, kind: str, which: str) -
     return runs[-1] if which == "last" else runs[0]
 
 
-def build_course(stage: StageModel, lanes: int, medal_which: str, seed: int) -> Course:
+def build_course(stage: Stage, lanes: int, medal_which: str, seed: int) -> Course:
     """The course of a race: D6 placement of rocks and supply spaces, and the checks on explicit lists."""
     strips: list[str] = list(stage.course)
     length = stage.strip_length
@@ -183,7 +183,7 @@ def road_is_open(rocks: set[Space] | frozenset[Space], lanes: int, last_row: int
     return bool(reach)
 
 
-def preview_course(stage: StageModel, lanes: int, medal_which: str) -> Course:
+def preview_course(stage: Stage, lanes: int, medal_which: str) -> Course:
     """The course a stage shows before a race: rocks and supply spaces given as a count are placed from the
     race seed, so only the explicitly placed ones appear (the text board and the preview picture share it)."""
     explicit = stage.model_copy(

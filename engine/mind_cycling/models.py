@@ -6,6 +6,7 @@ Every model forbids unknown keys so a typo in a record is named instead of silen
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
@@ -18,10 +19,16 @@ StripType = Literal["plains", "sprint", "mountain"]
 Space = tuple[int, int]
 """A space as (row, lane)."""
 
+LABELLED = re.compile(r"\s*\[[^\[\]]*\]\s*$")
+"""A preset's label as a listing shows it after the name (``classic [default]``): the name alone is the preset."""
+
+DEFAULT = "classic"
+"""The preset raced when a record names no stage."""
+
 DEFAULT_COURSE: list[StripType] = ["plains", "plains", "sprint", "plains", "mountain", "mountain", "plains"]
 
 
-class StageModel(BaseModel):
+class Stage(BaseModel):
     """The ground raced on (D5, D6): the strips, their length, rocks and supply spaces."""
 
     model_config = ConfigDict(extra="forbid")
@@ -32,7 +39,7 @@ class StageModel(BaseModel):
     supply_spaces: int | list[Space] = Field(2)
 
 
-class OptionsModel(BaseModel):
+class Options(BaseModel):
     """The rule variants of the Decisions table, each with its default."""
 
     model_config = ConfigDict(extra="forbid")
@@ -62,7 +69,7 @@ class CyclistSetup(BaseModel):
     """Already across the line with this place (then no row or lane; R-MC-8)."""
 
 
-class SetupModel(BaseModel):
+class Setup(BaseModel):
     """An exact starting situation: cyclists' spaces and bases, and the round to start at."""
 
     model_config = ConfigDict(extra="forbid")
@@ -75,7 +82,7 @@ class SetupModel(BaseModel):
     """Section medals already won, by the cyclist's id (``anna#2``) (R-MC-8)."""
 
 
-class PresetModel(BaseModel):
+class StagePreset(BaseModel):
     """A named course in ``data/presets.json`` (frozen: shared by every race through the cache)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -86,8 +93,8 @@ class PresetModel(BaseModel):
     rocks: int | list[Space]
     supply_spaces: int | list[Space]
 
-    def stage(self) -> StageModel:
-        return StageModel(
+    def stage(self) -> Stage:
+        return Stage(
             course=list(self.course),
             strip_length=self.strip_length,
             rocks=list(self.rocks) if isinstance(self.rocks, list) else self.rocks,
@@ -96,19 +103,20 @@ class PresetModel(BaseModel):
 
 
 @cache
-def load_presets() -> Mapping[str, PresetModel]:
+def load_presets() -> Mapping[str, StagePreset]:
     """The course presets shipped with the package, validated (cached: read-only)."""
     raw = json.loads(resources.files("engine.mind_cycling").joinpath("data/presets.json").read_text("utf-8"))
-    return MappingProxyType({name: PresetModel.model_validate(body) for name, body in raw.items()})
+    return MappingProxyType({name: StagePreset.model_validate(body) for name, body in raw.items()})
 
 
-def stage_from(stage: object) -> StageModel:
+def stage_from(stage: object) -> Stage:
     """A stage from a record: a preset name, an explicit stage object, or ``None`` for the default."""
     if stage is None:
-        return load_presets()["classic"].stage()
+        return load_presets()[DEFAULT].stage()
     if isinstance(stage, str):
         presets = load_presets()
-        if stage not in presets:
+        name = stage if stage in presets else LABELLED.sub("", stage)  # ``classic [default]``, as listed
+        if name not in presets:
             raise ValueError(f"unknown Mind Cycling course {stage!r}; choose one of: {', '.join(presets)}")
-        return presets[stage].stage()
-    return StageModel.model_validate(stage)
+        return presets[name].stage()
+    return Stage.model_validate(stage)

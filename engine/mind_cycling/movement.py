@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.mind_cycling.course import CAPS, OWN_SECTION
-from engine.mind_cycling.state import Cyclist, MindState
+from engine.mind_cycling.state import Cyclist, RaceState
 
 STEPS: dict[str, int] = {"F": 0, "FL": -1, "FR": 1}
 """D4: a step is forward, or diagonally forward-left / forward-right; each costs 1."""
@@ -11,7 +11,7 @@ STEPS: dict[str, int] = {"F": 0, "FL": -1, "FR": 1}
 ATTACK_BONUS = 3
 
 
-def can_enter(state: MindState, row: int, lane: int) -> bool:
+def can_enter(state: RaceState, row: int, lane: int) -> bool:
     """D4: a step may not leave the road, enter a rock or a space held by a cyclist on the road.
 
     A step beyond the last row crosses the finish line and is always possible if its lane exists.
@@ -27,7 +27,7 @@ def step_target(row: int, lane: int, step: str) -> tuple[int, int]:
     return row + 1, lane + STEPS[step]
 
 
-def seek_step(state: MindState, row: int, lane: int, target: int) -> str | None:
+def seek_step(state: RaceState, row: int, lane: int, target: int) -> str | None:
     """D23 lane-seeking: the first possible step towards lane ``target`` (None: the move ends)."""
     if lane == target:
         tries = ("F", "FL", "FR")
@@ -45,40 +45,33 @@ def path_end_lane(lane: int, path: list[str]) -> int:
     return lane + sum(STEPS[s] for s in path)
 
 
-def base_maximum(state: MindState, cyclist: Cyclist, wind: bool, fatigued: bool) -> int:
+def base_maximum(state: RaceState, cyclist: Cyclist, wind: bool, fatigued: bool) -> int:
     """§5.2 / D14: cap by role and starting section, -1 in the wind, -1 fatigued (they stack)."""
     cap = CAPS[cyclist.role][state.course.section_kind(cyclist.row)]
     return cap - (1 if wind else 0) - (1 if fatigued else 0)
 
 
-def sheltered(state: MindState, cyclist: Cyclist) -> bool:
+def sheltered(state: RaceState, cyclist: Cyclist) -> bool:
     """§4.2: a cyclist on the road directly in front (same lane, next row) keeps the wind off."""
     return state.at(cyclist.row + 1, cyclist.lane) is not None
 
 
-def planned_maximum(state: MindState, cyclist: Cyclist, bottle: bool) -> int:
+def planned_maximum(state: RaceState, cyclist: Cyclist, bottle: bool) -> int:
     """The maximum a cyclist will have this round, from the positions now and its base after the passes."""
     return base_maximum(state, cyclist, not sheltered(state, cyclist), cyclist.role == "domestique" and not bottle)
 
 
-def explain_maximum(state: MindState, cyclist: Cyclist, wind: bool, fatigued: bool) -> str:
-    """The maximum with its reasons, as players read it: ``5 (7, -1 wind, -1 fatigue)``."""
-    cap = CAPS[cyclist.role][state.course.section_kind(cyclist.row)]
-    parts = [str(cap)] + (["-1 wind"] if wind else []) + (["-1 fatigue"] if fatigued else [])
-    return f"{base_maximum(state, cyclist, wind, fatigued)} ({', '.join(parts)})" if len(parts) > 1 else str(cap)
-
-
-def in_own_section(state: MindState, cyclist: Cyclist) -> bool:
+def in_own_section(state: RaceState, cyclist: Cyclist) -> bool:
     """§6.3: sprinter in the sprint, domestique on the plains, climber in the mountains."""
     return state.course.section_kind(cyclist.row) == OWN_SECTION[cyclist.role]
 
 
-def may_attack(state: MindState, cyclist: Cyclist) -> bool:
+def may_attack(state: RaceState, cyclist: Cyclist) -> bool:
     """§6.3: a blue base and a move that starts in the cyclist's own section."""
     return cyclist.bottle and in_own_section(state, cyclist)
 
 
-def check_path(state: MindState, cyclist: Cyclist, path: list[str]) -> str | None:
+def check_path(state: RaceState, cyclist: Cyclist, path: list[str]) -> str | None:
     """Why an explicit path can't be ridden from the cyclist's space (None if it can)."""
     row, lane = cyclist.row, cyclist.lane
     for i, step in enumerate(path, start=1):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.messages import event
 from engine.mind_cycling.movement import ATTACK_BONUS, may_attack
 from engine.mind_cycling.rounds import (
     after_action,
@@ -11,7 +12,6 @@ from engine.mind_cycling.rounds import (
     begin_round,
     continue_live,
     end_round,
-    event,
     free_ride,
     maximum,
     next_actor,
@@ -22,14 +22,14 @@ from engine.mind_cycling.rounds import (
     start_round,
     wheel_target,
 )
-from engine.mind_cycling.state import MindState, RoundContext, cyclist_key
+from engine.mind_cycling.state import RaceState, RoundContext, cyclist_key
 from engine.ruleset import Event
 
 Intent = dict[str, Any]
 
 
 # --- grid placement ----------------------------------------------------------------------------------
-def next_slot(state: MindState) -> tuple[int, int]:
+def next_slot(state: RaceState) -> tuple[int, int]:
     """D9: row 0 from lane 1 to W, then row -1, ...; slots held by a set-up cyclist are skipped."""
     row = 0
     while True:
@@ -39,7 +39,7 @@ def next_slot(state: MindState) -> tuple[int, int]:
         row -= 1
 
 
-def placer(state: MindState) -> tuple[str, int] | None:
+def placer(state: RaceState) -> tuple[str, int] | None:
     """Whose placement turn it is (D9: players in turn, skipping those with nobody left to place)."""
     count = len(state.placement_order)
     for i in range(count):
@@ -50,7 +50,7 @@ def placer(state: MindState) -> tuple[str, int] | None:
     return None
 
 
-def place(state: MindState, entrant: str, number: int, events: list[Event]) -> None:
+def place(state: RaceState, entrant: str, number: int, events: list[Event]) -> None:
     key = cyclist_key(entrant, number)
     row, lane = next_slot(state)
     found = placer(state)
@@ -59,7 +59,7 @@ def place(state: MindState, entrant: str, number: int, events: list[Event]) -> N
     state.placement_turn = (found[1] if found else state.placement_turn) + 1
     events.append(
         event(
-            "placed",
+            "mc.placed",
             "{who} takes the grid slot row {row}, lane {lane}.",
             who=state.label(key),
             cyclist=key,
@@ -76,7 +76,7 @@ AUTO_INTENT: Intent = {"action": "move"}
 """D24: a normal move of the maximum, lane-seeking in the cyclist's current lane."""
 
 
-def resolve_orders_round(state: MindState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
+def resolve_orders_round(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
     """§9.2: passes first (D11), then wind/fatigue/trains, then every intent in movement order."""
     intents: dict[str, Intent] = {}
     passes: dict[str, str] = {}
@@ -100,7 +100,7 @@ def resolve_orders_round(state: MindState, orders: dict[str, dict[str, Any]], ev
 
 
 def _ride_chain(
-    state: MindState, ctx: RoundContext, leader: str, intents: dict[str, Intent], events: list[Event]
+    state: RaceState, ctx: RoundContext, leader: str, intents: dict[str, Intent], events: list[Event]
 ) -> None:
     """D10: right after a cyclist acts, the one that started behind it wheels or relays if it chose to."""
     follower = ctx.behind(leader)
@@ -115,7 +115,7 @@ def _ride_chain(
             ctx.declined.append(follower)  # D23: falls back at its own place in the order
             events.append(
                 event(
-                    "fallback",
+                    "mc.fallback",
                     "{who} can't {action}: {why}. It moves normally at its own place instead.",
                     who=state.label(follower),
                     cyclist=follower,
@@ -129,7 +129,7 @@ def _ride_chain(
         follower = ctx.behind(follower)
 
 
-def act_at_own_place(state: MindState, ctx: RoundContext, key: str, intent: Intent, events: list[Event]) -> None:
+def act_at_own_place(state: RaceState, ctx: RoundContext, key: str, intent: Intent, events: list[Event]) -> None:
     """One cyclist's intent at its own place in the movement order, with the D23 fallbacks."""
     c = state.cyclists[key]
     action = intent.get("action", "move")
@@ -142,7 +142,7 @@ def act_at_own_place(state: MindState, ctx: RoundContext, key: str, intent: Inte
             why = ride_refusal(state, ctx, key) or "nobody in front of it moved before its turn"
             events.append(
                 event(
-                    "fallback",
+                    "mc.fallback",
                     "{who} can't {action}: {why}. It moves normally instead.",
                     who=state.label(key),
                     cyclist=key,
@@ -160,7 +160,7 @@ def act_at_own_place(state: MindState, ctx: RoundContext, key: str, intent: Inte
         if action == "attack":
             events.append(
                 event(
-                    "fallback",
+                    "mc.fallback",
                     "{who} can't attack (it needs a bottle and its own section): it moves normally and keeps "
                     "its bottle.",
                     who=state.label(key),
@@ -173,12 +173,12 @@ def act_at_own_place(state: MindState, ctx: RoundContext, key: str, intent: Inte
     after_action(state, ctx, key, events)
 
 
-def _reduce(state: MindState, key: str, wanted: int, top: int, events: list[Event]) -> int:
+def _reduce(state: RaceState, key: str, wanted: int, top: int, events: list[Event]) -> int:
     if wanted <= top:
         return wanted
     events.append(
         event(
-            "reduced",
+            "mc.reduced",
             "{who} can ride at most {top} this round, not {wanted}: its move is cut to {top}.",
             who=state.label(key),
             cyclist=key,
@@ -190,7 +190,7 @@ def _reduce(state: MindState, key: str, wanted: int, top: int, events: list[Even
 
 
 # --- live mode --------------------------------------------------------------------------------------------
-def resolve_live_passes(state: MindState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
+def resolve_live_passes(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
     """§9.3: the bottle passes of the round, all at once, then the round starts."""
     passes = {
         cyclist_key(entrant, int(giver)): cyclist_key(entrant, int(to))
@@ -204,7 +204,7 @@ def resolve_live_passes(state: MindState, orders: dict[str, dict[str, Any]], eve
     continue_live(state, events)
 
 
-def resolve_live_turn(state: MindState, entrant: str, order: dict[str, Any], events: list[Event]) -> None:
+def resolve_live_turn(state: RaceState, entrant: str, order: dict[str, Any], events: list[Event]) -> None:
     """A normal move or an attack of the next cyclist in the movement order."""
     ctx = state.ctx
     assert ctx is not None
@@ -224,7 +224,7 @@ def resolve_live_turn(state: MindState, entrant: str, order: dict[str, Any], eve
     continue_live(state, events)
 
 
-def resolve_live_prompt(state: MindState, entrant: str, order: dict[str, Any], events: list[Event]) -> None:
+def resolve_live_prompt(state: RaceState, entrant: str, order: dict[str, Any], events: list[Event]) -> None:
     """The answer to a wheel/relay prompt (§9.3): ride now, or act later at its own place."""
     ctx = state.ctx
     assert ctx is not None and ctx.prompt is not None
@@ -233,7 +233,7 @@ def resolve_live_prompt(state: MindState, entrant: str, order: dict[str, Any], e
     action = order["action"]
     if action == "later":
         ctx.declined.append(key)
-        events.append(event("declined", "{who} will act at its own place.", who=state.label(key), cyclist=key))
+        events.append(event("mc.declined", "{who} will act at its own place.", who=state.label(key), cyclist=key))
     else:
         dest, _ = (wheel_target if action == "wheel" else relay_target)(state, ctx, key)
         assert dest is not None
@@ -242,3 +242,22 @@ def resolve_live_prompt(state: MindState, entrant: str, order: dict[str, Any], e
         if state.phase == "round":
             ctx.prompt = offer_ride(state, ctx, key)
     continue_live(state, events)
+
+
+def resolve_step(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
+    """One step of the race with every awaited, validated order: a placement, the live passes, an
+    orders-mode round, or a live turn or wheel/relay answer. Changes ``state`` (the caller's copy)."""
+    if state.phase == "place":
+        ((entrant, order),) = orders.items()
+        place(state, entrant, int(order["cyclist"]), events)
+    elif state.phase == "passes":
+        resolve_live_passes(state, orders, events)
+    elif state.options["mode"] == "orders":
+        resolve_orders_round(state, orders, events)
+    else:
+        ((entrant, order),) = orders.items()
+        assert state.ctx is not None
+        if state.ctx.prompt is not None:
+            resolve_live_prompt(state, entrant, order, events)
+        else:
+            resolve_live_turn(state, entrant, order, events)

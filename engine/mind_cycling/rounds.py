@@ -6,10 +6,9 @@ live mode runs it one action at a time, keeping the :class:`RoundContext` in the
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
-from engine.messages import msg
+from engine.messages import event
 from engine.mind_cycling.movement import (
     base_maximum,
     can_enter,
@@ -17,7 +16,7 @@ from engine.mind_cycling.movement import (
     seek_step,
     step_target,
 )
-from engine.mind_cycling.state import MindState, RoundContext
+from engine.mind_cycling.state import RaceState, RoundContext
 from engine.ruleset import Event
 
 FINISHERS_FOR_END = 12
@@ -26,15 +25,8 @@ SOLO_FINISHERS = 4
 """§8: solo ends when four cyclists have crossed."""
 
 
-def event(kind: str, text: str, **params: Any) -> Event:
-    """A typed event; ``text`` is the English template of its message. Its data is a copy: the round's
-    lists (order, wind, trains) stay the state's own."""
-    data = copy.deepcopy(params)
-    return Event(kind=f"mc.{kind}", data=data, message=msg(f"mc.{kind}", text, **data))
-
-
 # --- start of the round ---------------------------------------------------------------------------
-def possible_passes(state: MindState) -> dict[str, str]:
+def possible_passes(state: RaceState) -> dict[str, str]:
     """D12: blue domestique -> the black-based team-mate directly behind it (bases at the round start)."""
     passes: dict[str, str] = {}
     for c in state.cyclists.values():
@@ -46,7 +38,25 @@ def possible_passes(state: MindState) -> dict[str, str]:
     return passes
 
 
-def apply_passes(state: MindState, wanted: dict[str, str], events: list[Event]) -> None:
+def on_road_numbers(state: RaceState, entrant: str) -> list[int]:
+    """The numbers of ``entrant``'s cyclists still on the road."""
+    return [c.number for c in state.team(entrant) if c.on_road]
+
+
+def projected_bottles(state: RaceState, entrant: str, intents: dict[str, Any]) -> dict[int, bool]:
+    """Bases after this order's own passes (D12: only team-mates, so nobody else changes them)."""
+    bases = {c.number: c.bottle for c in state.team(entrant)}
+    legal = possible_passes(state)
+    for n, intent in intents.items():
+        to = intent.get("pass_to")
+        giver = f"{entrant}#{n}"
+        if to and legal.get(giver) == f"{entrant}#{to}":
+            bases[int(n)] = False
+            bases[int(to)] = True
+    return bases
+
+
+def apply_passes(state: RaceState, wanted: dict[str, str], events: list[Event]) -> None:
     """D12: every pass is checked against the bases at the start of the round, then all apply together."""
     legal = possible_passes(state)
     done: list[tuple[str, str]] = []
@@ -56,7 +66,7 @@ def apply_passes(state: MindState, wanted: dict[str, str], events: list[Event]) 
         else:
             events.append(
                 event(
-                    "pass_ignored",
+                    "mc.pass_ignored",
                     "{giver} can't pass its bottle to {receiver}: only a domestique with a bottle passes it, to a "
                     "team-mate without one directly behind it. The pass is ignored.",
                     giver=state.label(giver),
@@ -69,7 +79,7 @@ def apply_passes(state: MindState, wanted: dict[str, str], events: list[Event]) 
         state.cyclists[receiver].bottle = True
         events.append(
             event(
-                "bottle_pass",
+                "mc.bottle_pass",
                 "{giver} passes its bottle to {receiver}.",
                 giver=state.label(giver),
                 receiver=state.label(receiver),
@@ -79,13 +89,13 @@ def apply_passes(state: MindState, wanted: dict[str, str], events: list[Event]) 
         )
 
 
-def movement_order(state: MindState) -> list[str]:
+def movement_order(state: RaceState) -> list[str]:
     """§4.1 / D10: furthest first; on the same row the cyclist on the left (lower lane) first."""
     road = [c for c in state.cyclists.values() if c.on_road]
     return [c.key for c in sorted(road, key=lambda c: (-c.row, c.lane))]
 
 
-def start_round(state: MindState, events: list[Event]) -> RoundContext:
+def start_round(state: RaceState, events: list[Event]) -> RoundContext:
     """§4.2 steps 2-4 (after the passes): wind, fatigue and trains, fixed for the whole round."""
     order = movement_order(state)
     occupied = {(state.cyclists[k].row, state.cyclists[k].lane): k for k in order}
@@ -121,27 +131,29 @@ def start_round(state: MindState, events: list[Event]) -> RoundContext:
     )
     events.append(
         event(
-            "round_start",
-            "Round {round}: {count} cyclists on the road; {wind} in the wind.",
+            "mc.round_start",
+            "Round {round}: {count} cyclist on the road; {wind} in the wind."
+            if len(order) == 1
+            else "Round {round}: {count} cyclists on the road; {wind} in the wind.",
             round=state.round,
             count=len(order),
             wind=len(wind),
-            order=order,
-            in_wind=wind,
-            fatigued=fatigued,
-            trains=[m for k, m in train.items() if m[0] == k],
+            order=list(order),
+            in_wind=list(wind),
+            fatigued=list(fatigued),
+            trains=[list(m) for k, m in train.items() if m[0] == k],
         )
     )
     return ctx
 
 
-def maximum(state: MindState, ctx: RoundContext, key: str) -> int:
+def maximum(state: RaceState, ctx: RoundContext, key: str) -> int:
     """The normal maximum of ``key`` this round (§5.2)."""
     return base_maximum(state, state.cyclists[key], key in ctx.wind, key in ctx.fatigued)
 
 
 # --- wheel and relay ------------------------------------------------------------------------------
-def ride_refusal(state: MindState, ctx: RoundContext, key: str) -> str | None:
+def ride_refusal(state: RaceState, ctx: RoundContext, key: str) -> str | None:
     """Why ``key`` may neither wheel nor relay now (§6.1, §6.2), or None."""
     c = state.cyclists[key]
     if key not in ctx.front:
@@ -161,7 +173,7 @@ def ride_refusal(state: MindState, ctx: RoundContext, key: str) -> str | None:
     return None
 
 
-def wheel_target(state: MindState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
+def wheel_target(state: RaceState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
     """D16: the space directly behind the followed cyclist's current position (or why not)."""
     refusal = ride_refusal(state, ctx, key)
     if refusal:
@@ -176,7 +188,7 @@ def wheel_target(state: MindState, ctx: RoundContext, key: str) -> tuple[tuple[i
     return dest, None
 
 
-def relay_target(state: MindState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
+def relay_target(state: RaceState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
     """D16: the space directly in front of the train's frontmost cyclist now (or why not)."""
     refusal = ride_refusal(state, ctx, key)
     if refusal:
@@ -193,7 +205,7 @@ def relay_target(state: MindState, ctx: RoundContext, key: str) -> tuple[tuple[i
 
 
 # --- actions -------------------------------------------------------------------------------------
-def _cross(state: MindState, ctx: RoundContext, key: str, events: list[Event]) -> None:
+def _cross(state: RaceState, ctx: RoundContext, key: str, events: list[Event]) -> None:
     c = state.cyclists[key]
     c.crossed = True
     state.finish_order.append(key)
@@ -202,7 +214,7 @@ def _cross(state: MindState, ctx: RoundContext, key: str, events: list[Event]) -
     ctx.crossed.append(key)
     events.append(
         event(
-            "crossed",
+            "mc.crossed",
             "{who} crosses the finish line in place {place}.",
             who=state.label(key),
             cyclist=key,
@@ -213,7 +225,7 @@ def _cross(state: MindState, ctx: RoundContext, key: str, events: list[Event]) -
 
 
 def ride(
-    state: MindState,
+    state: RaceState,
     ctx: RoundContext,
     key: str,
     steps: int,
@@ -247,7 +259,7 @@ def ride(
                 seeking = True
                 events.append(
                     event(
-                        "path_blocked",
+                        "mc.path_blocked",
                         "{who}: step {n} ({step}) of its path is blocked; it seeks lane {lane} for the rest.",
                         who=state.label(key),
                         cyclist=key,
@@ -273,7 +285,7 @@ def ride(
             refill = False
             events.append(
                 event(
-                    "refill",
+                    "mc.refill",
                     "{who} takes a bottle at the feed zone on row {row}, lane {lane}.",
                     who=state.label(key),
                     cyclist=key,
@@ -283,14 +295,27 @@ def ride(
             )
     if attack:
         c.bottle = False  # D18: thrown away at the end of the attacking move, even if blocked
-    end = "over the finish line" if crossing else "to row {row} lane {lane}"
+    # One kind per sentence, so a translator has one template for each: a move that ends on the road,
+    # and one that crosses the line (the steps taken of those allowed, counted without a plural noun).
+    if crossing:
+        kind = "mc.attack_finish" if attack else "mc.move_finish"
+        text = (
+            "{who} attacks from row {from_row}, lane {from_lane} over the finish line (steps: {taken} of {steps})."
+            if attack
+            else "{who} moves from row {from_row}, lane {from_lane} over the finish line (steps: {taken} of {steps})."
+        )
+    else:
+        kind = "mc.attack" if attack else "mc.move"
+        text = (
+            "{who} attacks from row {from_row}, lane {from_lane} to row {row}, lane {lane} (steps: {taken} of {steps})."
+            if attack
+            else "{who} moves from row {from_row}, lane {from_lane} to row {row}, lane {lane} "
+            "(steps: {taken} of {steps})."
+        )
     events.append(
         event(
-            "attack" if attack else "move",
-            ("{who} attacks: " if attack else "{who} moves ")
-            + "{taken} of {steps} steps, from row {from_row} lane {from_lane} "
-            + end
-            + ".",
+            kind,
+            text,
             who=state.label(key),
             cyclist=key,
             taken=taken,
@@ -308,7 +333,7 @@ def ride(
 
 
 def free_ride(
-    state: MindState, ctx: RoundContext, key: str, kind: str, dest: tuple[int, int], events: list[Event]
+    state: RaceState, ctx: RoundContext, key: str, kind: str, dest: tuple[int, int], events: list[Event]
 ) -> None:
     """D15: a wheel or relay moves straight to its destination, no maximum and no path."""
     c = state.cyclists[key]
@@ -317,17 +342,21 @@ def free_ride(
         c.lane = dest[1]
         events.append(
             event(
-                kind, "{who} relays over the finish line.", who=state.label(key), cyclist=key, row=dest[0], lane=dest[1]
+                "mc.relay_finish",
+                "{who} relays over the finish line.",
+                who=state.label(key),
+                cyclist=key,
+                row=dest[0],
+                lane=dest[1],
             )
         )
         _cross(state, ctx, key, events)
         return
     c.row, c.lane = dest
-    text = "{who} wheels to row {row}, lane {lane}." if kind == "wheel" else "{who} relays to row {row}, lane {lane}."
     events.append(
         event(
-            kind,
-            text,
+            "mc.wheel" if kind == "wheel" else "mc.relay",
+            "{who} wheels to row {row}, lane {lane}." if kind == "wheel" else "{who} relays to row {row}, lane {lane}.",
             who=state.label(key),
             cyclist=key,
             row=dest[0],
@@ -338,7 +367,7 @@ def free_ride(
     )
 
 
-def after_action(state: MindState, ctx: RoundContext, key: str, events: list[Event]) -> None:
+def after_action(state: RaceState, ctx: RoundContext, key: str, events: list[Event]) -> None:
     """Record the action: section exits (D20) and the end of a race at its 12th finisher (D22)."""
     ctx.acted.append(key)
     c = state.cyclists[key]
@@ -349,8 +378,10 @@ def after_action(state: MindState, ctx: RoundContext, key: str, events: list[Eve
             state.section_winners[kind] = key
             events.append(
                 event(
-                    f"{kind}_exit",
-                    "{who} is the first out of the " + kind + " section.",
+                    "mc.sprint_exit" if kind == "sprint" else "mc.mountain_exit",
+                    "{who} is the first out of the sprint section."
+                    if kind == "sprint"
+                    else "{who} is the first out of the mountain section.",
                     who=state.label(key),
                     cyclist=key,
                 )
@@ -359,13 +390,13 @@ def after_action(state: MindState, ctx: RoundContext, key: str, events: list[Eve
         finish_race(state, events)
 
 
-def finish_race(state: MindState, events: list[Event]) -> None:
+def finish_race(state: RaceState, events: list[Event]) -> None:
     state.phase = "done"
     state.ctx = None
-    events.append(event("race_over", "The race is over after {round} rounds.", round=state.round))
+    events.append(event("mc.race_over", "The race is over after round {round}.", round=state.round))
 
 
-def next_actor(state: MindState, ctx: RoundContext) -> str | None:
+def next_actor(state: RaceState, ctx: RoundContext) -> str | None:
     """The next cyclist to act at its own place in the movement order (D10)."""
     for key in ctx.order:
         if key not in ctx.acted and state.cyclists[key].on_road:
@@ -374,7 +405,7 @@ def next_actor(state: MindState, ctx: RoundContext) -> str | None:
 
 
 # --- end of the round ------------------------------------------------------------------------------
-def end_round(state: MindState, events: list[Event]) -> None:
+def end_round(state: RaceState, events: list[Event]) -> None:
     """Solo scoring (D25), the round limit (D22), else the next round."""
     state.ctx = None
     if state.solo and len(state.finish_order) >= SOLO_FINISHERS:
@@ -384,8 +415,8 @@ def end_round(state: MindState, events: list[Event]) -> None:
         state.solo_score = {"rounds": state.round, "remaining": remaining}
         events.append(
             event(
-                "solo_score",
-                "Four cyclists are across after {rounds} rounds; the fifth is {remaining} spaces short.",
+                "mc.solo_score",
+                "Four cyclists are across after round {rounds}. Spaces left for the fifth: {remaining}.",
                 rounds=state.round,
                 remaining=remaining,
             )
@@ -401,7 +432,7 @@ def end_round(state: MindState, events: list[Event]) -> None:
             c.place = len(state.finish_order)
         events.append(
             event(
-                "round_limit",
+                "mc.round_limit",
                 "The round limit ({limit}) is reached: the cyclists on the road take the next places.",
                 limit=limit,
             )
@@ -412,7 +443,7 @@ def end_round(state: MindState, events: list[Event]) -> None:
     begin_round(state, events)
 
 
-def begin_round(state: MindState, events: list[Event]) -> None:
+def begin_round(state: RaceState, events: list[Event]) -> None:
     """Open a round: orders mode waits for intents; live mode asks for bottle passes, if any."""
     if state.options["mode"] == "orders":
         state.phase = "round"
@@ -425,7 +456,7 @@ def begin_round(state: MindState, events: list[Event]) -> None:
     continue_live(state, events)
 
 
-def continue_live(state: MindState, events: list[Event]) -> None:
+def continue_live(state: RaceState, events: list[Event]) -> None:
     """Live mode: end the round once nobody is left to act."""
     ctx = state.ctx
     if ctx is None or ctx.prompt is not None:
@@ -434,7 +465,7 @@ def continue_live(state: MindState, events: list[Event]) -> None:
         end_round(state, events)
 
 
-def offer_ride(state: MindState, ctx: RoundContext, leader: str) -> str | None:
+def offer_ride(state: RaceState, ctx: RoundContext, leader: str) -> str | None:
     """Live mode (§9.3): the cyclist that started directly behind ``leader``, if it can wheel or relay now."""
     follower = ctx.behind(leader)
     if follower is None or follower in ctx.acted or not state.cyclists[follower].on_road:

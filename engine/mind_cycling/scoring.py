@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.messages import msg
+from engine.messages import msg, plural
 from engine.mind_cycling.rounds import movement_order
-from engine.mind_cycling.state import MindState
+from engine.mind_cycling.state import RaceState
+from engine.mind_cycling.texts import medal_name
 from engine.ruleset import Column, Result, Standing, column
 
 TEAM_POINTS = (12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1)
 """§3.5: places 1-12; D21: 13th and later score 0."""
 
 MEDALS = ("best_cyclist", "best_sprinter", "best_climber", "best_team")
+"""§7: the medals by code, in the order the standings list them (``medal_names``); the column says their names."""
 
 
 def points_for(place: int | None) -> int:
@@ -21,16 +23,16 @@ def points_for(place: int | None) -> int:
     return TEAM_POINTS[place - 1]
 
 
-def team_points(state: MindState, places: dict[str, int]) -> dict[str, int]:
+def team_points(state: RaceState, places: dict[str, int]) -> dict[str, int]:
     return {e: sum(points_for(places.get(c.key)) for c in state.team(e)) for e in state.entrants}
 
 
-def best_place(state: MindState, entrant: str, places: dict[str, int]) -> int:
+def best_place(state: RaceState, entrant: str, places: dict[str, int]) -> int:
     found = [places[c.key] for c in state.team(entrant) if c.key in places]
     return min(found) if found else 10**6
 
 
-def medals(state: MindState, places: dict[str, int]) -> dict[str, str | None]:
+def medals(state: RaceState, places: dict[str, int]) -> dict[str, str | None]:
     """§7: medals belong to players (D21). Best Team tie -> the better best-placed cyclist."""
     owner = {c.key: c.entrant for c in state.cyclists.values()}
     crossed = state.finish_order
@@ -47,7 +49,7 @@ def medals(state: MindState, places: dict[str, int]) -> dict[str, str | None]:
     }
 
 
-def provisional_places(state: MindState) -> dict[str, int]:
+def provisional_places(state: RaceState) -> dict[str, int]:
     """Places so far: the finishers, then (while racing) the cyclists on the road in movement order."""
     places = {k: i for i, k in enumerate(state.finish_order, start=1)}
     if state.phase != "done":
@@ -56,7 +58,7 @@ def provisional_places(state: MindState) -> dict[str, int]:
     return places
 
 
-def race_result(state: MindState) -> Result:
+def race_result(state: RaceState) -> Result:
     if state.solo:
         return solo_result(state)
     finished = state.phase == "done"
@@ -90,7 +92,8 @@ def race_result(state: MindState) -> Result:
 
 
 def solo_line(rounds: int, remaining: int) -> str:
-    """The seed's solo result line: rounds (bases) and the fifth cyclist's distance to the line."""
+    """The solo result line of the rules (§8), in English: the rounds, and the spaces the fifth cyclist
+    still needs to cross the line (bookkeeping: players read the ``mc.solo_line`` note)."""
     round_word = "round" if rounds == 1 else "rounds"
     space_word = "space" if remaining == 1 else "spaces"
     return f"{rounds} {round_word} and {remaining} {space_word} left for the fifth cyclist to cross the finish line"
@@ -101,7 +104,7 @@ def solo_key(rounds: int, remaining: int) -> tuple[int, int]:
     return (rounds, remaining)
 
 
-def solo_result(state: MindState) -> Result:
+def solo_result(state: RaceState) -> Result:
     entrant = state.entrants[0]
     riders = [c.key for c in state.team(entrant)]
     score = state.solo_score
@@ -131,7 +134,15 @@ def solo_result(state: MindState) -> Result:
     return Result(
         finished=True,
         standings=[Standing(entrant=entrant, riders=riders, place=1, figures=figures)],
-        notes=[msg("mc.solo_line", "{line}", line=line)],
+        notes=[
+            plural(
+                "mc.solo_line",
+                score["rounds"],
+                "{count} round; spaces left for the fifth cyclist to cross the finish line: {remaining}",
+                "{count} rounds; spaces left for the fifth cyclist to cross the finish line: {remaining}",
+                remaining=score["remaining"],
+            )
+        ],
         columns=solo_columns(),
     )
 
@@ -141,7 +152,7 @@ def columns() -> list[Column]:
     New objects each call: a result belongs to its caller."""
     return [
         column("medals", "mc.column.medals", "Medals", "count"),
-        column("medal_names", "mc.column.medal_names", "Medals won", "medals", "list"),
+        medal_column(),
         column("team_points", "mc.column.team_points", "Team points", "points"),
         column("best_place", "mc.column.best_place", "Best place", "place"),
         column("places", "mc.column.places", "Cyclist places", "place", "per_rider"),
@@ -156,3 +167,11 @@ def solo_columns() -> list[Column]:
         column("remaining", "mc.column.remaining", "Spaces left for the fifth cyclist", "square"),
         column("crossed", "mc.column.crossed", "Cyclists across the line", "count"),
     ]
+
+
+def medal_column() -> Column:
+    """The medals each player won: codes in the figures (the league and the database keep them), their
+    names in the column's ``words``, so a front end says them in the reader's language."""
+    medals = column("medal_names", "mc.column.medal_names", "Medals won", "medals", "list")
+    medals.words = {code: medal_name(code) for code in MEDALS}
+    return medals

@@ -15,7 +15,7 @@ from typing import Any
 from engine.mind_cycling.course import OWN_SECTION
 from engine.mind_cycling.movement import ATTACK_BONUS, planned_maximum
 from engine.mind_cycling.rounds import start_round
-from engine.mind_cycling.state import Cyclist, MindState
+from engine.mind_cycling.state import Cyclist, RaceState
 
 LINE_UP_LOSS = 1
 """Rows a rider gives up to end directly behind a team-mate (worth it: shelter and a ride next round)."""
@@ -41,7 +41,7 @@ class Plan:
         return out
 
 
-def wants_attack(state: MindState, c: Cyclist, top: int) -> bool:
+def wants_attack(state: RaceState, c: Cyclist, top: int) -> bool:
     """Bottles go on the medals: the sprinter in the sprint, the climber in the climb, anyone whose attack
     crosses the line or who is on the last two rounds' worth of road."""
     if c.role != "domestique":
@@ -49,7 +49,7 @@ def wants_attack(state: MindState, c: Cyclist, top: int) -> bool:
     return c.row + 2 * (top + ATTACK_BONUS) > state.course.last_row
 
 
-def decisive(state: MindState, row: int) -> bool:
+def decisive(state: RaceState, row: int) -> bool:
     """Ending on ``row`` crosses the line or leaves a medal section nobody has left yet."""
     if row > state.course.last_row:
         return True
@@ -59,14 +59,14 @@ def decisive(state: MindState, row: int) -> bool:
     return False
 
 
-def may_ride(state: MindState, c: Cyclist, bottle: bool) -> bool:
+def may_ride(state: RaceState, c: Cyclist, bottle: bool) -> bool:
     """§6.1: not a fatigued domestique, not a sprinter starting in the mountains."""
     if c.role == "domestique" and not bottle:
         return False
     return not (c.role == "sprinter" and state.course.section_kind(c.row) == "mountain")
 
 
-def _line_up(state: MindState, c: Cyclist, top: int, mates: list[Plan], taken: set[tuple[int, int]]) -> Plan | None:
+def _line_up(state: RaceState, c: Cyclist, top: int, mates: list[Plan], taken: set[tuple[int, int]]) -> Plan | None:
     """A move ending directly behind a team-mate's expected end, giving up at most one row: next round the
     two form a train (shelter, and a wheel or relay for the one behind)."""
     best: Plan | None = None
@@ -83,7 +83,7 @@ def _line_up(state: MindState, c: Cyclist, top: int, mates: list[Plan], taken: s
 
 
 def plan_team(
-    state: MindState, entrant: str, bottles: dict[int, bool], fixed: dict[int, str]
+    state: RaceState, entrant: str, bottles: dict[int, bool], fixed: dict[int, str]
 ) -> dict[int, dict[str, Any]]:
     """The best intent of each of ``entrant``'s riders on the road; ``fixed`` holds actions already chosen."""
     ctx = start_round(state, [])  # wind, trains and who is in front of whom, from the positions now

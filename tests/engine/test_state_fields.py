@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from engine.flamme_rouge.state import RaceState as FlammeState
-from engine.mind_cycling.state import MindState
+from engine.mind_cycling.state import RaceState as MindState
 from engine.registry import get_ruleset
 from engine.ruleset import Entrant, StateFormatError
 from engine.tabella.state import RaceState as TabellaState

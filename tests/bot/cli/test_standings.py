@@ -54,6 +54,8 @@ def check_table(rows: list[list[str]], race: Race) -> Result:
                 assert cell == "-"
             elif c.format == "per_rider":
                 assert cell == ", ".join(f"{rider} {'-' if v is None else v}" for rider, v in value.items())
+            elif c.format == "list" and c.words:
+                assert cell == ", ".join(t(c.words[v]) for v in value) or "-"  # words (medal names), in English
             elif c.format == "list":
                 assert cell.split() == ([str(v) for v in value] or ["-"])
             else:
@@ -93,7 +95,7 @@ def check_rules(ruleset_id: str, rows: list[list[str]]) -> None:
     elif ruleset_id == "mind_cycling" and "Medals" in head:
         # D21: more medals ranks higher; the count is the number of medals named.
         for c in cells:
-            named = [] if c["Medals won"] == "-" else c["Medals won"].split()
+            named = [] if c["Medals won"] == "-" else c["Medals won"].split(", ")
             assert int(c["Medals"]) == len(named)
         medals = [int(c["Medals"]) for c in cells]
         assert medals == sorted(medals, reverse=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.mind_cycling.state import MindState
+from engine.mind_cycling.state import RaceState
 from engine.ruleset import Entrant, Event
 from tests.logged import LoggedRace
 
@@ -60,7 +60,7 @@ def play(r: LoggedRace, orders: Mapping[str, Any] | None = None) -> list[Event]:
     """One step. In an orders-mode round, cyclists left without an intent hold still (``move 0``);
     entrants not given any order get the absent player's automatic order (D24)."""
     sent: dict[str, Any] = {}
-    state: MindState = r.state
+    state: RaceState = r.state
     rounds = state.phase == "round" and state.options["mode"] == "orders"
     for d in r.awaited():
         if d.entrant not in (orders or {}):
@@ -81,7 +81,7 @@ def play(r: LoggedRace, orders: Mapping[str, Any] | None = None) -> list[Event]:
 
 def hold(r: LoggedRace, entrant: str) -> str:
     """Text orders that keep every cyclist of ``entrant`` on the road where it is."""
-    state: MindState = r.state
+    state: RaceState = r.state
     return "\n".join(f"#{c.number} move 0" for c in state.team(entrant) if c.on_road)
 
 

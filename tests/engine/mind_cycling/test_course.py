@@ -175,8 +175,9 @@ def test_the_stage_board_draws_every_row_with_its_section_rocks_and_supply_space
         "rocks": [[5, 2]],
         "supply_spaces": [[4, 1]],
     }
-    text = RULESET.stage_board(stage, {"lanes": 3})
-    lines = text.splitlines()
+    board = RULESET.stage_board(stage, {"lanes": 3})
+    assert board.key == "mc.stage_board" and "## rock" in board.text  # the legend is the template's
+    lines = board.params["board"].splitlines()
     assert len(lines) == 8
     assert "FINISH" in lines[0] and "START" in lines[-1]
     assert lines[2].split("|")[1] == "  .  ##   . "
@@ -192,6 +193,25 @@ def test_a_race_can_be_set_up_on_an_explicit_open_course() -> None:
 
 def test_the_stage_board_of_a_preset_tells_where_the_random_rocks_will_fall() -> None:
     """Random rocks depend on the race seed: the drawing names them instead of inventing a placement."""
-    text = RULESET.stage_board("classic", {})
-    assert "##" not in text
-    assert text.splitlines()[-1] == "6 rocks and 2 supply spaces placed at random (race seed) on rows 41-60."
+    board = RULESET.stage_board("classic", {})
+    assert "##" not in board.params["board"]
+    assert board.key == "mc.stage_board_random"
+    assert (board.params["rocks"], board.params["supply"], board.params["first"], board.params["last"]) == (
+        6,
+        2,
+        41,
+        60,
+    )
+    assert (
+        board.text.splitlines()[-1] == "Placed at random by the race seed on rows 41 to 60: rocks 6, supply spaces 2."
+    )
+
+
+def test_a_preset_named_as_the_list_shows_it_with_its_label_is_found() -> None:
+    """'classic [default]', copied from the list of courses, is the classic course; an unknown name is refused."""
+    presets = {p.name: p for p in RULESET.presets()}
+    assert presets["classic"].label is not None and presets["classic"].label.text == "default"
+    assert all(p.label is None for name, p in presets.items() if name != "classic")
+    assert RULESET.stage_data("classic [default]") == RULESET.stage_data("classic")
+    with pytest.raises(ValueError, match="unknown Mind Cycling course 'nowhere \\[default\\]'"):
+        RULESET.stage_data("nowhere [default]")

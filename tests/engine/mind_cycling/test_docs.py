@@ -23,6 +23,14 @@ def test_the_example_record_in_the_docs_replays_to_annas_four_medals() -> None:
     assert anna.entrant == "anna" and anna.place == 1
     assert anna.figures["team_points"] == 12 + 10 + 7 and bot.figures["team_points"] == 11 + 9 + 8
     assert anna.figures["medal_names"] == ["best_cyclist", "best_sprinter", "best_climber", "best_team"]
+    words = next(c for c in result.columns if c.key == "medal_names").words
+    names = [(words[m].key, words[m].text) for m in anna.figures["medal_names"]]
+    assert names == [
+        ("mc.medal.best_cyclist", "Best Cyclist"),
+        ("mc.medal.best_sprinter", "Best Sprinter"),
+        ("mc.medal.best_climber", "Best Climber"),
+        ("mc.medal.best_team", "Best Team"),
+    ]
 
 
 def test_the_guide_ships_with_the_package_and_the_summary_is_short() -> None:
@@ -30,4 +38,4 @@ def test_the_guide_ships_with_the_package_and_the_summary_is_short() -> None:
     guide = RULESET.guide()
     for word in ("wheel", "relay", "attack", "bottle", "Solo", "#3 move"):
         assert word in guide
-    assert 200 < len(RULESET.summary()) < 1200
+    assert 200 < len(RULESET.summary().text) < 1200

@@ -77,7 +77,7 @@ def test_a_move_above_the_maximum_is_cut_to_the_maximum_and_reported() -> None:
     r = race([("a", 2, 5, 1)])
     events = play(r, {"a": "#2 move 9"})
     assert spot(r, "a#2") == (9, 1)
-    assert of_kind(events, "mc.reduced")[0].data == {"who": "A's #2 (climber)", "cyclist": "a#2", "wanted": 9, "top": 4}
+    assert of_kind(events, "mc.reduced")[0].data == {"who": "A #2", "cyclist": "a#2", "wanted": 9, "top": 4}
 
 
 @pytest.mark.rules("D23")
@@ -188,15 +188,15 @@ def test_the_text_syntax_reads_every_form_of_the_rules_example() -> None:
         ),
         ("#1 move path=F,X", "Line 1 ('#1 move path=F,X'): step 'X' must be F, FL or FR."),
         ("#1 move\n#1 wheel", "Line 2 ('#1 wheel'): #1 already has an action on line 1."),
-        ("#1 move 3 path=F,F", "#1 (sprinter): the distance 3 doesn't match the path of 2 steps."),
-        ("#1 move path=F lane=2", "#1 (sprinter): give either a path or a lane, not both."),
-        ("#1 pass-bottle-to #2", "#1 (sprinter): only domestiques pass their bottle."),
-        ("#2 move path=FL,FL", "#2 (climber): step 2 (FL) of the path would leave the road (lanes 1-5)."),
+        ("#1 move 3 path=F,F", "#1: the distance 3 doesn't match the path of 2 steps."),
+        ("#1 move path=F lane=2", "#1: give either a path or a lane, not both."),
+        ("#1 pass-bottle-to #2", "#1: only domestiques pass their bottle."),
+        ("#2 move path=FL,FL", "#2: step 2 (FL) of the path would leave the road (lanes 1-5)."),
         (
             "#3 move fast",
             "Line 1 ('#3 move fast'): I don't understand 'fast'; write a number of steps, path=F,FL,... or lane=2.",
         ),
-        ("#3 wheel 4", "#3 (domestique): a wheel takes no distance (it is a free ride)."),
+        ("#3 wheel 4", "#3: a wheel takes no distance (it is a free ride)."),
         ("", "The order is empty"),
         ("move", "Line 1 ('move'): write a cyclist and an action, like '#3 move 5'."),
     ],

@@ -92,7 +92,7 @@ def test_a_rider_whose_train_leader_crossed_may_not_relay_and_rides_over_the_lin
     events = play(r, {"a": "#3 move\n#1 move 0\n#2 relay"})
     assert r.state.finish_order == ["a#3", "a#2"]
     assert of_kind(events, "mc.fallback")[0].data["cyclist"] == "a#2"
-    moved = next(e.data for e in of_kind(events, "mc.move") if e.data["cyclist"] == "a#2")
+    moved = next(e.data for e in of_kind(events, "mc.move_finish") if e.data["cyclist"] == "a#2")
     assert moved["taken"] == 3 and moved["crossed"] is True
 
 

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.mind_cycling import RULESET
+from engine.mind_cycling.decisions import awaited_entrants
 from engine.record import parse_record
 from engine.ruleset import Entrant
 from tests.logged import LoggedRace, logged_replay
@@ -195,6 +196,7 @@ def test_validate_asks_exactly_the_entrants_that_awaited_lists() -> None:
             decisions = r.awaited()
             if not decisions:
                 break
-            assert RULESET._awaited_entrants(r.state) == {d.entrant for d in decisions}  # type: ignore[attr-defined]
+            assert awaited_entrants(r.state) == {d.entrant for d in decisions}
+            assert RULESET.awaited_ids(r.state) == [d.entrant for d in decisions]
             r.play_step({})
         assert not r.awaited()

@@ -56,7 +56,9 @@ def test_solo_scores_the_round_of_the_fourth_crossing_and_the_fifths_spaces_to_t
     assert result.finished
     figures = result.standings[0].figures
     assert (figures["rounds"], figures["remaining"], figures["crossed"]) == (6, 3, 4)
-    assert result.notes[0].text == "6 rounds and 3 spaces left for the fifth cyclist to cross the finish line"
+    note = result.notes[0]
+    assert (note.key, note.params) == ("mc.solo_line", {"count": 6, "remaining": 3})
+    assert note.text == "6 rounds; spaces left for the fifth cyclist to cross the finish line: 3"
 
 
 @pytest.mark.rules("example:solo-scoring", "8")

@@ -1,0 +1,188 @@
+"""The words of Mind Cycling a player reads, as messages a translator can reach.
+
+Every key is written out whole (``"mc.role.sprinter"``), never built from pieces, so the package's
+source can be scanned for the keys it may emit (``tests/engine/mind_cycling/test_message_keys.py``).
+A word that changes with a value (a role, an action, a medal) has one key per value: a translator
+then writes each sentence whole rather than a sentence with an English word dropped into it.
+"""
+
+from __future__ import annotations
+
+from engine.messages import Message, cached_msg, message_of, msg
+from engine.mind_cycling.models import load_presets
+from engine.mind_cycling.state import Cyclist
+
+CYCLIST_LABELS: dict[str, tuple[str, str]] = {
+    "sprinter": ("mc.cyclist.sprinter", "#{n} sprinter"),
+    "climber": ("mc.cyclist.climber", "#{n} climber"),
+    "domestique": ("mc.cyclist.domestique", "#{n} domestique"),
+}
+"""A cyclist as a choice or a group of fields shows it: its number and role (``#3 domestique``)."""
+
+ACTION_LABELS: dict[str, tuple[str, str]] = {
+    "move": ("mc.action.move", "move"),
+    "attack": ("mc.action.attack", "attack"),
+    "wheel": ("mc.action.wheel", "wheel"),
+    "relay": ("mc.action.relay", "relay"),
+    "later": ("mc.action.later", "later"),
+}
+"""The actions a cyclist may be given (§6, §9.3), as their buttons read."""
+
+MEDAL_NAMES: dict[str, tuple[str, str]] = {
+    "best_cyclist": ("mc.medal.best_cyclist", "Best Cyclist"),
+    "best_sprinter": ("mc.medal.best_sprinter", "Best Sprinter"),
+    "best_climber": ("mc.medal.best_climber", "Best Climber"),
+    "best_team": ("mc.medal.best_team", "Best Team"),
+}
+"""§7: the four medals, by the code the standings keep (``medal_names``)."""
+
+INFO_BASES: dict[bool, tuple[str, str]] = {
+    True: ("mc.info_cyclist_blue", "#{n}: row {row}, lane {lane}, blue base (bottle), maximum {top}"),
+    False: ("mc.info_cyclist_black", "#{n}: row {row}, lane {lane}, black base (no bottle), maximum {top}"),
+}
+"""Orders mode: one line per cyclist on the road, by its base after this order's passes."""
+
+
+def _word(entry: tuple[str, str], **params: object) -> Message:
+    key, text = entry
+    return cached_msg(key, text, **params) if params else message_of(key, {}, text)
+
+
+def cyclist_label(c: Cyclist) -> Message:
+    """The cyclist as a choice or a group label reads: ``#3 domestique``."""
+    return _word(CYCLIST_LABELS[c.role], n=c.number)
+
+
+def action_label(action: str) -> Message:
+    """An action's button: ``move``, ``attack``, ``wheel``, ``relay`` or ``later``."""
+    return _word(ACTION_LABELS[action])
+
+
+def medal_name(code: str) -> Message:
+    """A medal's name (``Best Cyclist``) from the code the standings keep (``best_cyclist``)."""
+    return _word(MEDAL_NAMES[code])
+
+
+def lane_label(lane: int) -> Message:
+    """A lane as a choice reads: ``lane 2``."""
+    return msg("mc.lane", "lane {lane}", lane=lane)
+
+
+def pass_to_label(number: int) -> Message:
+    """The choice that passes the bottle to team-mate ``#number``."""
+    return msg("mc.pass_to", "to #{n}", n=number)
+
+
+def keep_label() -> Message:
+    """The choice that keeps the bottle."""
+    return message_of("mc.keep_bottle", {}, "keep")
+
+
+def cyclist_info(c: Cyclist, bottle: bool, top: int) -> Message:
+    """One cyclist's line in an orders-mode decision: its space, its base and its maximum this round."""
+    return _word(INFO_BASES[bottle], n=c.number, row=c.row, lane=c.lane, top=top)
+
+
+def modifiers_info(c: Cyclist, cap: int, wind: bool, fatigued: bool) -> list[Message]:
+    """Why a cyclist's maximum is below its role's figure for the section (§5.2): wind, fatigue."""
+    out = []
+    if wind:
+        out.append(msg("mc.info_wind", "#{n} is in the wind: -1 from {cap}.", n=c.number, cap=cap))
+    if fatigued:
+        out.append(msg("mc.info_fatigue", "#{n} is fatigued (a domestique without a bottle): -1.", n=c.number))
+    return out
+
+
+DEFAULT_LABEL = message_of("mc.preset.default", {}, "default")
+"""The label of the default course in a list of presets (``classic [default]``)."""
+
+
+def preset_summary(name: str, text: str) -> Message:
+    """A preset's one-line summary, from ``data/presets.json``: its key is made from the preset's name
+    (``mc.preset.classic``), the one key built from data; :func:`message_keys` lists each preset's."""
+    return message_of(preset_key(name), {}, text)
+
+
+def preset_key(name: str) -> str:
+    """The message key of preset ``name``'s summary."""
+    return "mc.preset." + name
+
+
+SUMMARY = message_of(
+    "mc.summary",
+    {},
+    "Mind Cycling: no dice, no cards. Each player runs a team: a sprinter (#1), a climber (#2) and "
+    "domestiques. Each round the cyclists move from the leader back, each up to a maximum set by its role "
+    "and the section it starts in (sprinter 5/7/3, domestique 7/5/5, climber 5/3/7 on plains/sprint/"
+    "mountain): 1 less in the wind, 1 less for a domestique without a bottle. A cyclist in a train may "
+    "wheel (follow the one in front) or relay (jump to the front of the train). A bottle buys an attack "
+    "(3 more steps) in the cyclist's own section; domestiques pass bottles and take new ones at supply "
+    "spaces. Four medals: first across the line, first out of the sprint, first out of the mountains, and "
+    "best team (12 points for 1st down to 1 for 12th); most medals wins. Solo: get four cyclists across in "
+    "the fewest rounds.",
+)
+"""The rules in a paragraph (``gregario rules``, ``/rules``)."""
+
+
+EVENT_KINDS = frozenset(
+    {
+        "mc.round_start", "mc.placed", "mc.bottle_pass", "mc.pass_ignored",
+        "mc.move", "mc.attack", "mc.wheel", "mc.relay", "mc.move_finish", "mc.attack_finish", "mc.relay_finish",
+        "mc.path_blocked", "mc.refill", "mc.reduced", "mc.fallback", "mc.declined", "mc.crossed",
+        "mc.sprint_exit", "mc.mountain_exit", "mc.solo_score", "mc.round_limit", "mc.race_over",
+    }
+)  # fmt: skip
+"""Every event kind (the kind is its message's key)."""
+
+REFUSALS = frozenset(
+    {
+        "mc.not_entrant", "mc.not_your_turn", "mc.race_over_no_order", "mc.bad_order", "mc.bad_place",
+        "mc.already_placed", "mc.bad_turn",
+        "mc.bad_cyclist", "mc.no_such_cyclist", "mc.bad_step", "mc.bad_lane", "mc.bad_word", "mc.empty",
+        "mc.bad_line", "mc.bad_pass", "mc.bad_action", "mc.twice", "mc.bad_key", "mc.bad_intents",
+        "mc.not_on_road", "mc.bad_intent", "mc.bad_intent_key", "mc.ride_distance", "mc.bad_distance",
+        "mc.ride_path", "mc.bad_path", "mc.path_length", "mc.path_and_lane", "mc.pass_not_domestique",
+        "mc.off_road", "mc.ride_not_now", "mc.no_attack", "mc.too_far", "mc.blocked", "mc.bad_prompt",
+        "mc.ride_refused", "mc.bad_passes", "mc.cannot_pass", "mc.wrong_receiver", "mc.which_pass",
+    }
+)  # fmt: skip
+"""Every refusal of an order (:class:`~engine.messages.OrderError`)."""
+
+DECISION_TEXTS = frozenset(
+    {
+        "mc.prompt_place", "mc.prompt_intents", "mc.prompt_intents_missing", "mc.prompt_passes", "mc.prompt_turn",
+        "mc.prompt_ride",
+        "mc.field_cyclist", "mc.field_action", "mc.field_distance", "mc.field_lane", "mc.field_pass",
+        "mc.field_text", "mc.field_action_live", "mc.field_steps", "mc.field_lane_live", "mc.field_ride",
+        "mc.field_text_live",
+        "mc.info_cyclist_blue", "mc.info_cyclist_black", "mc.info_wind", "mc.info_fatigue", "mc.info_where",
+        "mc.lane", "mc.pass_to", "mc.keep_bottle",
+        *(key for key, _ in CYCLIST_LABELS.values()),
+        *(key for key, _ in ACTION_LABELS.values()),
+    }
+)  # fmt: skip
+"""Prompts, field labels, choices, groups and info lines of the decisions."""
+
+RESULT_TEXTS = frozenset(
+    {
+        "mc.column.medals", "mc.column.medal_names", "mc.column.team_points", "mc.column.best_place",
+        "mc.column.places", "mc.column.rounds", "mc.column.remaining", "mc.column.crossed",
+        "mc.round_limit_note", "mc.solo_line", "mc.solo_unfinished",
+        *(key for key, _ in MEDAL_NAMES.values()),
+    }
+)  # fmt: skip
+"""The standings' column headings, medal names and notes."""
+
+CATALOGUE_TEXTS = frozenset(
+    {
+        "mc.summary", "mc.preset.default",
+        "mc.stage_board", "mc.stage_board_random", "mc.stage_board_random_rocks", "mc.stage_board_random_supply",
+    }
+)  # fmt: skip
+"""The rules summary, the presets' labels and the stage boards (each preset's summary: :func:`message_keys`)."""
+
+
+def message_keys() -> frozenset[str]:
+    """Every message key Mind Cycling may emit: the lists above and each preset's summary."""
+    presets = {preset_key(name) for name in load_presets()}
+    return EVENT_KINDS | REFUSALS | DECISION_TEXTS | RESULT_TEXTS | CATALOGUE_TEXTS | presets
