@@ -61,7 +61,7 @@ from engine.ruleset import (
 STATE_FORMAT = "flamme_rouge.state/1"
 
 
-class FlammeRouge(Ruleset[RaceState]):
+class FlammeRougeRuleset(Ruleset[RaceState]):
     """Flamme Rouge with Peloton and Meteo (rules: ``docs/rules/flamme-rouge.md``)."""
 
     id: ClassVar[str] = "flamme_rouge"
@@ -152,7 +152,7 @@ class FlammeRouge(Ruleset[RaceState]):
     def resolve(
         self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
     ) -> tuple[RaceState, list[Event]]:
-        new = state.clone()
+        new = state.copy()
         events: list[Event] = []
         if state.phase == ENERGY:
             events = play_round(new, dict(orders))
@@ -290,4 +290,4 @@ def _bot_team(entrant: str) -> Exception:
     )
 
 
-__all__ = ["FlammeRouge"]
+__all__ = ["FlammeRougeRuleset"]

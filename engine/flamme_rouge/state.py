@@ -51,7 +51,7 @@ class Rider:
     """It has left the track (``finish="all"``, after the end phase of its crossing round, D5)."""
     breakaway: bool = False
 
-    def clone(self) -> Rider:
+    def copy(self) -> Rider:
         """A copy whose deck and recycled pile are shared until one of them is replaced (copy on write)."""
         return Rider(
             self.id,
@@ -115,7 +115,7 @@ class RaceState:
     """Other derived data of this exact state (the awaited decisions, the racing riders, the drawn hands); never
     dumped or copied. Code that changes a state in place (only ``resolve``, on its own copy) clears it."""
 
-    def clone(self) -> RaceState:
+    def copy(self) -> RaceState:
         """A copy safe to change: riders and mutable containers are copied, the track is shared."""
         return RaceState(
             self.stage,
@@ -129,7 +129,7 @@ class RaceState:
             self.phase,
             self.round,
             self.turn_order,
-            [r.clone() for r in self.riders],
+            [r.copy() for r in self.riders],
             self.bid_round,
             self.cursor,
             {k: v[:] for k, v in self.bids.items()},

@@ -2,7 +2,7 @@
 
 Calling a dataclass by keyword costs about twice as much, so the hot paths build messages, events and
 decisions by position, but only through the factories beside the classes (``engine.messages``,
-``engine.ruleset``) and Flamme Rouge's ``clone`` methods. Reordering a class's fields would silently swap
+``engine.ruleset``) and Flamme Rouge's ``copy`` methods. Reordering a class's fields would silently swap
 values there (a Decision's two adjacent booleans): this test fails first.
 """
 
@@ -101,16 +101,16 @@ def test_the_factories_put_each_value_in_its_field() -> None:
     assert validated({"card": 5}, False) == Validated(order={"card": 5}, complete=False)
 
 
-def test_a_cloned_rider_and_state_equal_their_originals() -> None:
-    """clone() (by position) copies every field into its own place."""
+def test_a_copied_rider_and_state_equal_their_originals() -> None:
+    """copy() (by position) copies every field into its own place."""
     from engine.flamme_rouge import RULESET
     from engine.ruleset import Entrant
 
     state = RULESET.new_race(None, {}, [Entrant(id="a", name="A"), Entrant(id="b", name="B")], 4)
     for rider in state.riders:
-        twin = rider.clone()
+        twin = rider.copy()
         assert [getattr(twin, n) for n in names(Rider)] == [getattr(rider, n) for n in names(Rider)]
-    copy = state.clone()
+    copy = state.copy()
     for n in names(RaceState):
         if n not in ("cache",):
             assert getattr(copy, n) == getattr(state, n), n
