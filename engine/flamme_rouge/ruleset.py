@@ -37,8 +37,6 @@ from engine.flamme_rouge.state import (
     ENERGY,
     PLACE,
     RaceState,
-    dump_rider,
-    load_rider,
 )
 from engine.flamme_rouge.strategies import auto_order
 from engine.flamme_rouge.track import TERRAIN_NAMES, catalogue
@@ -229,44 +227,12 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
 
     # --- persistence -----------------------------------------------------------------------------
     def dump(self, state: RaceState) -> dict[str, Any]:
-        return {
-            "format": STATE_FORMAT,
-            "stage": dict(state.stage),
-            "options": dict(state.options),
-            "entrants": [dict(e) for e in state.entrants],
-            "seed": state.seed,
-            "rng": state.rng,
-            "large": state.large,
-            "weather": list(state.weather),
-            "phase": state.phase,
-            "round": state.round,
-            "turn_order": list(state.turn_order),
-            "riders": [dump_rider(r) for r in state.riders],
-            "bid_round": state.bid_round,
-            "cursor": state.cursor,
-            "bids": {k: list(v) for k, v in state.bids.items()},
-        }
+        return {"format": STATE_FORMAT, **state.to_json()}
 
     def load(self, data: Mapping[str, Any]) -> RaceState:
         check_state_format(data, STATE_FORMAT)
-        stage = dict(data["stage"])
-        return RaceState(
-            stage=stage,
-            options=dict(data["options"]),
-            entrants=[dict(e) for e in data["entrants"]],
-            seed=int(data["seed"]),
-            rng=int(data["rng"]),
-            track=race_track(stage, bool(data["large"]), list(data["weather"])),
-            large=bool(data["large"]),
-            weather=list(data["weather"]),
-            phase=str(data["phase"]),
-            round=int(data["round"]),
-            turn_order=list(data["turn_order"]),
-            riders=[load_rider(r) for r in data["riders"]],
-            bid_round=int(data["bid_round"]),
-            cursor=int(data["cursor"]),
-            bids={k: list(v) for k, v in data["bids"].items()},
-        )
+        body = {k: v for k, v in data.items() if k != "format"}
+        return RaceState.from_json(body, race_track(dict(data["stage"]), bool(data["large"]), list(data["weather"])))
 
 
 def _advance(state: RaceState) -> None:
