@@ -96,17 +96,22 @@ def catalogue() -> Catalogue:
     return Catalogue.model_validate(json.loads(_read("stages.json")))
 
 
+_LABEL_SUFFIX = re.compile(r"\s*(\[[^\[\]]*\]|\([^()]*\))\s*$")
+"""A status label written after a name, as a listing shows it: ``Sprint de Montagne [origin unverified]``."""
+
+
 @cache
 def find_preset(name: str) -> StageEntry | None:
-    """A catalogue stage by name (case and dashes are forgiven)."""
+    """A catalogue stage by name (case and dashes are forgiven), also as a listing shows it: followed by its
+    label in brackets (``Sprint de Montagne [origin unverified]``, in any language)."""
 
     def key(s: str) -> str:
         return re.sub(r"[\s\-–']+", " ", s).strip().casefold()
 
-    wanted = key(name)
-    for stage in catalogue().stages:
-        if key(stage.name) == wanted:
-            return stage
+    for wanted in (key(name), key(_LABEL_SUFFIX.sub("", name))):
+        for stage in catalogue().stages:
+            if key(stage.name) == wanted:
+                return stage
     return None
 
 
