@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -59,15 +60,19 @@ class StageVersion(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     origin: str
+    """Where the data comes from and how well it is checked (for maintainers: players read ``source``)."""
     tiles: str
     profile: str
-    label: str | None = None
+    label: Literal["origin unverified", "unverified"] | None = None
+    """The status a listing shows beside the name (a ``fr.preset.label.*`` message)."""
 
 
 class StageEntry(StageVersion):
     """A catalogue stage; Peloton stages carry their 5-6-player version in ``large`` (D13)."""
 
     name: str
+    source: Literal["intro", "base", "extra", "tour2017", "peloton"]
+    """The box or event the stage comes from, as a preset's summary names it."""
     large: StageVersion | None = None
 
 
