@@ -374,9 +374,9 @@ def validate_place(state: RaceState, entrant: str, body: Order, prev: Order) -> 
             who=state.turn_order[state.cursor],
         )
     unplaced = sorted(r.kind for r in state.riders_of(entrant) if r.square == 0)
-    merged = {**(prev.get("place") or {}), **(body.get("place") or {})}
-    if not isinstance(body.get("place", {}), dict):
+    if not isinstance(body.get("place", {}), dict):  # checked first: a "place" that is not an object refused
         raise _err("fr.bad_place", "Give a placement as place <r|s> <square>.")
+    merged = {**(prev.get("place") or {}), **(body.get("place") or {})}
     rider = merged.get("rider")
     if rider is None and len(unplaced) == 1:
         rider = unplaced[0]

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from engine.flamme_rouge.breakaway import resolve_bids
 from engine.flamme_rouge.decisions import awaited, awaited_ids
-from engine.flamme_rouge.events import event
 from engine.flamme_rouge.grid import place, square_of
+from engine.flamme_rouge.keys import MESSAGE_KEYS
 from engine.flamme_rouge.models import Options, Setup, Stage
 from engine.flamme_rouge.orders import validate
 from engine.flamme_rouge.ranking import result
@@ -39,8 +38,10 @@ from engine.flamme_rouge.state import (
     RaceState,
 )
 from engine.flamme_rouge.strategies import auto_order
-from engine.flamme_rouge.track import TERRAIN_NAMES, catalogue
-from engine.flamme_rouge.views import board_text, private_view, public_view, stage_board
+from engine.flamme_rouge.texts import preset_label, preset_summary, stage_board, summary
+from engine.flamme_rouge.track import catalogue
+from engine.flamme_rouge.views import board_text, private_view, public_view
+from engine.messages import Message, event
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -72,21 +73,20 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
 
     # --- catalogue -------------------------------------------------------------------------------
     def presets(self) -> list[Preset]:
+        """Every catalogue stage; the default one labelled ``default``, the others by their data's status."""
+        book = catalogue()
         out = []
-        for s in catalogue().stages:
+        for s in book.stages:
             track = race_track({"preset": s.name}, False, [])
-            terrain = sorted({TERRAIN_NAMES[t] for t in track.terrain[1 : track.last + 1]} - {"start", "finish"})
-            summary = f"{track.last} squares; {', '.join(terrain)}; {s.origin}"
-            out.append(Preset(name=s.name, summary=summary, label=s.label))
+            label = preset_label(s, default=s.name == book.default)
+            out.append(Preset(name=s.name, summary=preset_summary(s, track), label=label))
         return out
 
-    def summary(self) -> str:
-        text = resources.files("engine.flamme_rouge").joinpath("guide.md").read_text(encoding="utf-8")
-        marker = "## In short"
-        if marker in text:
-            part = text.split(marker, 1)[1].split("\n## ", 1)[0]
-            return part.strip()
-        return text.strip().split("\n\n")[1]
+    def summary(self) -> Message:
+        return summary()
+
+    def message_keys(self) -> frozenset[str]:
+        return MESSAGE_KEYS
 
     def default_entrants(self, humans: list[Entrant], options: Mapping[str, Any]) -> list[Entrant]:
         """D22: solo -> Peloton + 2 Muscle teams; 2 players -> Peloton; 3 or more -> none (or ``bots``)."""
@@ -107,8 +107,8 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
             )
         return out
 
-    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
-        return stage_board(normalise_stage(stage))
+    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> Message:
+        return stage_board(race_track(normalise_stage(stage), False, []))
 
     def stage_data(self, stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
         return stage_data(stage)
@@ -188,15 +188,7 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
         rid = orders[entrant]["rider"]
         state.rider(rid).owner = entrant
         state.teams = {}
-        events = [
-            event(
-                "fr.rider_chosen",
-                {"entrant": entrant, "rider": rid},
-                "{entrant} takes the {rider}.",
-                entrant=entrant,
-                rider=rid,
-            )
-        ]
+        events = [event("fr.rider_chosen", "{entrant} takes the {rider}.", entrant=entrant, rider=rid)]
         state.cursor += 1
         if state.cursor >= len(state.turn_order):
             events.extend(after_choice(state))
