@@ -40,11 +40,9 @@ def hand_info(letter: str, hand: list[int]) -> Message:
     """The rider's whole hand, every card shown (``6, 7, 7, 7``; ``2 (exhaustion), 5, 9, X``): the
     buttons offer each distinct value once (D26), but the player must see all four cards."""
     names = ["2 (exhaustion)" if c == C.EXHAUSTION else C.label(c) for c in sorted(hand, key=C.value)]
-    return message_of(
-        "fr.info.hand",
-        {"rider": TYPE_NAMES[letter], "cards": names},
-        f"{TYPE_NAMES[letter]}'s hand: {', '.join(names)}",
-    )
+    shown = ", ".join(names)
+    rider = TYPE_NAMES[letter]
+    return message_of("fr.info.hand", {"rider": rider, "cards": names, "hand": shown}, f"{rider}'s hand: {shown}")
 
 
 def awaited_ids(state: RaceState) -> list[str]:
@@ -86,25 +84,24 @@ def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision
     return []
 
 
-def _team_info(state: RaceState, indexes: list[int]) -> Message:
-    """One context line: each rider's square and terrain, deck and recycled counts."""
-    parts = []
-    riders: list[dict[str, Any]] = []
+def _team_info(state: RaceState, indexes: list[int]) -> list[Message]:
+    """A context line per rider: its square and terrain, deck and recycled counts."""
     terrain = state.track.terrain
+    out = []
     for i in indexes:
         r = state.riders[i]
-        where = TERRAIN_NAMES[terrain[r.square]]
-        parts.append(f"{r.type_name}: square {r.square} ({where}), deck {len(r.deck)}, recycled {len(r.recycled)}")
-        riders.append(
-            {
-                "rider": r.type_name,
-                "square": r.square,
-                "terrain": where,
-                "deck": len(r.deck),
-                "recycled": len(r.recycled),
-            }
+        out.append(
+            msg(
+                "fr.info.rider",
+                "{rider}: square {square} ({terrain}), deck {deck}, recycled {recycled}",
+                rider=r.type_name,
+                square=r.square,
+                terrain=TERRAIN_NAMES[terrain[r.square]],
+                deck=len(r.deck),
+                recycled=len(r.recycled),
+            )
         )
-    return message_of("fr.info.riders", {"riders": riders}, " · ".join(parts))
+    return out
 
 
 def energy_decision(state: RaceState, entrant: str, letters: list[str], partial: Order) -> Decision:
@@ -119,7 +116,7 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
         choices = [_choice(x, type_label(x)) for x in ("r", "s")]
         fields = [_field(["first"], cached_msg("fr.field.first", "Draw first"), choices)]
         return decision(entrant, "energy", prompt, fields, partial, complete=False, example=example)
-    info = [_team_info(state, [index[x] for x in letters])]
+    info = _team_info(state, [index[x] for x in letters])
     todo = [x for x in sorted(letters, key=lambda x: x != first) if x not in cards]
     if not todo:
         prompt = cached_msg("fr.prompt.energy_done", "Round {round}: your cards are chosen", round=state.round)

@@ -79,7 +79,7 @@ DECISIONS = frozenset(
         "fr.group.rider",
         "fr.info.hand",
         "fr.info.rejected",
-        "fr.info.riders",
+        "fr.info.rider",
         "fr.prompt.bid_card",
         "fr.prompt.bid_done",
         "fr.prompt.bid_rider",
