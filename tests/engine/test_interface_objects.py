@@ -130,3 +130,18 @@ def test_the_one_event_factory_says_what_its_data_hold() -> None:
     assert unhashable.message.text == "Train of ['a', 'b']." and unhashable.data == {"cyclists": ["a", "b"]}
     again = event("wk.penalty", "{rider} loses {minutes} minutes.", rider="A", minutes=2)
     assert again == made and again.data is not made.data, "each event owns its data"
+
+
+def test_an_events_english_text_is_exactly_what_str_format_gives() -> None:
+    """The compiled templates of event() say what str.format says: specs, conversions, quotes, braces, keywords."""
+    from engine.messages import event
+
+    cases: list[tuple[str, dict[str, object]]] = [
+        ("{rider} plays {card} and moves from {from} to {to}.", {"rider": "a", "card": "5", "from": 3, "to": 8}),
+        ("It's {who}'s \"turn\" {{not a field}} {n:>3} {v!r} a\\b", {"who": "ann", "n": 7, "v": "x"}),
+        ("no field at all", {}),
+        ("{x:{w}} nested", {"x": 3, "w": 4}),
+        ("{names} take an exhaustion card.", {"names": "a, b", "riders": ["a", "b"]}),
+    ]
+    for text, data in cases:
+        assert event("fr.x", text, **data).message.text == text.format(**data)
