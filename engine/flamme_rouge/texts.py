@@ -30,15 +30,12 @@ def type_label(letter: str) -> Message:
     return message_of(key, {}, text)
 
 
-_CARD_TEXTS = {v: str(v) for v in range(2, 10)}
-
-
 def card_label(card: int) -> Message:
     """A card as a button shows it: its value, and the exhaustion card as ``2 (exhaustion)`` (D26)."""
     if card == C.EXHAUSTION:
         return message_of("fr.label.exhaustion_card", {"card": 2}, "2 (exhaustion)")
     value = C.value(card)
-    return message_of("fr.label.card", {"card": value}, _CARD_TEXTS.get(value) or str(value))
+    return message_of("fr.label.card", {"card": value}, str(value))
 
 
 def rider_label(rider_id: str) -> Message:
