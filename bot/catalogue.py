@@ -10,6 +10,7 @@ import re
 import unicodedata
 from typing import Any
 
+from bot.i18n import engine_text
 from engine.registry import available_rulesets
 from engine.ruleset import Preset, Ruleset
 
@@ -101,10 +102,19 @@ def _hard_cut(line: str, limit: int) -> int:
     return cut if cut > 0 else limit
 
 
-def find_preset(ruleset: Ruleset[Any], name: str) -> Preset | None:
-    """The preset called ``name`` (ignoring case and surrounding spaces), if any."""
+def find_preset(ruleset: Ruleset[Any], name: str, locale: str = "en") -> Preset | None:
+    """The preset called ``name`` (ignoring case and surrounding spaces), if any; also written as a listing
+    shows it, followed by its label (``Sprint de Montagne [origin unverified]``, ``... · origin unverified``,
+    in ``locale`` or in English)."""
     wanted = _fold(name)
-    return next((p for p in ruleset.presets() if _fold(p.name) == wanted), None)
+    for preset in ruleset.presets():
+        listed = {preset.name}
+        if preset.label:
+            for label in {engine_text(preset.label, locale), engine_text(preset.label)}:
+                listed |= {f"{preset.name} [{label}]", f"{preset.name} · {label}"}
+        if wanted in {_fold(text) for text in listed}:
+            return preset
+    return None
 
 
 def matching_presets(ruleset: Ruleset[Any], typed: str) -> list[Preset]:

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from bot.cli import UsageError, brief, check_record_path, parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
+from bot.i18n import engine_text, t
 from engine.messages import OrderError
 from engine.race import Race, StepPlayed
 from engine.record import RecordError, describe_validation_error
@@ -58,11 +59,11 @@ class Terminal:
 
 
 def render_field(term: Terminal, field: InputField) -> None:
-    term.say(f"  {field.label.text}")
+    term.say(f"  {t(field.label)}")
     if field.kind == "choice":
         for i, choice in enumerate(field.choices, start=1):
-            hint = f"  ({choice.hint.text})" if choice.hint else ""
-            term.say(f"    {i}) {choice.label}{hint}")
+            hint = f"  ({t(choice.hint)})" if choice.hint else ""
+            term.say(f"    {i}) {engine_text(choice.label)}{hint}")
     elif field.kind == "number":
         term.say(f"    {number_range(field)}")
 
@@ -103,9 +104,9 @@ def ask_order(race: Race, term: Terminal, show_board: Callable[[], None]) -> Ord
         offered = [f for f in decision.fields if f.kind != "text" and tuple(f.path) not in skipped]
         if decision.complete and not offered:
             return partial
-        term.say(f"\n{decision.prompt.text}")
+        term.say(f"\n{t(decision.prompt)}")
         for line in decision.info:
-            term.say(f"  {line.text}")
+            term.say(f"  {t(line)}")
         field = offered[0] if offered else decision.fields[0]
         render_field(term, field)
         if not field.required:
@@ -123,7 +124,7 @@ def ask_order(race: Race, term: Terminal, show_board: Callable[[], None]) -> Ord
         try:
             validated = race.ruleset.validate(race.state, HUMAN_ID, answer_to_order(field, answer, partial), partial)
         except OrderError as exc:
-            term.say(f"  {exc.message.text}")
+            term.say(f"  {t(exc.message)}")
             continue
         partial = validated.order
 
@@ -187,7 +188,7 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
             return
         term.say("")
         for event in news:
-            term.say(f"• {event.message.text}")
+            term.say(f"• {t(event.message)}")
         news.clear()
         show_board()
 
@@ -215,7 +216,7 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     if published:
         term.say("\nThe next morning:")
         for event in published:
-            term.say(f"• {event.message.text}")
+            term.say(f"• {t(event.message)}")
     result = race.result()
     term.say("\nFinal standings" + (" (provisional)" if result.provisional else "") + ":")
     term.say(render_standings(race))

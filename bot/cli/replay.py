@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli import brief
-from bot.i18n import t
+from bot.i18n import engine_text, t
 from bot.standings import figure_text
 from engine.race import Race, StepPlayed, replay
 from engine.record import Announced, RecordError, parse_record
@@ -137,16 +137,16 @@ def replay_command(
     if race.opening:
         print("— start")
         for event in race.opening:
-            print(f"  {event.message.text}")
+            print(f"  {t(event.message)}")
     for n, events in enumerate(steps, start=1):
         print(f"— step {n}")
         for event in events:
-            print(f"  {event.message.text}")
+            print(f"  {t(event.message)}")
         for announced, news in published:
             if announced.after_step == n:
                 print(f"— published: {announced.kind}")
                 for event in news:
-                    print(f"  {event.message.text}")
+                    print(f"  {t(event.message)}")
     print(f"\nStandings ({standings_state(race.result())}):")
     print(render_standings(race))
     return 0
@@ -157,13 +157,13 @@ def stages_command(ruleset_id: str, stage: str | None) -> int:
     ruleset = get_ruleset(ruleset_id)
     if stage:
         try:
-            print(ruleset.stage_board(stage, {}))
+            print(engine_text(ruleset.stage_board(stage, {})))
         except ValueError as exc:
             print(f"gregario stages: {exc}", file=sys.stderr)
             return 2
         return 0
     print(f"{ruleset.name}: {len(ruleset.presets())} stages")
     for preset in ruleset.presets():
-        label = f" [{preset.label}]" if preset.label else ""
-        print(f"- {preset.name}{label}: {preset.summary}")
+        label = f" [{engine_text(preset.label)}]" if preset.label else ""
+        print(f"- {preset.name}{label}: {engine_text(preset.summary)}")
     return 0

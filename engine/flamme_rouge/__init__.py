@@ -1,7 +1,7 @@
 """Flamme Rouge (base game, Peloton, Meteo): the rules of ``docs/rules/flamme-rouge.md``."""
 
-from engine.flamme_rouge.ruleset import FlammeRouge
+from engine.flamme_rouge.ruleset import FlammeRougeRuleset
 
-RULESET = FlammeRouge()
+RULESET = FlammeRougeRuleset()
 
-__all__ = ["RULESET", "FlammeRouge"]
+__all__ = ["RULESET", "FlammeRougeRuleset"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.deck import HAND_SIZE, hand_of, pick
-from engine.flamme_rouge.events import event
 from engine.flamme_rouge.grid import free_lane
 from engine.flamme_rouge.state import RaceState
+from engine.messages import event
 from engine.rng import Rng
 from engine.ruleset import Event, Order
 
@@ -66,11 +66,11 @@ def resolve_bids(state: RaceState, orders: dict[str, Order], rng: Rng) -> list[E
         events.append(
             event(
                 "fr.bid",
-                {"entrant": entrant, "rider": rider.id, "round": state.bid_round, "card": C.value(card)},
                 "{rider} bids {card} (round {round}).",
+                entrant=entrant,
                 rider=rider.id,
-                card=C.value(card),
                 round=state.bid_round,
+                card=C.value(card),
             )
         )
     if state.bid_round == 1:
@@ -114,13 +114,8 @@ def settle(state: RaceState, rng: Rng) -> list[Event]:
         events.append(
             event(
                 "fr.breakaway",
-                {
-                    "entrant": entrant,
-                    "rider": rider.id,
-                    "total": sum(C.value(c) for c in state.bids[entrant][1:]),
-                    "square": square,
-                },
                 "{rider} breaks away with a bid of {total} and starts on square {square}.",
+                entrant=entrant,
                 rider=rider.id,
                 total=sum(C.value(c) for c in state.bids[entrant][1:]),
                 square=square,

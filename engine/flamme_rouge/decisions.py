@@ -3,7 +3,7 @@
 Energy phase (§9.1): which rider draws first (two buttons), then that rider's hand, then the other's; the
 second hand exists only once the first card is chosen (D27). Sequential phases (rider choice, grid
 placement) await one entrant; Breakaway bids are simultaneous. This runs every round of every race: the
-texts of prompts and labels are formatted once (``shared_message``), but every object handed out is new.
+texts of prompts and labels are formatted once (``cached_msg``), but every object handed out is new.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import Any
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of
-from engine.flamme_rouge.events import message, shared_message
 from engine.flamme_rouge.grid import free_start_positions
 from engine.flamme_rouge.orders import choosing_letters, free_riders
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
+from engine.flamme_rouge.texts import card_label, rider_label, start_square_label, type_label
 from engine.flamme_rouge.track import TERRAIN_NAMES
-from engine.messages import Message, message_of
+from engine.messages import Message, cached_msg, message_of, msg
 from engine.ruleset import Choice, Decision, Order, choice, choice_field, decision
 
 _choice = choice
@@ -28,23 +28,21 @@ _field = choice_field
 
 def card_choices(hand: list[int]) -> list[Choice]:
     """One button per distinct value; a 2 is the exhaustion card if the hand holds one (D26)."""
-    seen: dict[int, str] = {}
+    seen: dict[int, int] = {}
     for c in sorted(hand, key=C.value):
         v = C.value(c)
         if v not in seen or c == C.EXHAUSTION:
-            seen[v] = "2 (exhaustion)" if c == C.EXHAUSTION else str(v)
-    return [_choice(v, lab) for v, lab in seen.items()]
+            seen[v] = c
+    return [_choice(v, card_label(c)) for v, c in seen.items()]
 
 
 def hand_info(letter: str, hand: list[int]) -> Message:
     """The rider's whole hand, every card shown (``6, 7, 7, 7``; ``2 (exhaustion), 5, 9, X``): the
     buttons offer each distinct value once (D26), but the player must see all four cards."""
     names = ["2 (exhaustion)" if c == C.EXHAUSTION else C.label(c) for c in sorted(hand, key=C.value)]
-    return message_of(
-        "fr.info.hand",
-        {"rider": TYPE_NAMES[letter], "cards": names},
-        f"{TYPE_NAMES[letter]}'s hand: {', '.join(names)}",
-    )
+    shown = ", ".join(names)
+    rider = TYPE_NAMES[letter]
+    return message_of("fr.info.hand", {"rider": rider, "cards": names, "hand": shown}, f"{rider}'s hand: {shown}")
 
 
 def awaited_ids(state: RaceState) -> list[str]:
@@ -75,9 +73,9 @@ def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision
         return [bid_decision(state, eid, partial.get(eid) or {}) for eid in bidders(state)]
     if state.phase == CHOOSE:
         eid = state.turn_order[state.cursor]
-        choices = [_choice(rid, f"{rid.split('-')[0]} {TYPE_NAMES[rid.split('-')[1]]}") for rid in free_riders(state)]
-        prompt = shared_message("fr.prompt.choose_rider", "Choose your rider")
-        fields = [_field(["rider"], shared_message("fr.field.rider", "Rider"), choices)]
+        choices = [_choice(rid, rider_label(rid)) for rid in free_riders(state)]
+        prompt = cached_msg("fr.prompt.choose_rider", "Choose your rider")
+        fields = [_field(["rider"], cached_msg("fr.field.rider", "Rider"), choices)]
         return [
             decision(
                 eid, "choose_rider", prompt, fields, partial.get(eid) or {}, complete=False, example="rider blue s"
@@ -86,25 +84,24 @@ def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision
     return []
 
 
-def _team_info(state: RaceState, indexes: list[int]) -> Message:
-    """One context line: each rider's square and terrain, deck and recycled counts."""
-    parts = []
-    riders: list[dict[str, Any]] = []
+def _team_info(state: RaceState, indexes: list[int]) -> list[Message]:
+    """A context line per rider: its square and terrain, deck and recycled counts."""
     terrain = state.track.terrain
+    out = []
     for i in indexes:
         r = state.riders[i]
-        where = TERRAIN_NAMES[terrain[r.square]]
-        parts.append(f"{r.type_name}: square {r.square} ({where}), deck {len(r.deck)}, recycled {len(r.recycled)}")
-        riders.append(
-            {
-                "rider": r.type_name,
-                "square": r.square,
-                "terrain": where,
-                "deck": len(r.deck),
-                "recycled": len(r.recycled),
-            }
+        out.append(
+            msg(
+                "fr.info.rider",
+                "{rider}: square {square} ({terrain}), deck {deck}, recycled {recycled}",
+                rider=r.type_name,
+                square=r.square,
+                terrain=TERRAIN_NAMES[terrain[r.square]],
+                deck=len(r.deck),
+                recycled=len(r.recycled),
+            )
         )
-    return message_of("fr.info.riders", {"riders": riders}, " · ".join(parts))
+    return out
 
 
 def energy_decision(state: RaceState, entrant: str, letters: list[str], partial: Order) -> Decision:
@@ -115,23 +112,21 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
     index = state.team(entrant)
     example = "r5 s9" if len(letters) == 2 else f"{letters[0]}5"
     if first is None:
-        prompt = shared_message(
-            "fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round
-        )
-        choices = [_choice(x, TYPE_NAMES[x]) for x in ("r", "s")]
-        fields = [_field(["first"], shared_message("fr.field.first", "Draw first"), choices)]
+        prompt = cached_msg("fr.prompt.draw_first", "Round {round}: choose which rider draws first", round=state.round)
+        choices = [_choice(x, type_label(x)) for x in ("r", "s")]
+        fields = [_field(["first"], cached_msg("fr.field.first", "Draw first"), choices)]
         return decision(entrant, "energy", prompt, fields, partial, complete=False, example=example)
-    info = [_team_info(state, [index[x] for x in letters])]
+    info = _team_info(state, [index[x] for x in letters])
     todo = [x for x in sorted(letters, key=lambda x: x != first) if x not in cards]
     if not todo:
-        prompt = shared_message("fr.prompt.energy_done", "Round {round}: your cards are chosen", round=state.round)
+        prompt = cached_msg("fr.prompt.energy_done", "Round {round}: your cards are chosen", round=state.round)
         return decision(entrant, "energy", prompt, [], partial, complete=True, example=example, info=info)
     letter = todo[0]
     hand = drawn(state, index[letter])
     rejected = partial.get("rejected")
     if isinstance(rejected, dict) and rejected.get("rider") == letter:
         info.append(
-            message(  # not shared: the refused card is whatever the player sent
+            msg(  # not cached: the refused card is whatever the player sent
                 "fr.info.rejected",
                 "You can't play {card} for your {rider}; choose again.",
                 card=rejected.get("card"),
@@ -139,13 +134,13 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
             )
         )
     info.append(hand_info(letter, hand))
-    prompt = shared_message("fr.prompt.card", "Choose the {rider}'s card", rider=TYPE_NAMES[letter])
+    prompt = cached_msg("fr.prompt.card", "Choose the {rider}'s card", rider=TYPE_NAMES[letter])
     fields = [
         _field(
             ["cards", letter],
-            shared_message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]),
+            cached_msg("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]),
             card_choices(hand),
-            shared_message("fr.group.rider", "{rider}", rider=TYPE_NAMES[letter]),
+            cached_msg("fr.group.rider", "{rider}", rider=TYPE_NAMES[letter]),
         )
     ]
     return decision(entrant, "energy", prompt, fields, partial, complete=False, example=example, info=info)
@@ -160,21 +155,21 @@ def place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
         fields.append(
             _field(
                 ["place", "rider"],
-                shared_message("fr.field.rider", "Rider"),
-                [_choice(x, TYPE_NAMES[x]) for x in unplaced],
+                cached_msg("fr.field.rider", "Rider"),
+                [_choice(x, type_label(x)) for x in unplaced],
             )
         )
-        prompt = shared_message("fr.prompt.place_rider", "Choose the rider to place on the grid")
+        prompt = cached_msg("fr.prompt.place_rider", "Choose the rider to place on the grid")
     else:
         positions = free_start_positions(state)
         fields.append(
             _field(
                 ["place", "square"],
-                shared_message("fr.field.square", "Start square"),
-                [_choice(p, f"P{p}") for p in positions],
+                cached_msg("fr.field.square", "Start square"),
+                [_choice(p, start_square_label(p)) for p in positions],
             )
         )
-        prompt = shared_message("fr.prompt.place_square", "Choose the {rider}'s start square", rider=TYPE_NAMES[rider])
+        prompt = cached_msg("fr.prompt.place_square", "Choose the {rider}'s start square", rider=TYPE_NAMES[rider])
     complete = rider is not None and "square" in chosen
     return decision(
         entrant, "place", prompt, [] if complete else fields, partial, complete=complete, example="place s 3"
@@ -186,28 +181,26 @@ def bid_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
     letter = bid_rider(state, entrant, partial)
     if letter is None:
         letters = sorted(r.kind for r in state.riders_of(entrant) if not r.bot)
-        prompt = shared_message("fr.prompt.bid_rider", "Breakaway: choose the rider that bids")
+        prompt = cached_msg("fr.prompt.bid_rider", "Breakaway: choose the rider that bids")
         fields = [
             _field(
                 ["bid", "rider"],
-                shared_message("fr.field.rider", "Rider"),
-                [_choice(x, TYPE_NAMES[x]) for x in letters],
+                cached_msg("fr.field.rider", "Rider"),
+                [_choice(x, type_label(x)) for x in letters],
             )
         ]
         return decision(entrant, "bid", prompt, fields, partial, complete=False, example="bid r6")
     if "card" in chosen:
-        prompt = shared_message("fr.prompt.bid_done", "Breakaway: your bid is chosen")
+        prompt = cached_msg("fr.prompt.bid_done", "Breakaway: your bid is chosen")
         return decision(entrant, "bid", prompt, [], partial, complete=True, example="bid r6")
     hand = hand_of(state, rider_index(state, entrant, letter), HAND_SIZE)[0]
-    prompt = shared_message(
+    prompt = cached_msg(
         "fr.prompt.bid_card",
         "Breakaway round {n}: choose the {rider}'s bid",
         n=state.bid_round,
         rider=TYPE_NAMES[letter],
     )
     fields = [
-        _field(
-            ["bid", "card"], shared_message("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand)
-        )
+        _field(["bid", "card"], cached_msg("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand))
     ]
     return decision(entrant, "bid", prompt, fields, partial, complete=False, example="bid r6")

@@ -36,7 +36,7 @@ _validated = validated
 
 
 def _err(key: str, text: str, **params: Any) -> OrderError:
-    return OrderError.of(f"fr.{key}", text, **params)
+    return OrderError.of(key, text, **params)
 
 
 # --- text syntax ---------------------------------------------------------------------------------
@@ -44,11 +44,11 @@ def parse_text(text: str) -> Order:
     """§9.4 text to a JSON order (not yet checked against the state)."""
     words = text.strip().lower().replace(",", " ").split()
     if not words:
-        raise _err("empty_order", "The order is empty. Example: r5 s9")
+        raise _err("fr.empty_order", "The order is empty. Example: r5 s9")
     head = words[0]
     if head == "rider":
         if len(words) != 3 or words[1] not in COLOURS or words[2] not in LETTERS:
-            raise _err("bad_rider_text", "Write the rider as 'rider <colour> <r|s>', for example: rider blue s")
+            raise _err("fr.bad_rider_text", "Write the rider as 'rider <colour> <r|s>', for example: rider blue s")
         return {"rider": f"{words[1]}-{LETTERS[words[2]]}"}
     if head == "place":
         rest = words[1:]
@@ -58,7 +58,7 @@ def parse_text(text: str) -> Order:
         if len(rest) == 1 and re.fullmatch(r"p?\d+", rest[0]):
             out["square"] = int(rest[0].lstrip("p"))
         elif rest or "rider" not in out:
-            raise _err("bad_place_text", "Write a placement as 'place <r|s> <square>', for example: place s 3")
+            raise _err("fr.bad_place_text", "Write a placement as 'place <r|s> <square>', for example: place s 3")
         return {"place": out}
     if head == "bid":
         rest = words[1:]
@@ -74,7 +74,7 @@ def parse_text(text: str) -> Order:
             elif rest[0].isdigit():
                 bid = {"card": int(rest[0])}
         if not bid:
-            raise _err("bad_bid_text", "Write a bid as 'bid r' then 'bid r6' (rider letter, then card)")
+            raise _err("fr.bad_bid_text", "Write a bid as 'bid r' then 'bid r6' (rider letter, then card)")
         return {"bid": bid}
     order: dict[str, Any] = {}
     cards: dict[str, int] = {}
@@ -83,7 +83,7 @@ def parse_text(text: str) -> Order:
         w = words[i]
         if w == "draw":
             if i + 1 >= len(words) or words[i + 1] not in LETTERS:
-                raise _err("bad_draw_text", "Write 'draw r' or 'draw s' to see that rider's hand first")
+                raise _err("fr.bad_draw_text", "Write 'draw r' or 'draw s' to see that rider's hand first")
             order["first"] = LETTERS[words[i + 1]]
             i += 2
             continue
@@ -93,13 +93,13 @@ def parse_text(text: str) -> Order:
             i += 1
         if m is None:
             raise _err(
-                "bad_text",
+                "fr.bad_text",
                 "I can't read {word!r}. Write the cards like 'r5 s9' (r = Rouleur, s = Sprinteur), or 'draw s'.",
                 word=w,
             )
         letter = m.group(1)
         if letter in cards:
-            raise _err("two_cards", "You gave two cards for your {rider}.", rider=TYPE_NAMES[letter])
+            raise _err("fr.two_cards", "You gave two cards for your {rider}.", rider=TYPE_NAMES[letter])
         cards[letter] = int(m.group(2))
         i += 1
     if cards:
@@ -113,14 +113,14 @@ def as_order(order: Order | str) -> Order:
     if isinstance(order, str):
         return parse_text(order)
     if not isinstance(order, dict):
-        raise _err("bad_order", "An order is a JSON object or a line of text like 'r5 s9'.")
+        raise _err("fr.bad_order", "An order is a JSON object or a line of text like 'r5 s9'.")
     body = dict(order)
     if "text" in body:
         text = body.pop("text")
         if not isinstance(text, str):
-            raise _err("bad_order", "An order's text must be a string like 'r5 s9'.")
+            raise _err("fr.bad_order_text", "An order's text must be a string like 'r5 s9'.")
         if body:
-            raise _err("bad_order", "Send either a text order or a JSON order, not both.")
+            raise _err("fr.bad_order_mixed", "Send either a text order or a JSON order, not both.")
         return parse_text(text)
     return body
 
@@ -128,11 +128,12 @@ def as_order(order: Order | str) -> Order:
 # --- per phase -----------------------------------------------------------------------------------
 _PHASE_KEYS = {CHOOSE: {"rider"}, BID: {"bid"}, PLACE: {"place"}, ENERGY: {"first", "cards", "rejected"}}
 _PHASE_HELP = {
-    CHOOSE: "It's time to choose your rider, for example: rider blue s",
-    BID: "It's the Breakaway bidding, for example: bid r6",
-    PLACE: "It's your turn on the starting grid, for example: place s 3",
-    ENERGY: "It's the energy phase: choose your riders' cards, for example: r5 s9",
+    CHOOSE: ("fr.wrong_phase.choose", "It's time to choose your rider, for example: rider blue s"),
+    BID: ("fr.wrong_phase.bid", "It's the Breakaway bidding, for example: bid r6"),
+    PLACE: ("fr.wrong_phase.place", "It's your turn on the starting grid, for example: place s 3"),
+    ENERGY: ("fr.wrong_phase.energy", "It's the energy phase: choose your riders' cards, for example: r5 s9"),
 }
+"""What a phase's orders look like: the refusal of an order made for another phase (its key and text)."""
 
 
 def validate(state: RaceState, entrant: str, order: Order | str, previous: Order | None) -> Validated:
@@ -142,17 +143,17 @@ def validate(state: RaceState, entrant: str, order: Order | str, previous: Order
         if done is not None:
             return done
     if state.phase == DONE:
-        raise _err("race_over", "The race is over: there is nothing left to order.")
+        raise _err("fr.race_over", "The race is over: there is nothing left to order.")
     try:
         body = as_order(order)
     except OrderError:
         if state.phase == ENERGY:
             raise
-        raise _err("wrong_phase", _PHASE_HELP[state.phase]) from None
+        raise _err(*_PHASE_HELP[state.phase]) from None
     prev = as_order(previous) if previous else {}
     wrong = set(body) - _PHASE_KEYS[state.phase]
     if wrong:
-        raise _err("wrong_phase", _PHASE_HELP[state.phase])
+        raise _err(*_PHASE_HELP[state.phase])
     if state.phase == ENERGY:
         return validate_energy(state, entrant, body, prev)
     if state.phase == PLACE:
@@ -221,22 +222,23 @@ def _index(state: RaceState, entrant: str, letter: str) -> int:
     return state.team(entrant)[letter]
 
 
-def _letter(state: RaceState, entrant: str, value: Any, what: str = "rider") -> str:
+def _letter(state: RaceState, entrant: str, value: Any) -> str:
     letters = racing_letters(state, entrant)
     if value in letters:  # the normalised form: the common case
         return str(value)
     letter = LETTERS.get(value.lower()) if isinstance(value, str) else None
     if letter is None:
-        raise _err(
-            "bad_rider", "Name the {what} with r (Rouleur) or s (Sprinteur), not {value!r}.", what=what, value=value
-        )
+        raise _err("fr.bad_rider", "Name the rider with r (Rouleur) or s (Sprinteur), not {value!r}.", value=value)
     if letter not in letters:
         owned = [r for r in state.riders if r.owner == entrant and r.kind == letter and not r.bot]
         if owned:
-            raise _err("rider_crossed", "Your {rider} has already crossed the line.", rider=TYPE_NAMES[letter])
+            raise _err("fr.rider_crossed", "Your {rider} has already crossed the line.", rider=TYPE_NAMES[letter])
         mine = join_values([TYPE_NAMES[x] for x in letters])
         raise _err(
-            "not_your_rider", "You have no {rider} in this race (yours: {mine}).", rider=TYPE_NAMES[letter], mine=mine
+            "fr.not_your_rider",
+            "You have no {rider} in this race (yours: {mine}).",
+            rider=TYPE_NAMES[letter],
+            mine=mine,
         )
     return letter
 
@@ -246,14 +248,14 @@ def check_card(state: RaceState, entrant: str, letter: str, value: Any) -> int:
     hand = drawn(state, _index(state, entrant, letter))
     if isinstance(value, bool) or not isinstance(value, int):
         raise _err(
-            "bad_card",
+            "fr.bad_card",
             "A card is a number, like 5 (your {rider}'s hand is {hand}).",
             rider=TYPE_NAMES[letter],
             hand=hand_text(hand),
         )
     if value < 2 or (value not in hand and (value != 2 or EXHAUSTION not in hand)):
         raise _err(
-            "card_not_in_hand",
+            "fr.card_not_in_hand",
             "You can't play {card} for your {rider}: your hand is {hand}",
             card=value,
             rider=TYPE_NAMES[letter],
@@ -295,7 +297,7 @@ def complete_energy(state: RaceState, entrant: str, order: Order) -> Validated |
 def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:
     racing = racing_letters(state, entrant)
     if not racing:
-        raise _err("nothing_to_play", "All your riders have crossed the line: you have nothing to play.")
+        raise _err("fr.nothing_to_play", "All your riders have crossed the line: you have nothing to play.")
     letters = choosing_letters(state, entrant)
     prev_cards: dict[str, int] = dict(prev.get("cards") or {})
     first: str | None = prev.get("first") or (next(iter(prev_cards)) if prev_cards else None)
@@ -303,14 +305,14 @@ def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) ->
         f = _letter(state, entrant, body["first"])
         if first is not None and f != first:
             raise _err(
-                "first_locked",
+                "fr.first_locked",
                 "Your {rider}'s hand was drawn first; the order of the draws can't change now.",
                 rider=TYPE_NAMES[first],
             )
         first = f
     raw = body.get("cards") or {}
     if not isinstance(raw, dict):
-        raise _err("bad_cards", "Give the cards as rider -> card, for example r5 s9.")
+        raise _err("fr.bad_cards", "Give the cards as rider -> card, for example r5 s9.")
     new_cards: dict[str, Any] = {}
     for key, value in raw.items():
         letter = _letter(state, entrant, key)
@@ -328,7 +330,7 @@ def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) ->
     # D27: a rider's card is locked once its team-mate's hand has been drawn.
     if first in prev_cards and first in new_cards and new_cards[first] != prev_cards[first] and second:
         raise _err(
-            "card_locked",
+            "fr.card_locked",
             "Your {rider} already plays {card}: it is locked once your {other}'s hand has been shown.",
             rider=TYPE_NAMES[first],
             card=prev_cards[first],
@@ -342,7 +344,7 @@ def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) ->
     if second is not None and second in new_cards:
         if first not in cards:
             raise _err(
-                "first_card_first",
+                "fr.first_card_first",
                 "Choose your {rider}'s card first: its hand is drawn first.",
                 rider=TYPE_NAMES[first] if first else "first rider",
             )
@@ -367,26 +369,26 @@ def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) ->
 def validate_place(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:
     if state.turn_order[state.cursor] != entrant:
         raise _err(
-            "not_your_turn",
+            "fr.not_your_turn_to_place",
             "It's {who}'s turn to place a rider; wait for yours.",
             who=state.turn_order[state.cursor],
         )
     unplaced = sorted(r.kind for r in state.riders_of(entrant) if r.square == 0)
+    if not isinstance(body.get("place", {}), dict):  # checked first: a "place" that is not an object refused
+        raise _err("fr.bad_place", "Give a placement as place <r|s> <square>.")
     merged = {**(prev.get("place") or {}), **(body.get("place") or {})}
-    if not isinstance(body.get("place", {}), dict):
-        raise _err("bad_place", "Give a placement as place <r|s> <square>.")
     rider = merged.get("rider")
     if rider is None and len(unplaced) == 1:
         rider = unplaced[0]
     if rider is not None:
         letter = LETTERS.get(str(rider).lower())
         if letter is None:
-            raise _err("bad_rider", "Name the rider with r (Rouleur) or s (Sprinteur), not {value!r}.", value=rider)
+            raise _err("fr.bad_rider", "Name the rider with r (Rouleur) or s (Sprinteur), not {value!r}.", value=rider)
         if letter not in unplaced:
             owned = any(r.kind == letter for r in state.riders_of(entrant))
             if owned:
-                raise _err("already_placed", "Your {rider} is already on the grid.", rider=TYPE_NAMES[letter])
-            raise _err("not_your_rider", "You have no {rider} in this race.", rider=TYPE_NAMES[letter], mine="")
+                raise _err("fr.already_placed", "Your {rider} is already on the grid.", rider=TYPE_NAMES[letter])
+            raise _err("fr.no_rider_to_place", "You have no {rider} in this race.", rider=TYPE_NAMES[letter])
         rider = letter
     out: dict[str, Any] = {}
     if rider is not None:
@@ -396,20 +398,20 @@ def validate_place(state: RaceState, entrant: str, body: Order, prev: Order) -> 
         n = state.track.start_squares
         if isinstance(square, bool) or not isinstance(square, int) or not 1 <= square <= n:
             raise _err(
-                "not_a_start_square",
+                "fr.not_a_start_square",
                 "P{square} is not a start square: the start area is P1-P{n} (P1 is just behind the line).",
                 square=square,
                 n=n,
             )
         if not free_lane(state, square_of(state, square)):
-            raise _err("start_square_full", "Start square P{square} is full; choose another.", square=square)
+            raise _err("fr.start_square_full", "Start square P{square} is full; choose another.", square=square)
         out["square"] = square
     return _validated({"place": out}, rider is not None and square is not None)
 
 
 def validate_bid(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:
     if entrant not in bidders(state):
-        raise _err("not_bidding", "You have no rider in the Breakaway bidding.")
+        raise _err("fr.not_bidding", "You have no rider in the Breakaway bidding.")
     merged = {**(prev.get("bid") or {}), **(body.get("bid") or {})}
     fixed = bid_rider(state, entrant, None)
     rider = merged.get("rider")
@@ -417,11 +419,13 @@ def validate_bid(state: RaceState, entrant: str, body: Order, prev: Order) -> Va
         letter = LETTERS.get(str(rider).lower())
         if letter is None or not any(r.kind == letter and not r.bot for r in state.riders_of(entrant)):
             raise _err(
-                "bad_rider", "Name the bidding rider with r (Rouleur) or s (Sprinteur), not {value!r}.", value=rider
+                "fr.bad_bid_rider",
+                "Name the bidding rider with r (Rouleur) or s (Sprinteur), not {value!r}.",
+                value=rider,
             )
         if fixed is not None and letter != fixed:
             raise _err(
-                "bid_rider_fixed",
+                "fr.bid_rider_fixed",
                 "Your {rider} is your bidding rider: both bids come from the same rider.",
                 rider=TYPE_NAMES[fixed],
             )
@@ -433,11 +437,11 @@ def validate_bid(state: RaceState, entrant: str, body: Order, prev: Order) -> Va
     card = merged.get("card")
     if card is not None:
         if rider is None:
-            raise _err("bid_rider_first", "Choose your bidding rider first: bid r or bid s.")
+            raise _err("fr.bid_rider_first", "Choose your bidding rider first: bid r or bid s.")
         hand = hand_of(state, rider_index(state, entrant, rider), HAND_SIZE)[0]
         if isinstance(card, bool) or not isinstance(card, int) or card not in hand_values(hand):
             raise _err(
-                "card_not_in_hand",
+                "fr.card_not_in_hand",
                 "You can't play {card} for your {rider}: your hand is {hand}",
                 card=card,
                 rider=TYPE_NAMES[rider],
@@ -455,23 +459,23 @@ def free_riders(state: RaceState) -> list[str]:
 def validate_choice(state: RaceState, entrant: str, body: Order) -> Validated:
     if state.turn_order[state.cursor] != entrant:
         raise _err(
-            "not_your_turn",
+            "fr.not_your_turn_to_choose",
             "It's {who}'s turn to choose a rider; wait for yours.",
             who=state.turn_order[state.cursor],
         )
     rid = body.get("rider")
     if not isinstance(rid, str):
-        raise _err("bad_rider_text", "Write the rider as 'rider <colour> <r|s>', for example: rider blue s")
+        raise _err("fr.bad_rider_text", "Write the rider as 'rider <colour> <r|s>', for example: rider blue s")
     rid = rid.strip().lower().replace(" ", "-")
     free = free_riders(state)
     if rid not in free:
         taken = any(r.id == rid for r in state.riders)
         if taken:
             raise _err(
-                "rider_taken", "The {rider} is already taken. Free riders: {free}", rider=rid, free=join_values(free)
+                "fr.rider_taken", "The {rider} is already taken. Free riders: {free}", rider=rid, free=join_values(free)
             )
         raise _err(
-            "no_such_rider",
+            "fr.no_such_rider",
             "There is no rider {rider} to choose. Free riders: {free}",
             rider=rid,
             free=join_values(free),

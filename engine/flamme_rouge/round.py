@@ -7,16 +7,20 @@ from __future__ import annotations
 
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.deck import hand_of, pick
-from engine.flamme_rouge.events import event, fast_event
 from engine.flamme_rouge.exhaustion import take_exhaustion
 from engine.flamme_rouge.movement import move, movement_order, occupancy, target_square
 from engine.flamme_rouge.orders import every_racing_team
 from engine.flamme_rouge.slipstream import slipstream
 from engine.flamme_rouge.state import DONE, MUSCLE, PELOTON, RaceState
-from engine.ruleset import Event, Order
+from engine.messages import Event, event
+from engine.ruleset import Order
 
 PELOTON_FRONT_ATTACK, PELOTON_REAR_ATTACK = 2, 9
 """§7.2: Attack! moves the front Peloton rider 2 and the rear one 9."""
+
+_MOVED = "{rider} plays {card} and moves from {from} to {to}."
+_BLOCKED = "{rider} is blocked short of square {target} and stops on {to}."
+_SLIPSTREAM = "{rider} slipstreams from {from} to {to}."
 
 
 def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event]) -> dict[int, int]:
@@ -37,10 +41,12 @@ def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event]
             if not rider.deck and not rider.recycled:
                 played[i] = C.EXHAUSTION
                 events.append(
-                    fast_event(
+                    event(
                         "fr.auto_exhaustion",
-                        {"rider": rider.id, "card": 2, "auto": True},
-                        f"{rider.id} has no cards left and plays an exhaustion card (2) automatically.",
+                        "{rider} has no cards left and plays an exhaustion card ({card}) automatically.",
+                        rider=rider.id,
+                        card=2,
+                        auto=True,
                     )
                 )
                 continue
@@ -110,13 +116,14 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
         bot_values, peloton_card = flip_bots(state, order)
         for i, v in bot_values.items():
             moves[i] = (v, labels[v])
-        if peloton_card is not None:
+        if peloton_card is not None and peloton_card >= 0:
+            events.append(event("fr.peloton_card", "The Peloton turns up {card}.", card=C.label(peloton_card)))
+        elif peloton_card is not None:  # D20: an empty deck moves both riders 2
             events.append(
                 event(
-                    "fr.peloton_card",
-                    {"card": C.label(peloton_card) if peloton_card >= 0 else None},
-                    "The Peloton turns up {card}.",
-                    card=C.label(peloton_card) if peloton_card >= 0 else "nothing (empty deck: 2)",
+                    "fr.peloton_empty",
+                    "The Peloton's deck is empty: its riders move {value}.",
+                    value=C.EMPTY_BOT_DECK_VALUE,
                 )
             )
     # --- movement phase (5.2) --------------------------------------------------------------------
@@ -132,54 +139,38 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
         blocked = sq != target
         rid = r.id
         events.append(
-            fast_event(
+            event(
                 "fr.move",
-                {
-                    "rider": rid,
-                    "card": card_label,
-                    "value": base,
-                    "from": start,
-                    "to": sq,
-                    "lane": lane,
-                    "target": target,
-                    "blocked": blocked,
-                },
-                f"{rid} plays {card_label} and moves from {start} to {sq} (blocked)."
-                if blocked
-                else f"{rid} plays {card_label} and moves from {start} to {sq}.",
+                _MOVED,
+                rider=rid,
+                card=card_label,
+                value=base,
+                **{"from": start},
+                to=sq,
+                lane=lane,
+                target=target,
+                blocked=blocked,
             )
         )
+        if blocked:  # the move's own message says where it went; this one why it stopped short
+            events.append(event("fr.blocked", _BLOCKED, rider=rid, target=target, to=sq))
         if sq >= finish:
             r.crossed = rnd
             r.past = sq - finish + 1
             crossed.append(i)
             events.append(
-                fast_event(
-                    "fr.cross",
-                    {"rider": rid, "past": r.past, "round": rnd},
-                    f"{rid} crosses the finish line, {r.past} past it.",
-                )
+                event("fr.cross", "{rider} crosses the finish line, {past} past it.", rider=rid, past=r.past, round=rnd)
             )
     # --- end phase (5.3) -------------------------------------------------------------------------
     for i, frm, to in slipstream(occ, track, riders):
         rid = riders[i].id
-        events.append(
-            fast_event(
-                "fr.slipstream",
-                {"rider": rid, "from": frm, "to": to, "lane": riders[i].lane},
-                f"{rid} slipstreams from {frm} to {to}.",
-            )
-        )
+        events.append(event("fr.slipstream", _SLIPSTREAM, rider=rid, **{"from": frm}, to=to, lane=riders[i].lane))
     tired = take_exhaustion(occ, riders, finish)
     if tired:
         ids = [riders[i].id for i in tired]
-        events.append(
-            fast_event(
-                "fr.exhaustion",
-                {"riders": ids},
-                f"{', '.join(ids)} {'takes' if len(ids) == 1 else 'take'} an exhaustion card.",
-            )
-        )
+        # A counted sentence (plural forms by ``count`` in a catalogue); English picks its form here.
+        text = "{names} takes an exhaustion card." if len(ids) == 1 else "{names} take an exhaustion card."
+        events.append(event("fr.exhaustion", text, riders=ids, names=", ".join(ids), count=len(ids)))
     finish_mode = state.options["finish"]
     if finish_mode == "all":
         for i in crossed:  # D5: they leave the track once their round's end phase is over
@@ -187,6 +178,6 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
     done = bool(crossed) if finish_mode == "first" else all(r.crossed for r in riders)
     if done or (finish_mode == "first" and any(r.crossed for r in riders)):
         state.phase = DONE
-        events.append(event("fr.finish", {"round": rnd}, "The race is over after round {round}.", round=rnd))
+        events.append(event("fr.finish", "The race is over after round {round}.", round=rnd))
     state.round = rnd + 1
     return events

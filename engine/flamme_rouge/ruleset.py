@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from engine.flamme_rouge.breakaway import resolve_bids
 from engine.flamme_rouge.decisions import awaited, awaited_ids
-from engine.flamme_rouge.events import event
 from engine.flamme_rouge.grid import place, square_of
+from engine.flamme_rouge.keys import MESSAGE_KEYS
 from engine.flamme_rouge.models import Options, Setup, Stage
 from engine.flamme_rouge.orders import validate
 from engine.flamme_rouge.ranking import result
@@ -37,12 +36,12 @@ from engine.flamme_rouge.state import (
     ENERGY,
     PLACE,
     RaceState,
-    dump_rider,
-    load_rider,
 )
 from engine.flamme_rouge.strategies import auto_order
-from engine.flamme_rouge.track import TERRAIN_NAMES, catalogue
-from engine.flamme_rouge.views import board_text, private_view, public_view, stage_board
+from engine.flamme_rouge.texts import preset_label, preset_summary, stage_board, summary
+from engine.flamme_rouge.track import catalogue
+from engine.flamme_rouge.views import board_text, private_view, public_view
+from engine.messages import Message, event
 from engine.rng import Rng
 from engine.ruleset import (
     Decision,
@@ -61,7 +60,7 @@ from engine.ruleset import (
 STATE_FORMAT = "flamme_rouge.state/1"
 
 
-class FlammeRouge(Ruleset[RaceState]):
+class FlammeRougeRuleset(Ruleset[RaceState]):
     """Flamme Rouge with Peloton and Meteo (rules: ``docs/rules/flamme-rouge.md``)."""
 
     id: ClassVar[str] = "flamme_rouge"
@@ -74,21 +73,20 @@ class FlammeRouge(Ruleset[RaceState]):
 
     # --- catalogue -------------------------------------------------------------------------------
     def presets(self) -> list[Preset]:
+        """Every catalogue stage; the default one labelled ``default``, the others by their data's status."""
+        book = catalogue()
         out = []
-        for s in catalogue().stages:
+        for s in book.stages:
             track = race_track({"preset": s.name}, False, [])
-            terrain = sorted({TERRAIN_NAMES[t] for t in track.terrain[1 : track.last + 1]} - {"start", "finish"})
-            summary = f"{track.last} squares; {', '.join(terrain)}; {s.origin}"
-            out.append(Preset(name=s.name, summary=summary, label=s.label))
+            label = preset_label(s, default=s.name == book.default)
+            out.append(Preset(name=s.name, summary=preset_summary(s, track), label=label))
         return out
 
-    def summary(self) -> str:
-        text = resources.files("engine.flamme_rouge").joinpath("guide.md").read_text(encoding="utf-8")
-        marker = "## In short"
-        if marker in text:
-            part = text.split(marker, 1)[1].split("\n## ", 1)[0]
-            return part.strip()
-        return text.strip().split("\n\n")[1]
+    def summary(self) -> Message:
+        return summary()
+
+    def message_keys(self) -> frozenset[str]:
+        return MESSAGE_KEYS
 
     def default_entrants(self, humans: list[Entrant], options: Mapping[str, Any]) -> list[Entrant]:
         """D22: solo -> Peloton + 2 Muscle teams; 2 players -> Peloton; 3 or more -> none (or ``bots``)."""
@@ -109,8 +107,8 @@ class FlammeRouge(Ruleset[RaceState]):
             )
         return out
 
-    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
-        return stage_board(normalise_stage(stage))
+    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> Message:
+        return stage_board(race_track(normalise_stage(stage), False, []))
 
     def stage_data(self, stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
         return stage_data(stage)
@@ -152,7 +150,7 @@ class FlammeRouge(Ruleset[RaceState]):
     def resolve(
         self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
     ) -> tuple[RaceState, list[Event]]:
-        new = state.clone()
+        new = state.copy()
         events: list[Event] = []
         if state.phase == ENERGY:
             events = play_round(new, dict(orders))
@@ -190,15 +188,7 @@ class FlammeRouge(Ruleset[RaceState]):
         rid = orders[entrant]["rider"]
         state.rider(rid).owner = entrant
         state.teams = {}
-        events = [
-            event(
-                "fr.rider_chosen",
-                {"entrant": entrant, "rider": rid},
-                "{entrant} takes the {rider}.",
-                entrant=entrant,
-                rider=rid,
-            )
-        ]
+        events = [event("fr.rider_chosen", "{entrant} takes the {rider}.", entrant=entrant, rider=rid)]
         state.cursor += 1
         if state.cursor >= len(state.turn_order):
             events.extend(after_choice(state))
@@ -229,44 +219,12 @@ class FlammeRouge(Ruleset[RaceState]):
 
     # --- persistence -----------------------------------------------------------------------------
     def dump(self, state: RaceState) -> dict[str, Any]:
-        return {
-            "format": STATE_FORMAT,
-            "stage": dict(state.stage),
-            "options": dict(state.options),
-            "entrants": [dict(e) for e in state.entrants],
-            "seed": state.seed,
-            "rng": state.rng,
-            "large": state.large,
-            "weather": list(state.weather),
-            "phase": state.phase,
-            "round": state.round,
-            "turn_order": list(state.turn_order),
-            "riders": [dump_rider(r) for r in state.riders],
-            "bid_round": state.bid_round,
-            "cursor": state.cursor,
-            "bids": {k: list(v) for k, v in state.bids.items()},
-        }
+        return {"format": STATE_FORMAT, **state.to_json()}
 
     def load(self, data: Mapping[str, Any]) -> RaceState:
         check_state_format(data, STATE_FORMAT)
-        stage = dict(data["stage"])
-        return RaceState(
-            stage=stage,
-            options=dict(data["options"]),
-            entrants=[dict(e) for e in data["entrants"]],
-            seed=int(data["seed"]),
-            rng=int(data["rng"]),
-            track=race_track(stage, bool(data["large"]), list(data["weather"])),
-            large=bool(data["large"]),
-            weather=list(data["weather"]),
-            phase=str(data["phase"]),
-            round=int(data["round"]),
-            turn_order=list(data["turn_order"]),
-            riders=[load_rider(r) for r in data["riders"]],
-            bid_round=int(data["bid_round"]),
-            cursor=int(data["cursor"]),
-            bids={k: list(v) for k, v in data["bids"].items()},
-        )
+        body = {k: v for k, v in data.items() if k != "format"}
+        return RaceState.from_json(body, race_track(dict(data["stage"]), bool(data["large"]), list(data["weather"])))
 
 
 def _advance(state: RaceState) -> None:
@@ -290,4 +248,4 @@ def _bot_team(entrant: str) -> Exception:
     )
 
 
-__all__ = ["FlammeRouge"]
+__all__ = ["FlammeRougeRuleset"]

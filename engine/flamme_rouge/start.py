@@ -11,7 +11,6 @@ from typing import Any
 
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bidders
-from engine.flamme_rouge.events import event
 from engine.flamme_rouge.grid import free_lane, place_bot_teams, place_randomly
 from engine.flamme_rouge.meteo import draw_tokens, weathered
 from engine.flamme_rouge.models import Options, RiderSetup, Setup, Stage
@@ -38,6 +37,7 @@ from engine.flamme_rouge.track import (
     riders_make_it_large,
     split_tiles,
 )
+from engine.messages import event
 from engine.rng import Rng
 from engine.ruleset import Entrant, Event
 
@@ -455,14 +455,7 @@ def next_placer(state: RaceState) -> list[Event]:
 
 
 def _placed(rider: str, square: int, lane: int) -> Event:
-    return event(
-        "fr.placed",
-        {"rider": rider, "square": square, "lane": lane},
-        "{rider} starts on square {square}, lane {lane}.",
-        rider=rider,
-        square=square,
-        lane=lane,
-    )
+    return event("fr.placed", "{rider} starts on square {square}, lane {lane}.", rider=rider, square=square, lane=lane)
 
 
 placed_event = _placed

@@ -2,12 +2,19 @@
 
 The track is derived data: it is rebuilt from the stage, the rider count (D13) and the weather (D10)
 when a state is loaded, and shared (immutable) between the copies of a state.
+
+Each class's field list is written once, in the class: its fields' metadata (``copy``: :data:`SHARE`,
+:data:`EACH`...; ``dump``; ``load``) say how ``copy``, ``to_json`` and ``from_json`` treat them, and those
+three are driven by the fields (``copy`` is built when the module loads as one call by position, as fast as
+a hand-written one: a copy runs at every step).
+A field added to a class is copied, dumped and loaded without another edit.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from dataclasses import Field, dataclass, field, fields
+from typing import Any, TypeVar
 
 from engine.flamme_rouge.track import Track
 
@@ -18,6 +25,67 @@ PELOTON, MUSCLE = "peloton", "muscle"
 BOT_TEAMS = (PELOTON, MUSCLE)
 
 CHOOSE, BID, PLACE, ENERGY, DONE = "choose", "bid", "place", "energy", "done"
+
+T = TypeVar("T")
+Drawn = tuple[list[int], tuple[int, ...], tuple[int, ...]]
+"""A drawn hand with the deck and recycled pile it leaves."""
+
+# How copy() treats a field (metadata "copy"): the copy holds the same object (values, tuples, and what
+# the code never changes in place), a copy of each item, a copy of each list value, or a fresh empty dict.
+SHARE, EACH, LISTS, FRESH = "share", "each", "lists", "fresh"
+
+
+DERIVED = {"copy": SHARE, "dump": False}
+"""The metadata of derived data the copies share: never dumped (``from_json`` is given it or starts it empty)."""
+DERIVED_FRESH = {"copy": FRESH, "dump": False}
+"""The metadata of derived data of one exact state: never dumped, a copy starts it empty."""
+
+
+def _field_copy(f: Field[Any]) -> str:
+    """The expression that copies field ``f`` of ``self`` (see the metadata above)."""
+    how = f.metadata.get("copy", SHARE)
+    return {
+        SHARE: f"self.{f.name}",
+        EACH: f"[x.copy() for x in self.{f.name}]",
+        LISTS: f"{{k: v[:] for k, v in self.{f.name}.items()}}",
+        FRESH: "{}",
+    }[how]
+
+
+def _copier(cls: type[T]) -> Callable[[T], T]:
+    """``cls.copy`` built from its fields: one call by position (``cls(self.a, self.b, ...)``)."""
+    args = ", ".join(_field_copy(f) for f in fields(cls))  # type: ignore[arg-type]
+    namespace: dict[str, Any] = {"cls": cls}
+    exec(f"def copy(self):\n    return cls({args})", namespace)  # the code is built from the class's own field names
+    built: Callable[[T], T] = namespace["copy"]
+    built.__doc__ = cls.copy.__doc__  # type: ignore[attr-defined]
+    built.__qualname__ = f"{cls.__name__}.copy"
+    return built
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as plain JSON data of its own (tuples become lists; nested pieces their ``to_json``)."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    to_json = getattr(value, "to_json", None)
+    return to_json() if to_json is not None else value
+
+
+def _to_json(obj: Any) -> dict[str, Any]:
+    """Every dumped field of ``obj``, in the class's order, as plain JSON data."""
+    return {f.name: _plain(getattr(obj, f.name)) for f in fields(obj) if f.metadata.get("dump", True)}
+
+
+def _from_json(cls: type[T], data: dict[str, Any], given: dict[str, Any]) -> T:
+    """A ``cls`` from :func:`_to_json`'s data: each dumped field through its ``load`` (default: a plain copy),
+    the derived ones from ``given`` or their defaults."""
+    values = dict(given)
+    for f in fields(cls):  # type: ignore[arg-type]
+        if f.metadata.get("dump", True):
+            values[f.name] = f.metadata.get("load", _plain)(data[f.name])
+    return cls(**values)
 
 
 @dataclass(slots=True)
@@ -32,12 +100,12 @@ class Rider:
     """The entrant that plays it ("" while nobody has chosen it, one-rider mode)."""
     bot: str
     """"" for a rider a player (or a strategy) plays, else ``peloton`` / ``muscle`` (they submit nothing)."""
-    deck: tuple[int, ...]
+    deck: tuple[int, ...] = field(metadata={"load": tuple})
     """The face-down deck, top first. The Peloton's shared deck lives on its ``p1`` rider.
 
     ``deck`` and ``recycled`` are tuples, shared by the copies of a state: code that changes a pile
     assigns a new one (``rider.deck = rider.deck[1:]``); nothing can change one in place."""
-    recycled: tuple[int, ...] = ()
+    recycled: tuple[int, ...] = field(default=(), metadata={"load": tuple})
     square: int = 0
     """0 = not placed yet."""
     lane: int = 0
@@ -51,24 +119,16 @@ class Rider:
     """It has left the track (``finish="all"``, after the end phase of its crossing round, D5)."""
     breakaway: bool = False
 
-    def clone(self) -> Rider:
+    def copy(self) -> Rider:
         """A copy whose deck and recycled pile are shared until one of them is replaced (copy on write)."""
-        return Rider(
-            self.id,
-            self.team,
-            self.kind,
-            self.owner,
-            self.bot,
-            self.deck,
-            self.recycled,
-            self.square,
-            self.lane,
-            self.exhaustion,
-            self.crossed,
-            self.past,
-            self.off,
-            self.breakaway,
-        )
+        raise AssertionError("built from the fields by _copier below")
+
+    def to_json(self) -> dict[str, Any]:
+        return _to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Rider:
+        return _from_json(cls, data, {})
 
     @property
     def racing(self) -> bool:
@@ -88,7 +148,8 @@ class RaceState:
     entrants: list[dict[str, Any]]
     seed: int
     rng: int
-    track: Track
+    track: Track = field(metadata={"dump": False})
+    """Derived: shared by the copies, rebuilt by ``from_json`` from the stage, the rider count and the weather."""
     large: bool
     """D13: more than 8 riders."""
     weather: list[str]
@@ -97,46 +158,39 @@ class RaceState:
     round: int
     """The race round being decided (1 = the first energy phase)."""
     turn_order: list[str]
-    riders: list[Rider]
+    riders: list[Rider] = field(metadata={"copy": EACH, "load": lambda v: [Rider.from_json(r) for r in v]})
     bid_round: int = 1
     cursor: int = 0
     """Sequential phases: the index in ``turn_order`` of the entrant whose turn it is."""
-    bids: dict[str, list[Any]] = field(default_factory=dict)
+    bids: dict[str, list[Any]] = field(default_factory=dict, metadata={"copy": LISTS})
     """Breakaway: entrant -> [rider id, round-1 card, round-2 card] (cards known once revealed)."""
-    hands: dict[tuple[int, int], tuple[list[int], tuple[int, ...], tuple[int, ...]]] = field(default_factory=dict)
-    """A cache of drawn hands, (rider index, size) -> (hand, deck, recycled); derived, never dumped or copied."""
-    teams: dict[str, dict[str, int]] = field(default_factory=dict)
+    hands: dict[tuple[int, int], tuple[list[int], tuple[int, ...], tuple[int, ...]]] = field(
+        default_factory=dict, metadata=DERIVED
+    )
+    """A cache of drawn hands, (rider index, size) -> (hand, deck, recycled); derived, never dumped. A copy
+    shares it (same decks until the copy changes; ``resolve`` gives its copy a fresh one then)."""
+    teams: dict[str, dict[str, int]] = field(default_factory=dict, metadata=DERIVED)
     """Each entrant's riders by type letter -> index; derived, shared by the copies of a state (riders and
     owners do not change once the riders are chosen; the code that changes them resets it)."""
-    fixed: dict[Any, Any] = field(default_factory=dict)
+    fixed: dict[Any, Any] = field(default_factory=dict, metadata=DERIVED)
     """Derived data that holds for the whole race (each entrant's bot kind, the Peloton's deck holder):
     shared by the copies of a state like ``teams``; never dumped."""
-    cache: dict[Any, Any] = field(default_factory=dict)
+    cache: dict[Any, Any] = field(default_factory=dict, metadata=DERIVED_FRESH)
     """Other derived data of this exact state (the awaited decisions, the racing riders, the drawn hands); never
     dumped or copied. Code that changes a state in place (only ``resolve``, on its own copy) clears it."""
 
-    def clone(self) -> RaceState:
+    def copy(self) -> RaceState:
         """A copy safe to change: riders and mutable containers are copied, the track is shared."""
-        return RaceState(
-            self.stage,
-            self.options,
-            self.entrants,
-            self.seed,
-            self.rng,
-            self.track,
-            self.large,
-            self.weather,
-            self.phase,
-            self.round,
-            self.turn_order,
-            [r.clone() for r in self.riders],
-            self.bid_round,
-            self.cursor,
-            {k: v[:] for k, v in self.bids.items()},
-            self.hands,  # same decks until the copy changes; resolve gives it a fresh cache then
-            self.teams,
-            self.fixed,
-        )
+        raise AssertionError("built from the fields by _copier below")
+
+    def to_json(self) -> dict[str, Any]:
+        """The dumped fields (everything but the derived data), as JSON data."""
+        return _to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], track: Track) -> RaceState:
+        """The state back from :meth:`to_json`, with its ``track`` rebuilt by the caller."""
+        return _from_json(cls, data, {"track": track})
 
     # --- lookups ---------------------------------------------------------------------------------
     def bot_kinds(self) -> dict[str, str]:
@@ -175,39 +229,5 @@ class RaceState:
         return [r for r in self.riders if r.square > 0 and not r.off]
 
 
-def dump_rider(r: Rider) -> dict[str, Any]:
-    return {
-        "id": r.id,
-        "team": r.team,
-        "kind": r.kind,
-        "owner": r.owner,
-        "bot": r.bot,
-        "deck": list(r.deck),
-        "recycled": list(r.recycled),
-        "square": r.square,
-        "lane": r.lane,
-        "exhaustion": r.exhaustion,
-        "crossed": r.crossed,
-        "past": r.past,
-        "off": r.off,
-        "breakaway": r.breakaway,
-    }
-
-
-def load_rider(d: dict[str, Any]) -> Rider:
-    return Rider(
-        id=d["id"],
-        team=d["team"],
-        kind=d["kind"],
-        owner=d["owner"],
-        bot=d["bot"],
-        deck=tuple(d["deck"]),
-        recycled=tuple(d["recycled"]),
-        square=d["square"],
-        lane=d["lane"],
-        exhaustion=d["exhaustion"],
-        crossed=d["crossed"],
-        past=d["past"],
-        off=d["off"],
-        breakaway=d["breakaway"],
-    )
+Rider.copy = _copier(Rider)  # type: ignore[method-assign,assignment]
+RaceState.copy = _copier(RaceState)  # type: ignore[method-assign,assignment]

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -60,15 +61,19 @@ class StageVersion(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     origin: str
+    """Where the data comes from and how well it is checked (for maintainers: players read ``source``)."""
     tiles: str
     profile: str
-    label: str | None = None
+    label: Literal["origin unverified", "unverified"] | None = None
+    """The status a listing shows beside the name (a ``fr.preset.label.*`` message)."""
 
 
 class StageEntry(StageVersion):
     """A catalogue stage; Peloton stages carry their 5-6-player version in ``large`` (D13)."""
 
     name: str
+    source: Literal["intro", "base", "extra", "tour2017", "peloton"]
+    """The box or event the stage comes from, as a preset's summary names it."""
     large: StageVersion | None = None
 
 
@@ -97,17 +102,22 @@ def catalogue() -> Catalogue:
     return Catalogue.model_validate(json.loads(_read("stages.json")))
 
 
+_LABEL_SUFFIX = re.compile(r"\s*(\[[^\[\]]*\]|\([^()]*\))\s*$")
+"""A status label written after a name, as a listing shows it: ``Sprint de Montagne [origin unverified]``."""
+
+
 @cache
 def find_preset(name: str) -> StageEntry | None:
-    """A catalogue stage by name (case and dashes are forgiven)."""
+    """A catalogue stage by name (case and dashes are forgiven), also as a listing shows it: followed by its
+    label in brackets (``Sprint de Montagne [origin unverified]``, in any language)."""
 
     def key(s: str) -> str:
         return re.sub(r"[\s\-–']+", " ", s).strip().casefold()
 
-    wanted = key(name)
-    for stage in catalogue().stages:
-        if key(stage.name) == wanted:
-            return stage
+    for wanted in (key(name), key(_LABEL_SUFFIX.sub("", name))):
+        for stage in catalogue().stages:
+            if key(stage.name) == wanted:
+                return stage
     return None
 
 

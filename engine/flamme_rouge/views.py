@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.flamme_rouge import cards as C
-from engine.flamme_rouge.start import race_track
 from engine.flamme_rouge.state import RaceState, Rider
 from engine.flamme_rouge.track import TERRAIN_NAMES, Track
 from engine.ruleset import PROGRESS_KEY, progress_marker
@@ -112,16 +111,3 @@ def board_text(state: RaceState) -> str:
     if crossed:
         lines.append("crossed: " + ", ".join(f"{r.id} (round {r.crossed}, +{r.past})" for r in crossed))
     return "\n".join(lines)
-
-
-def stage_board(stage: dict[str, Any]) -> str:
-    """The stage as text: its profile and a strip of terrain letters, 10 squares per group."""
-    track = race_track(stage, False, [])
-    strip = "".join(track.terrain[n] for n in range(1, track.last + 1))
-    groups = " ".join(strip[i : i + 10] for i in range(0, len(strip), 10))
-    lanes = "".join(str(track.lanes[n]) for n in range(1, track.last + 1))
-    lane_groups = " ".join(lanes[i : i + 10] for i in range(0, len(lanes), 10))
-    return (
-        f"{track.name}: {track.last} squares, {track.start_squares} start squares, finish line after square "
-        f"{track.finish - 1}\nprofile: {track.profile()}\nterrain: {groups}\nlanes:   {lane_groups}"
-    )

@@ -59,6 +59,18 @@ def test_presets_are_found_ignoring_case_and_spaces(ruleset: Ruleset[Any]) -> No
     assert catalogue.find_preset(ruleset, "no such stage at all") is None
 
 
+def test_a_preset_is_found_by_its_name_as_a_listing_shows_it_with_its_label() -> None:
+    """'Sprint de Montagne [origin unverified]' (the terminal's listing) and '... · origin unverified' (/stages)
+    find the preset; a label the preset does not carry does not."""
+    from engine.registry import get_ruleset
+
+    ruleset = get_ruleset("flamme_rouge")
+    preset = next(p for p in ruleset.presets() if p.name == "Sprint de Montagne")
+    for written in ("Sprint de Montagne [origin unverified]", "sprint de montagne · Origin Unverified"):
+        assert catalogue.find_preset(ruleset, written) == preset
+    assert catalogue.find_preset(ruleset, "Sprint de Montagne [default]") is None
+
+
 def test_board_file_names_are_ascii_slugs(ruleset: Ruleset[Any]) -> None:
     """Accents and punctuation disappear from attachment names."""
     assert catalogue.board_filename(ruleset, "Côte d'Azur!") == f"{ruleset.id}-cote-d-azur.txt"

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from bot import catalogue
+from bot.i18n import engine_text
 from engine.ruleset import Preset, Ruleset
 from tests.fakediscord import DiscordUser
 
@@ -19,7 +20,7 @@ async def test_stages_lists_every_preset(gregario: Any, alice: DiscordUser, rule
     fields = reply.embeds[0]["fields"]
     presets = ruleset.presets()[:25]
     assert [f["name"].split(" · ")[0] for f in fields] == [p.name for p in presets]
-    assert [f["value"] for f in fields] == [p.summary[:1024] or "—" for p in presets]
+    assert [f["value"] for f in fields] == [engine_text(p.summary)[:1024] or "—" for p in presets]
 
 
 async def test_stage_autocomplete_offers_the_chosen_systems_presets(
@@ -54,7 +55,7 @@ async def test_a_stage_comes_with_its_board_attached(gregario: Any, alice: Disco
         picture_name(ruleset, preset.name),
     ]
     downloaded = await alice.download(reply.attachments[0].url)
-    assert downloaded.decode("utf-8") == ruleset.stage_board(preset.name, {})
+    assert downloaded.decode("utf-8") == engine_text(ruleset.stage_board(preset.name, {}))
 
 
 async def test_a_stage_shows_its_preview_picture_with_the_board_as_alt_text(
@@ -68,7 +69,7 @@ async def test_a_stage_shows_its_preview_picture_with_the_board_as_alt_text(
     image = Image.open(io.BytesIO(await alice.download(picture.url)))
     assert image.format == "PNG"
     assert 600 <= image.width <= 900
-    assert picture.description == ruleset.stage_board(preset.name, {})[:1024]
+    assert picture.description == engine_text(ruleset.stage_board(preset.name, {}))[:1024]
     assert "picture" in reply.embeds[0]["footer"]["text"]
 
 
@@ -99,7 +100,9 @@ async def test_a_preview_that_fails_to_draw_still_sends_the_text_board(
     reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
     assert [a.filename for a in reply.attachments] == [catalogue.board_filename(ruleset, preset.name)]
     assert "image" not in reply.embeds[0]
-    assert (await alice.download(reply.attachments[0].url)).decode() == ruleset.stage_board(preset.name, {})
+    assert (await alice.download(reply.attachments[0].url)).decode() == engine_text(
+        ruleset.stage_board(preset.name, {})
+    )
 
 
 async def test_an_unknown_stage_is_refused_privately_with_the_names(
@@ -154,7 +157,7 @@ async def test_every_preset_of_every_rule_system_can_be_shown(
             reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
             assert reply.embeds[0]["title"] == preset.name, (ruleset.id, preset.name)
             board = await alice.download(reply.attachments[0].url)
-            assert board.decode("utf-8") == str(ruleset.stage_board(preset.name, {})), (ruleset.id, preset.name)
+            assert board.decode("utf-8") == engine_text(ruleset.stage_board(preset.name, {})), (ruleset.id, preset.name)
 
 
 async def test_an_unknown_stage_name_of_1900_characters_still_gets_a_refusal_within_discords_limit(

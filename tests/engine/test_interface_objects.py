@@ -2,7 +2,7 @@
 
 Calling a dataclass by keyword costs about twice as much, so the hot paths build messages, events and
 decisions by position, but only through the factories beside the classes (``engine.messages``,
-``engine.ruleset``) and Flamme Rouge's ``clone`` methods. Reordering a class's fields would silently swap
+``engine.ruleset``) and Flamme Rouge's ``copy`` methods. Reordering a class's fields would silently swap
 values there (a Decision's two adjacent booleans): this test fails first.
 """
 
@@ -101,16 +101,16 @@ def test_the_factories_put_each_value_in_its_field() -> None:
     assert validated({"card": 5}, False) == Validated(order={"card": 5}, complete=False)
 
 
-def test_a_cloned_rider_and_state_equal_their_originals() -> None:
-    """clone() (by position) copies every field into its own place."""
+def test_a_copied_rider_and_state_equal_their_originals() -> None:
+    """copy() (by position) copies every field into its own place."""
     from engine.flamme_rouge import RULESET
     from engine.ruleset import Entrant
 
     state = RULESET.new_race(None, {}, [Entrant(id="a", name="A"), Entrant(id="b", name="B")], 4)
     for rider in state.riders:
-        twin = rider.clone()
+        twin = rider.copy()
         assert [getattr(twin, n) for n in names(Rider)] == [getattr(rider, n) for n in names(Rider)]
-    copy = state.clone()
+    copy = state.copy()
     for n in names(RaceState):
         if n not in ("cache",):
             assert getattr(copy, n) == getattr(state, n), n
@@ -130,3 +130,18 @@ def test_the_one_event_factory_says_what_its_data_hold() -> None:
     assert unhashable.message.text == "Train of ['a', 'b']." and unhashable.data == {"cyclists": ["a", "b"]}
     again = event("wk.penalty", "{rider} loses {minutes} minutes.", rider="A", minutes=2)
     assert again == made and again.data is not made.data, "each event owns its data"
+
+
+def test_an_events_english_text_is_exactly_what_str_format_gives() -> None:
+    """The compiled templates of event() say what str.format says: specs, conversions, quotes, braces, keywords."""
+    from engine.messages import event
+
+    cases: list[tuple[str, dict[str, object]]] = [
+        ("{rider} plays {card} and moves from {from} to {to}.", {"rider": "a", "card": "5", "from": 3, "to": 8}),
+        ("It's {who}'s \"turn\" {{not a field}} {n:>3} {v!r} a\\b", {"who": "ann", "n": 7, "v": "x"}),
+        ("no field at all", {}),
+        ("{x:{w}} nested", {"x": 3, "w": 4}),
+        ("{names} take an exhaustion card.", {"names": "a, b", "riders": ["a", "b"]}),
+    ]
+    for text, data in cases:
+        assert event("fr.x", text, **data).message.text == text.format(**data)

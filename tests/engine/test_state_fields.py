@@ -29,7 +29,7 @@ DERIVED = {"hands", "teams", "fixed", "cache"}
 """Flamme Rouge's derived data: never dumped nor copied, rebuilt when needed (documented on the state)."""
 
 COPIES: dict[str, Callable[[Any], Any]] = {
-    "flamme_rouge": FlammeState.clone,
+    "flamme_rouge": FlammeState.copy,
     "tabella": copy.deepcopy,  # resolve copies a Tabella state with copy.deepcopy
     "wyscig": WyscigState.copy,
     "mind_cycling": MindState.copy,

@@ -85,7 +85,7 @@ class StagesCog(commands.Cog):
             await interaction.response.send_message(embed=embed)
             return
 
-        chosen = catalogue.find_preset(ruleset, stage)
+        chosen = catalogue.find_preset(ruleset, stage, locale)
         shown_stage: Any = chosen.name if chosen is not None else None
         shown_options: dict[str, Any] = {}
         if chosen is None and interaction.guild is not None:

@@ -109,3 +109,16 @@ def test_a_number_without_an_upper_bound_reads_as_such() -> None:
     )
     assert number_range(sprint) == "a number, 0 or more"
     assert number_range(InputField(["d"], sprint.label, "number", [], 0, 4, False)) == "a number from 0 to 4"
+
+
+@pytest.mark.parametrize("preset", ["Sprint de Montagne", "Avenue Corso Paseo", "Stage 8"])
+def test_a_flamme_rouge_preset_is_raced_by_its_name_as_the_listing_shows_it(
+    preset: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`gregario stages` lists 'Sprint de Montagne [origin unverified]'; `play --stage` takes that very text."""
+    assert main(["stages", "flamme_rouge"]) == 0
+    listed = next(line for line in capsys.readouterr().out.splitlines() if line.startswith(f"- {preset} ["))
+    as_listed = listed.removeprefix("- ").split("]:", 1)[0] + "]"
+    assert as_listed != preset  # the listing marks it with its label
+    text = run_play(["--ruleset", "flamme_rouge", "--seed", "3", "--stage", as_listed], "quit\n")
+    assert f"{preset} - round 1" in text

@@ -8,7 +8,7 @@ import pytest
 
 from engine.flamme_rouge.cards import EXHAUSTION
 from engine.flamme_rouge.orders import complete_energy, parse_text, validate_energy
-from engine.messages import OrderError
+from engine.messages import Message, OrderError
 from engine.ruleset import set_path
 from tests.logged import LoggedRace
 
@@ -83,7 +83,11 @@ def test_the_energy_decision_shows_the_first_hand_then_the_second_after_the_firs
     partial = race.validate("anna", set_path({}, ["first"], "s"))
     d = race.awaited({"anna": partial})[0]
     assert d.fields[0].path == ["cards", "s"]
-    assert [c.label for c in d.fields[0].choices] == ["2 (exhaustion)", "5", "9"]
+    assert [c.label.text for c in d.fields[0].choices if isinstance(c.label, Message)] == ["2 (exhaustion)", "5", "9"]
+    assert [c.label.key for c in d.fields[0].choices if isinstance(c.label, Message)][:2] == [
+        "fr.label.exhaustion_card",
+        "fr.label.card",
+    ]
     partial = race.validate("anna", set_path(partial, ["cards", "s"], 9), partial)
     d = race.awaited({"anna": partial})[0]
     assert d.fields[0].path == ["cards", "r"] and [c.value for c in d.fields[0].choices] == [3, 4, 7]

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.flamme_rouge import RULESET
+from engine.messages import Message
 from engine.ruleset import set_path
 from tests.logged import LoggedRace
 
@@ -118,13 +119,26 @@ def test_views_are_json_and_the_public_one_hides_decks_and_hands() -> None:
 
 
 def test_the_catalogue_summary_and_stage_board() -> None:
-    """Presets list every stage with its status label; the summary and the stage board are text."""
-    presets = RULESET.presets()
-    assert len(presets) == 20 and presets[0].name == "Avenue Corso Paseo"
-    assert {p.label for p in presets if p.name == "Stage 8"} == {"unverified"}
-    assert "Rouleur" in RULESET.summary()
+    """Presets list every stage with its status label; the summary and the stage board are messages."""
+    presets = {p.name: p for p in RULESET.presets()}
+    assert len(presets) == 20 and next(iter(presets)) == "Avenue Corso Paseo"
+    labels = {name: p.label.key if isinstance(p.label, Message) else p.label for name, p in presets.items()}
+    assert labels["Avenue Corso Paseo"] == "fr.preset.label.default"  # D12: the default stage
+    assert labels["Stage 8"] == "fr.preset.label.unverified"
+    assert labels["Sprint de Montagne"] == "fr.preset.label.origin_unverified"
+    assert labels["Firenze-Milano"] is None
+    # La Haute Montagne, S5 _31 u7 d5 _14 u12 F4: 78 squares, 7 + 12 uphill, 5 downhill.
+    summary = presets["La Haute Montagne"].summary
+    assert isinstance(summary, Message) and summary.key == "fr.preset.summary.base"
+    assert summary.text == "78 squares (19 uphill, 5 downhill); base game"
+    assert summary.params == {"count": 78, "ascent": 19, "descent": 5, "supply": 0, "cobbles": 0}
+    assert "Rouleur" in RULESET.summary().text and RULESET.summary().key == "fr.summary"
     board = RULESET.stage_board("La Haute Montagne", {})
-    assert "S5 _31 u7 d5 _14 u12 F4" in board
+    assert board.key == "fr.stage_board" and board.params["profile"] == "S5 _31 u7 d5 _14 u12 F4"
+    first_line = board.text.splitlines()[0]
+    assert first_line == "La Haute Montagne: 78 squares, 5 start squares, finish line after square 74"
+    assert board.params["terrain"].split()[3] == "______uuuu"  # squares 31-40: flat to 36, then the climb
+    assert "Key: S start area" in board.text and "Key:" not in str(board.params)  # the legend is the template's
 
 
 @pytest.mark.rules("D11", "7.7")

@@ -137,3 +137,14 @@ def test_more_than_eight_riders_on_a_base_stage_get_the_three_lane_start_tile() 
     assert large.terrain == small.terrain
     col = build_track({"preset": "Le Col du Ballon"}, large=True)
     assert col.start_squares == 4 and col.lanes[6] == 3 and col.lanes[7] == 2
+
+
+def test_a_preset_is_found_by_its_name_as_a_listing_shows_it() -> None:
+    """'Sprint de Montagne [origin unverified]', as listed, is Sprint de Montagne; an unknown name stays unknown."""
+    from engine.flamme_rouge.track import find_preset
+
+    for written in ("Sprint de Montagne [origin unverified]", "sprint de montagne (default)", "Sprint de Montagne"):
+        found = find_preset(written)
+        assert found is not None and found.name == "Sprint de Montagne"
+    assert find_preset("Nowhere [origin unverified]") is None
+    assert find_preset("Sprint [de Montagne]") is None
