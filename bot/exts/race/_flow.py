@@ -153,26 +153,33 @@ class Flow:
 
     async def catch_up(self) -> None:
         """After a start: post the resolved steps no post tells yet (the process stopped in between),
-        with the same nonce as before, so a post that did go out is not posted twice. Each step is told
-        with its own progress marker (the record replayed), so a lap that ended while the process was
-        down is closed in its own message and the next lap's turns start the next one."""
+        with the same nonce as before, so a post that did go out is not posted twice."""
         untold = await boards.untold_steps(self.ctx)
-        markers: dict[int, dict[int, dict[str, Any] | None]] = {}
         for race_id in dict.fromkeys(r for r, *_ in untold):
-            marker = ((await boards.public_view(self.ctx, race_id)) or {}).get(PROGRESS_KEY) or {}
-            if marker.get("lap") is not None:  # only a race told lap by lap needs the markers of the past
-                steps = [s for r, s, *_ in untold if r == race_id]
-                markers[race_id] = await boards.progress_after(self.ctx, race_id, steps)
-        for race_id, step, events, played in untold:
-            race = await lobby.view(self.ctx, race_id)
+            async with self._locks[race_id]:
+                try:
+                    await self._tell_late(race_id, [s for r, s, *_ in untold if r == race_id])
+                except discord.HTTPException:
+                    _log.exception("could not post the steps of race %s told late", race_id)
+
+    async def _tell_late(self, race_id: int, steps: list[int]) -> None:
+        """Tell these resolved steps of a race, oldest first, from what the database holds: after a
+        restart, or when the news of a step reaches this process after a later step's (two tasks
+        resolved them). Each is told with its own progress marker (the record replayed), so a lap that
+        ended meanwhile is closed in its own message and the next lap's turns start the next one."""
+        marker = ((await boards.public_view(self.ctx, race_id)) or {}).get(PROGRESS_KEY) or {}
+        markers: dict[int, dict[str, Any] | None] = {}
+        if marker.get("lap") is not None:  # only a race told lap by lap needs the markers of the past
+            markers = await boards.progress_after(self.ctx, race_id, steps)
+        race = await lobby.view(self.ctx, race_id)
+        for step, events, played in await boards.told_steps(self.ctx, race_id, steps):
             current = race.step == step + 1 and race.status == "running"
             awaiting = race.awaiting if current else []
             deadline = await boards.deadline(self.ctx, race_id, step + 1) if current else None
-            progress = markers.get(race_id, {}).get(step)
             if step == 0:
-                await self.happen(RaceStarted(race_id, events, awaiting, deadline, progress))
+                await self._happen(RaceStarted(race_id, events, awaiting, deadline, markers.get(step)))
             else:
-                await self.happen(StepResolved(race_id, step, played, events, awaiting, deadline, progress))
+                await self._happen(StepResolved(race_id, step, played, events, awaiting, deadline, markers.get(step)))
 
     async def happen_all(self, happenings: list[Happening]) -> None:
         for happening in happenings:
@@ -184,6 +191,10 @@ class Flow:
             await self._round_post(race, h)
             await self._edit_lobby(race)
         elif isinstance(h, StepResolved):
+            earlier = [s for s in await posts.unposted_steps(self.ctx, h.race_id) if s < h.step]
+            if earlier:  # told in order: a step resolved by another task may come before it
+                await self._tell_late(h.race_id, earlier)
+                race = await lobby.view(self.ctx, h.race_id)
             await self._round_post(race, h)
         elif isinstance(h, RaceFinished):
             await self._final_post(race, h.standings, h.provisional, "final", columns=h.columns)
@@ -349,12 +360,12 @@ class Flow:
         turn), the turns go into one message per lap instead (:meth:`_lap_post`)."""
         step = h.step if isinstance(h, StepResolved) else 0
         orders_played = h.orders if isinstance(h, StepResolved) else {}
+        if step not in await posts.unposted_steps(self.ctx, race.race_id):
+            return  # told already: before a restart, or late from the database (:meth:`_tell_late`)
         if isinstance(h, StepResolved):
             await self._close_panels(race, h)
         if race.status == "running":
             await self._open_panels(race, step + 1, h.awaiting, h.deadline)
-        if step not in await posts.unposted_steps(self.ctx, race.race_id):
-            return  # posted before a restart already
         public = await boards.public_view(self.ctx, race.race_id)
         # The step's own marker (after it): a chain of steps, or a backlog told after a restart, is told
         # step by step even though the race has moved on since.
