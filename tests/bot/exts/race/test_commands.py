@@ -208,6 +208,8 @@ async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
     laps = await laps_after(table.ctx, table.race_id)
     for lap in lap_posts:
         told = [p.step for p in stored if p.kind == "step" and p.message_id == lap.message_id]
-        assert {laps[s - 1] for s in told} == {lap.kind.removeprefix("lap:")}, f"only its own lap's turns: {told} {laps} {[(p.step, p.kind, p.message_id) for p in stored]}"
+        assert {laps[s - 1] for s in told} == {lap.kind.removeprefix("lap:")}, (
+            f"only its own lap's turns: {told} {laps} {[(p.step, p.kind, p.message_id) for p in stored]}"
+        )
     later = max(p.step for p in stored if p.kind == "step" and p.message_id == lap_posts[0].message_id)
     assert f"step {later + 1}**" not in channel[lap_posts[0].message_id].text, "the next lap's turns go elsewhere"
