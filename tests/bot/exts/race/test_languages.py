@@ -64,7 +64,7 @@ async def test_channel_posts_follow_the_servers_preferred_locale(
     assert all(m.text.startswith("[fr] ") for m in channel), [m.text[:40] for m in channel if "[fr]" not in m.text]
     assert finals(alice)[0].buttons == [f"[fr] {ENGLISH['race.button.rematch']}"]
     assert alice.dms() and not any("[fr]" in m.text for m in alice.dms()), "DMs speak the player's language"
-    assert any("step 1**" in m.text and m.items() for m in alice.dms()), "her panels came"
+    assert any(m.items() for m in alice.dms()), "her panels came"
 
 
 @pytest.mark.usefixtures("marked_catalogues")
