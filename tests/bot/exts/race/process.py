@@ -16,10 +16,13 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import bot
 from tests.fakediscord.server import API, FakeDiscord
 from tests.fakediscord.world import Guild
 
 READY_SECONDS = 20.0
+SOURCE = Path(bot.__file__).resolve().parents[1]
+"""The tree the test imports the bot from: the process runs the same code, wherever it is installed."""
 
 
 @contextlib.asynccontextmanager
@@ -36,6 +39,7 @@ async def gregario_run(
         "GREGARIO_TEST_GUILD_ID": str(guild.id),
         "GREGARIO_DATABASE_URL": database_url,
         "GREGARIO_ENGINE_WORKERS": "0",
+        "PYTHONPATH": os.pathsep.join(p for p in (str(SOURCE), os.environ.get("PYTHONPATH", "")) if p),
     }
     with open(folder / log_name, "ab") as log:
         process = await asyncio.create_subprocess_exec(
