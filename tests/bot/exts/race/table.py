@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.services import lobby, records
+from bot.services import lobby, posts, records
 from bot.services.context import Context
 from engine.race import Race, replay
 from engine.ruleset import PROGRESS_KEY
@@ -133,6 +133,16 @@ class Table:
                 return
             await asyncio.sleep(POLL)
         raise AssertionError("the race never started")
+
+    async def all_told(self) -> None:
+        """Wait until every step resolved so far is told in the channel (the Start click's work, and the
+        bots' turns it chained, are done), so a test may stop the bot without cutting a post in half."""
+        deadline = time.monotonic() + TIMEOUT
+        while await posts.unposted_steps(self.ctx, self.race_id):
+            if time.monotonic() > deadline:
+                raise AssertionError("resolved steps were never told")
+            await asyncio.sleep(POLL)
+        await self.fake.settle(0.2, 5)
 
     async def wait_step_after(self, step: int) -> None:
         async def moved() -> bool:

@@ -38,6 +38,7 @@ async def _started(gregario: Gregario, fake: FakeDiscord, alice: DiscordUser) ->
     race_id = int(lobby.items()[0]["custom_id"].split(":")[2])
     table = Table(fake, gregario.runtime.ctx, race_id, {f"u{alice.id}": alice})
     await table.started()
+    await table.all_told()
     return table
 
 

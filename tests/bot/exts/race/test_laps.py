@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.services import boards, posts, records, resolution
+from bot.services import boards, records, resolution
 from bot.services.context import Context
 from bot.settings import Settings
 from bot.store.database import connect
@@ -29,11 +29,7 @@ async def test_a_lap_ended_while_the_bot_was_down_is_closed_in_its_own_message(
         table = Table(fake, bot.runtime.ctx, race_id, {f"u{alice.id}": alice})
         await table.started()
         await table.panel(f"u{alice.id}", (await table.state())[1])
-        for _ in range(200):  # the Start click's work is done: every step resolved so far is told
-            if not await posts.unposted_steps(table.ctx, race_id):
-                break
-            await fake.settle(0.05, 5)
-        await fake.settle(0.3, 5)
+        await table.all_told()
     told_before = {p.step for p in await boards.posts_of(table.ctx, race_id) if p.kind == "step"}
 
     # No bot runs: the deadlines fall and the steps resolve (Alice's turns automatic), nothing is posted.
