@@ -236,7 +236,10 @@ async def start(
         await session.flush()
         fresh = await load(session, race_id)
         happened, deadline = await resolution.open_step(ctx, session, fresh, 1, opened.next, now)
-    started: list[Happening] = [RaceStarted(race_id, opened.events, opened.next.entrants, deadline), *happened]
+    started: list[Happening] = [
+        RaceStarted(race_id, opened.events, opened.next.entrants, deadline, opened.next.progress),
+        *happened,
+    ]
     return started + await resolution.resolve_if_ready(ctx, race_id)
 
 

@@ -117,6 +117,8 @@ class RaceStarted:
     """The opening events (the first deal, the start line...)."""
     awaiting: list[str]
     deadline: datetime | None
+    progress: dict[str, Any] | None = None
+    """The public progress marker at the start (which lap the first turn is in)."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,8 @@ class StepResolved:
     awaiting: list[str]
     """Who the next step waits for (empty once the race is finished)."""
     deadline: datetime | None
+    progress: dict[str, Any] | None = None
+    """The public progress marker right after this step (None: not known; the race's marker now is used)."""
 
 
 @dataclass(frozen=True)

@@ -213,7 +213,9 @@ async def _write(
     await session.execute(delete(Job).where(col(Job.race_id) == race.id, col(Job.step) == step))
     race.step, race.awaiting = step + 1, outcome.next.entrants
     opened, deadline = await open_step(ctx, session, loaded, step + 1, outcome.next, now)
-    resolved = StepResolved(race.id, step, outcome.orders, outcome.events, outcome.next.entrants, deadline)
+    resolved = StepResolved(
+        race.id, step, outcome.orders, outcome.events, outcome.next.entrants, deadline, outcome.next.progress
+    )
     return [resolved, *opened]
 
 

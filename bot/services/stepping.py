@@ -20,7 +20,7 @@ from engine.messages import Message, OrderError
 from engine.race import Race, replay
 from engine.record import RaceRecord, RecordError
 from engine.registry import RULESET_IDS, get_ruleset
-from engine.ruleset import ORDER_META_KEYS, Entrant, Order
+from engine.ruleset import ORDER_META_KEYS, PROGRESS_KEY, Entrant, Order
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,9 @@ class Awaiting:
     result: dict[str, Any]
     announcement: tuple[str, str, int | None] | None
     """(kind, delay, hour) of news the finished race holds back, if any."""
+    progress: dict[str, Any] | None = None
+    """The public progress marker as the step opens (after the step before): a front end that tells a
+    sequential system lap by lap groups each resolved step by its own marker, not by the race's now."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +155,13 @@ def _awaiting(race: Race) -> Awaiting:
         finished=result.finished,
         result=result.model_dump(mode="json"),
         announcement=announcement,
+        progress=_progress(race),
     )
+
+
+def _progress(race: Race) -> dict[str, Any] | None:
+    marker = race.ruleset.public_view(race.state).get(PROGRESS_KEY)
+    return dict(marker) if isinstance(marker, dict) else None
 
 
 def _body(order: Order) -> dict[str, Any]:
@@ -305,6 +314,32 @@ def replay_result(record: RaceRecord, published: bool) -> dict[str, Any]:
     if published:
         race.publish()
     return race.result().model_dump(mode="json")
+
+
+def _replayed_to(record: RaceRecord, steps: int, on_state: Any = None) -> Race:
+    """The race after the first ``steps`` steps of ``record`` (announcements come after the last step)."""
+    return replay(record.model_copy(update={"steps": record.steps[:steps], "announcements": None}), on_state=on_state)
+
+
+def decisions_before(record: RaceRecord, step: int, entrants: list[str]) -> dict[str, dict[str, Any] | None]:
+    """What each of ``entrants`` was asked when ``step`` opened (None: nothing), the record replayed to the
+    step before: a panel closed once its step resolved shows its components again, disabled."""
+    asked = {d.entrant: d.model_dump(mode="json") for d in _replayed_to(record, step - 1).awaited()}
+    return {e: asked.get(e) for e in entrants}
+
+
+def progress_after(record: RaceRecord, steps: list[int]) -> dict[int, dict[str, Any] | None]:
+    """The public progress marker after each of ``steps`` (0: the start), the record replayed: posts made
+    after a restart group each step told late by its own marker."""
+    wanted = set(steps)
+    found: dict[int, dict[str, Any] | None] = {}
+
+    def seen(number: int, race: Race) -> None:
+        if number in wanted:
+            found[number] = _progress(race)
+
+    _replayed_to(record, max(wanted, default=0), seen)
+    return found
 
 
 def order_error(exc: OrderError) -> Message:

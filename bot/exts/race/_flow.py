@@ -21,10 +21,10 @@ import discord
 from bot.catalogue import MESSAGE_LIMIT
 from bot.exts.race import _lobby, _panel, _posts
 from bot.exts.race._components import PanelButton, RematchButton
-from bot.exts.race._text import clip, events_text, recorded, stamp, standings_text
-from bot.i18n import t
+from bot.exts.race._text import clip, events_text, stamp, standings_text
+from bot.i18n import DEFAULT_LOCALE, t
 from bot.render.files import board_file, result_file
-from bot.services import boards, league, lobby, orders, posts, records
+from bot.services import boards, league, lobby, orders, posts, records, server_settings
 from bot.services.context import Context
 from bot.services.outcomes import (
     AnnouncementPublished,
@@ -102,6 +102,18 @@ class Flow:
             opener_id=opener_id,
         )
 
+    async def channel_locale(self, race: RaceView) -> str:
+        """The language of what everyone in the race's channel reads (the lobby, round, lap and final
+        posts): the language an admin chose in ``/settings``, else the server's preferred locale as
+        Discord gives it (``Guild.preferred_locale``, a community server's setting), else English. Each
+        player's own panels follow their own locale instead."""
+        chosen = (await server_settings.get_settings(self.ctx, race.server_id)).language
+        if chosen != server_settings.DEFAULTS.language:
+            return chosen
+        guild = self.client.get_guild(race.server_id)
+        preferred = getattr(guild, "preferred_locale", None)
+        return str(preferred) if preferred else DEFAULT_LOCALE
+
     async def closed_dms(self, race_id: int) -> set[int]:
         return {int(p.kind[4:]) for p in await boards.posts_of(self.ctx, race_id, 0) if p.kind.startswith("nodm")}
 
@@ -114,16 +126,17 @@ class Flow:
     def _names(self, race: RaceView) -> dict[str, str]:
         return {s.entrant: s.name for s in race.seats}
 
-    async def _lobby_text(self, race: RaceView, locale: str | None) -> tuple[str, discord.ui.View]:
+    async def _lobby_text(self, race: RaceView) -> tuple[str, discord.ui.View]:
+        """The lobby, a public message: in the channel's language, whoever clicked."""
         stage = await boards.stage_of(self.ctx, race.race_id)
-        return _lobby.render(race, stage, locale, await self.closed_dms(race.race_id))
+        return _lobby.render(race, stage, await self.channel_locale(race), await self.closed_dms(race.race_id))
 
     async def _edit_lobby(self, race: RaceView) -> None:
         """Bring the lobby message up to date (seats, DMs closed, running/finished)."""
         stored = [p for p in await boards.posts_of(self.ctx, race.race_id, 0) if p.kind == "lobby"]
         if not stored:
             return
-        content, view = await self._lobby_text(race, None)
+        content, view = await self._lobby_text(race)
         try:
             await _posts.edit(self.client, stored[0].channel_id, stored[0].message_id, content, view)
         except discord.HTTPException as exc:
@@ -141,15 +154,32 @@ class Flow:
     async def catch_up(self) -> None:
         """After a start: post the resolved steps no post tells yet (the process stopped in between),
         with the same nonce as before, so a post that did go out is not posted twice."""
-        for race_id, step, events, played in await boards.untold_steps(self.ctx):
-            race = await lobby.view(self.ctx, race_id)
+        untold = await boards.untold_steps(self.ctx)
+        for race_id in dict.fromkeys(r for r, *_ in untold):
+            async with self._locks[race_id]:
+                try:
+                    await self._tell_late(race_id, [s for r, s, *_ in untold if r == race_id])
+                except discord.HTTPException:
+                    _log.exception("could not post the steps of race %s told late", race_id)
+
+    async def _tell_late(self, race_id: int, steps: list[int]) -> None:
+        """Tell these resolved steps of a race, oldest first, from what the database holds: after a
+        restart, or when the news of a step reaches this process after a later step's (two tasks
+        resolved them). Each is told with its own progress marker (the record replayed), so a lap that
+        ended meanwhile is closed in its own message and the next lap's turns start the next one."""
+        marker = ((await boards.public_view(self.ctx, race_id)) or {}).get(PROGRESS_KEY) or {}
+        markers: dict[int, dict[str, Any] | None] = {}
+        if marker.get("lap") is not None:  # only a race told lap by lap needs the markers of the past
+            markers = await boards.progress_after(self.ctx, race_id, steps)
+        race = await lobby.view(self.ctx, race_id)
+        for step, events, played in await boards.told_steps(self.ctx, race_id, steps):
             current = race.step == step + 1 and race.status == "running"
             awaiting = race.awaiting if current else []
             deadline = await boards.deadline(self.ctx, race_id, step + 1) if current else None
             if step == 0:
-                await self.happen(RaceStarted(race_id, events, awaiting, deadline))
+                await self._happen(RaceStarted(race_id, events, awaiting, deadline, markers.get(step)))
             else:
-                await self.happen(StepResolved(race_id, step, played, events, awaiting, deadline))
+                await self._happen(StepResolved(race_id, step, played, events, awaiting, deadline, markers.get(step)))
 
     async def happen_all(self, happenings: list[Happening]) -> None:
         for happening in happenings:
@@ -161,6 +191,10 @@ class Flow:
             await self._round_post(race, h)
             await self._edit_lobby(race)
         elif isinstance(h, StepResolved):
+            earlier = [s for s in await posts.unposted_steps(self.ctx, h.race_id) if s < h.step]
+            if earlier:  # told in order: a step resolved by another task may come before it
+                await self._tell_late(h.race_id, earlier)
+                race = await lobby.view(self.ctx, h.race_id)
             await self._round_post(race, h)
         elif isinstance(h, RaceFinished):
             await self._final_post(race, h.standings, h.provisional, "final", columns=h.columns)
@@ -219,19 +253,52 @@ class Flow:
             await posts.record_post(self.ctx, race.race_id, 0, f"nodm{user_id}", 0, 0)
 
     async def _close_panels(self, race: RaceView, h: StepResolved) -> None:
-        """Disable the resolved step's panels: each says what was played, without components."""
+        """Close the resolved step's panels, one edit each, in each player's language: the panel says the
+        step is resolved and what was played, and keeps its components, disabled: the confirmation's
+        Change for an order the player completed, else the choices they were offered (the decision
+        asked when the step opened, read back from the record)."""
         by_user = {s.user_id: s for s in race.seats if s.user_id is not None}
-        for post in await boards.posts_of(self.ctx, race.race_id, h.step):
-            if not post.kind.startswith("p"):
+        panels = [p for p in await boards.posts_of(self.ctx, race.race_id, h.step) if p.kind.startswith("p")]
+        if not panels:
+            return
+        seats = {p.message_id: by_user.get(int(p.kind[1:])) for p in panels}
+        bodies: dict[str, dict[str, Any]] = {}
+        unfinished: list[str] = []
+        for seat in seats.values():
+            if seat is None:
                 continue
-            seat = by_user.get(int(post.kind[1:]))
-            played = h.orders.get(seat.entrant) if seat is not None else None
-            body = {k: v for k, v in (played or {}).items() if k not in ("by", "auto", "received_at")}
-            lines = [f"**{await self._title(race, None, h.step)}**", t("race.panel.closed", None)]
-            if body:
-                lines.append(t("race.panel.played", None, order=recorded(body, {})))
+            played = h.orders.get(seat.entrant)
+            meta = ("by", "auto", "received_at")
+            sent = played if isinstance(played, dict) else {}
+            bodies[seat.entrant] = {k: v for k, v in sent.items() if k not in meta}
+            if not isinstance(played, dict) or played.get("auto"):
+                unfinished.append(seat.entrant)
+        asked: dict[str, dict[str, Any] | None] = {}
+        if unfinished:
             try:
-                await _posts.edit(self.client, post.channel_id, post.message_id, "\n".join(lines), None)
+                asked = await boards.decisions_before(self.ctx, race.race_id, h.step, unfinished)
+            except Exception:
+                _log.warning("race %s: the closed panels show no choices", race.race_id, exc_info=True)
+        locales = await posts.locales(self.ctx, race.server_id, [int(p.kind[1:]) for p in panels])
+        for post in panels:
+            seat = seats[post.message_id]
+            entrant = seat.entrant if seat is not None else ""
+            locale = locales.get(seat.user_id) if seat is not None and seat.user_id is not None else None
+            body = bodies.get(entrant) or {}
+            if entrant in unfinished:
+                shown = PanelView(race.race_id, h.step, entrant, asked.get(entrant), {}, None)
+            else:
+                shown = PanelView(race.race_id, h.step, entrant, None, {}, body or None)
+            content, view = _panel.render(
+                shown,
+                title=await self._title(race, locale, h.step),
+                locale=locale,
+                deadline=None,
+                closed=True,
+                played=body,
+            )
+            try:
+                await _posts.edit(self.client, post.channel_id, post.message_id, content, view)
             except discord.HTTPException as exc:
                 _log.warning("could not close a panel of race %s: %s", race.race_id, exc)
 
@@ -245,35 +312,43 @@ class Flow:
             return None
 
     def _turn_lines(
-        self, race: RaceView, step: int, events: list[dict[str, Any]], played: dict[str, Any], room: int
+        self,
+        race: RaceView,
+        step: int,
+        events: list[dict[str, Any]],
+        played: dict[str, Any],
+        room: int,
+        locale: str | None,
     ) -> list[str]:
         """A resolved step as a post tells it: headline, events, who was automatic (within ``room``)."""
         names = self._names(race)
         key = "race.post.headline" if step else "race.post.started"
-        head = t(key, None, ruleset=get_ruleset(race.ruleset).name, race=race.race_id, step=step)
+        head = t(key, locale, ruleset=get_ruleset(race.ruleset).name, race=race.race_id, step=step)
         automatic = [names.get(e, e) for e, o in played.items() if isinstance(o, dict) and o.get("auto")]
-        auto = [t("race.post.automatic", None, names=", ".join(automatic))] if automatic else []
-        body = events_text(events, None, room - len(head) - sum(len(x) + 1 for x in auto) - 1)
+        auto = [t("race.post.automatic", locale, names=", ".join(automatic))] if automatic else []
+        body = events_text(events, locale, room - len(head) - sum(len(x) + 1 for x in auto) - 1)
         return [head, *([body] if body else []), *auto]
 
-    def _waiting(self, race: RaceView, h: StepResolved | RaceStarted) -> list[str]:
+    def _waiting(self, race: RaceView, h: StepResolved | RaceStarted, locale: str | None) -> list[str]:
         """Who is awaited now, and by when."""
         tail = []
         if h.awaiting and race.status == "running":
             names = self._names(race)
-            tail.append(t("race.post.waiting", None, names=", ".join(names.get(e, e) for e in h.awaiting)))
+            tail.append(t("race.post.waiting", locale, names=", ".join(names.get(e, e) for e in h.awaiting)))
             if h.deadline is not None:
-                tail.append(t("race.panel.deadline", None, when=stamp(h.deadline)))
+                tail.append(t("race.panel.deadline", locale, when=stamp(h.deadline)))
         return tail
 
-    async def _open_orders(self, race: RaceView, h: StepResolved | RaceStarted, step: int) -> discord.ui.View | None:
+    async def _open_orders(
+        self, race: RaceView, h: StepResolved | RaceStarted, step: int, locale: str | None
+    ) -> discord.ui.View | None:
         """Open my orders, while a player with closed DMs is awaited."""
         closed = await self.closed_dms(race.race_id)
         seats = {s.entrant: s.user_id for s in race.seats}
         if race.status != "running" or not any(seats.get(e) in closed for e in h.awaiting):
             return None
         view = discord.ui.View(timeout=None)
-        label = t("race.button.open_orders", None)
+        label = t("race.button.open_orders", locale)
         view.add_item(PanelButton("o", race.race_id, step + 1, label, style=discord.ButtonStyle.primary))
         return view
 
@@ -285,22 +360,26 @@ class Flow:
         turn), the turns go into one message per lap instead (:meth:`_lap_post`)."""
         step = h.step if isinstance(h, StepResolved) else 0
         orders_played = h.orders if isinstance(h, StepResolved) else {}
+        if step not in await posts.unposted_steps(self.ctx, race.race_id):
+            return  # told already: before a restart, or late from the database (:meth:`_tell_late`)
         if isinstance(h, StepResolved):
             await self._close_panels(race, h)
         if race.status == "running":
             await self._open_panels(race, step + 1, h.awaiting, h.deadline)
-        if step not in await posts.unposted_steps(self.ctx, race.race_id):
-            return  # posted before a restart already
         public = await boards.public_view(self.ctx, race.race_id)
-        marker = (public or {}).get(PROGRESS_KEY) or {}
+        # The step's own marker (after it): a chain of steps, or a backlog told after a restart, is told
+        # step by step even though the race has moved on since.
+        marker = h.progress if h.progress is not None else (public or {}).get(PROGRESS_KEY) or {}
+        locale = await self.channel_locale(race)
         if step and marker.get("lap") is not None:
-            await self._lap_post(race, h, step, marker, public)
+            await self._lap_post(race, h, step, marker, public, locale)
             return
-        tail = self._waiting(race, h)
+        tail = self._waiting(race, h, locale)
         room = MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)
-        content = clip("\n".join([*self._turn_lines(race, step, h.events, orders_played, room), *tail]), MESSAGE_LIMIT)
-        view = await self._open_orders(race, h, step)
-        picture = await self._board(race, public, None)
+        lines = self._turn_lines(race, step, h.events, orders_played, room, locale)
+        content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
+        view = await self._open_orders(race, h, step, locale)
+        picture = await self._board(race, public, locale)
         message_id = await _posts.send(
             self.client,
             race.channel_id,
@@ -321,9 +400,10 @@ class Flow:
         step: int,
         marker: dict[str, Any],
         public: dict[str, Any] | None,
+        locale: str | None,
     ) -> None:
         """A turn of a sequential system: appended to its lap's message (edited), or the first of a new
-        lap (posted). The marker read after the turn tells whether the lap is complete: once its lap (or
+        lap (posted). The turn's own marker (after it) tells whether the lap is complete: once its lap (or
         stage) number moves on, the message is closed and the next turn starts a new one. Nothing is kept
         in memory: the lap message ("lap:<number>:<lap>", stored at its first step), which steps it tells
         (their "step" posts carry its message id) and where a lap closed ("lapx:<next lap>", stored at
@@ -336,11 +416,10 @@ class Flow:
         latest_done = max(done, key=lambda p: p.step) if done else None
         current = laps[-1] if laps and (latest_done is None or latest_done.step < laps[-1].step) else None
         now = _lap_key(marker)
-        closing = now != (current.kind[len(LAP) :] if current else _pending(latest_done, now)) or (
-            race.status != "running"
-        )
-        tail = self._waiting(race, h)
-        view = await self._open_orders(race, h, step)
+        last = race.status != "running" and step >= race.step - 1  # the race's last turn closes its lap
+        closing = now != (current.kind[len(LAP) :] if current else _pending(latest_done, now)) or last
+        tail = self._waiting(race, h, locale)
+        view = await self._open_orders(race, h, step, locale)
         played = h.orders if isinstance(h, StepResolved) else {}
         if current is None:
             key = _pending(latest_done, now)
@@ -353,11 +432,11 @@ class Flow:
         lines = [
             line
             for s, events, orders_played in turns
-            for line in self._turn_lines(race, s, events, orders_played, room)
+            for line in self._turn_lines(race, s, events, orders_played, room, locale)
         ]
         content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
         closing = closing or now != key
-        picture = await self._board(race, public, None) if current is None or closing else None
+        picture = await self._board(race, public, locale) if current is None or closing else None
         if current is None:
             message_id = await _posts.send(
                 self.client,
@@ -389,14 +468,15 @@ class Flow:
     ) -> None:
         names = self._names(race)
         ruleset = get_ruleset(race.ruleset)
+        locale = await self.channel_locale(race)
         title = "race.news.title" if kind == "news" else "race.final.title"
-        lines = [t(title, None, ruleset=ruleset.name, race=race.race_id)]
+        lines = [t(title, locale, ruleset=ruleset.name, race=race.race_id)]
         if events:
-            lines.append(events_text(events, None, 600))
-        lines.append(standings_text(standings, names, None, columns))
+            lines.append(events_text(events, locale, 600))
+        lines.append(standings_text(standings, names, locale, columns))
         if provisional:
-            lines.append(t("race.final.provisional", None))
-        lines.extend(await self._league_lines(race, kind, names))
+            lines.append(t("race.final.provisional", locale))
+        lines.extend(await self._league_lines(race, kind, names, locale))
         content = clip("\n".join(lines), MESSAGE_LIMIT)
         record = await records.race_record(self.ctx, race.race_id)
         files = [discord.File(io.BytesIO(record.to_json().encode("utf-8")), filename=f"race-{race.race_id}.json")]
@@ -406,14 +486,15 @@ class Flow:
                 race.ruleset,
                 result,
                 ruleset.name,
-                description=standings_text(standings, names, None, columns),
+                description=standings_text(standings, names, locale, columns),
+                locale=locale,
                 names=names,
             )
             files.insert(0, card)
         except Exception:
             _log.warning("race %s: the result card failed; the post goes out without it", race.race_id, exc_info=True)
         view = discord.ui.View(timeout=None)
-        view.add_item(RematchButton(race.race_id, t("race.button.rematch", None)))
+        view.add_item(RematchButton(race.race_id, t("race.button.rematch", locale)))
         if any(p.kind == kind for p in await boards.posts_of(self.ctx, race.race_id)):
             return
         message_id = await _posts.send(
@@ -421,7 +502,7 @@ class Flow:
         )
         await posts.record_post(self.ctx, race.race_id, 0, kind, race.channel_id, message_id)
 
-    async def _league_lines(self, race: RaceView, kind: str, names: dict[str, str]) -> list[str]:
+    async def _league_lines(self, race: RaceView, kind: str, names: dict[str, str], locale: str | None) -> list[str]:
         """What the race earned in the server's league (the race service credited it before this post), or,
         on the Gazzetta's post, the points it corrected. A league failure never holds the post back."""
         try:
@@ -432,14 +513,14 @@ class Flow:
                 items = ", ".join(
                     t(
                         "race.news.league_change",
-                        None,
+                        locale,
                         name=names.get(c.entrant, c.name or c.entrant),
                         before=c.points_before,
                         after=c.points_after,
                     )
                     for c in changes
                 )
-                return [t("race.news.league_changes", None, changes=items)]
+                return [t("race.news.league_changes", locale, changes=items)]
             points = await league.points_for_race(self.ctx, race.race_id)
         except Exception:
             _log.warning("race %s: league points unavailable for the post", race.race_id, exc_info=True)
@@ -447,8 +528,8 @@ class Flow:
         if not points:
             return []
         order = [seat.entrant for seat in race.seats if seat.entrant in points]
-        items = ", ".join(t("race.final.league_item", None, name=names.get(e, e), points=points[e]) for e in order)
-        return [t("race.final.league", None, points=items)]
+        items = ", ".join(t("race.final.league_item", locale, name=names.get(e, e), points=points[e]) for e in order)
+        return [t("race.final.league", locale, points=items)]
 
     async def _remind(self, race: RaceView, h: ReminderDue) -> None:
         locales = await posts.locales(self.ctx, race.server_id, h.user_ids)
@@ -487,7 +568,7 @@ class Flow:
                 await interaction.response.defer()
                 happened = await lobby.start(self.ctx, race_id, me.user_id, manager=manager)
                 race = await lobby.view(self.ctx, race_id)
-                content, view = await self._lobby_text(race, locale)
+                content, view = await self._lobby_text(race)
                 await interaction.edit_original_response(content=content, view=view)
                 await self.happen_all(happened)
                 return
@@ -496,7 +577,7 @@ class Flow:
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
             return
-        content, view = await self._lobby_text(race, locale)
+        content, view = await self._lobby_text(race)
         await interaction.response.edit_message(content=content, view=view)
 
     # --- panels ------------------------------------------------------------------------------------------
@@ -645,7 +726,7 @@ class Flow:
     async def post_lobby(self, interaction: discord.Interaction[Any], race: RaceView) -> None:
         """Answer with the lobby (public) and remember its message to edit it later."""
         await self.welcome(race, interaction.user.id, str(interaction.locale))
-        content, view = await self._lobby_text(race, str(interaction.locale))
+        content, view = await self._lobby_text(race)
         await interaction.response.send_message(content, view=view)
         message = await interaction.original_response()
         await posts.record_post(self.ctx, race.race_id, 0, "lobby", message.channel.id, message.id)

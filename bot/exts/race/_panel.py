@@ -83,8 +83,13 @@ def render(
     page: tuple[int, int] | None = None,
     closed: bool = False,
     note: str | None = None,
+    played: dict[str, Any] | None = None,
 ) -> tuple[str, discord.ui.View]:
-    """The panel's text and components. ``mode`` "f": the whole decision again (after Change)."""
+    """The panel's text and components. ``mode`` "f": the whole decision again (after Change).
+
+    ``closed``: the step has resolved; the panel says so and what was ``played``, and keeps the
+    components it showed (the confirmation's Change, or the decision's choices when the player never
+    completed an order), every one disabled, so nobody wonders whether it still works."""
     decision = panel.decision or {}
     complete = bool(panel.order) and (bool(decision.get("complete")) or not decision.get("fields"))
     lines = [f"**{title}**"]
@@ -92,26 +97,29 @@ def render(
         lines.append(note)
     if closed:
         lines.append(t("race.panel.closed", locale))
-    elif decision and not (complete and mode == "p"):
-        lines.append(say(decision.get("prompt"), locale))
-        lines.extend(say(m, locale) for m in decision.get("info") or [])
-    if panel.order:
-        shown = recorded(panel.order, field_labels(decision, locale))
-        key = "race.panel.recorded" if complete else "race.panel.so_far"
-        lines.append(t(key, locale, order=shown))
+        if played:
+            lines.append(t("race.panel.played", locale, order=recorded(played, field_labels(decision, locale))))
+    else:
+        if decision and not (complete and mode == "p"):
+            lines.append(say(decision.get("prompt"), locale))
+            lines.extend(say(m, locale) for m in decision.get("info") or [])
+        if panel.order:
+            shown = recorded(panel.order, field_labels(decision, locale))
+            key = "race.panel.recorded" if complete else "race.panel.so_far"
+            lines.append(t(key, locale, order=shown))
     if deadline is not None and not closed:
         lines.append(t("race.panel.deadline", locale, when=stamp(deadline)))
     view = discord.ui.View(timeout=None)
-    if not closed and (mode == "f" or not complete):
+    if mode == "f" or not complete:
         _fields(view, panel, decision, locale, mode, page)
     row = 4
-    if not closed and complete and mode == "p":
+    if complete and mode == "p":
         view.add_item(
             PanelButton(
                 "c", panel.race_id, panel.step, t("race.button.change", locale), style=discord.ButtonStyle.primary
             )
         )
-    elif not closed:
+    else:
         view.add_item(PanelButton("t", panel.race_id, panel.step, t("race.button.type", locale)))
     for item in view.children:
         if isinstance(item, PanelButton) and item.what in "tc":

@@ -12,8 +12,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.services import lobby
+from bot.services import lobby, posts, records
 from bot.services.context import Context
+from engine.race import Race, replay
+from engine.ruleset import PROGRESS_KEY
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Message
@@ -21,6 +23,20 @@ from tests.fakediscord.world import Message
 TIMEOUT = 20.0
 POLL = 0.02
 """How often the table looks at the race while waiting for the bot (the race's time is the test's clock)."""
+
+
+def lap_of(race: Race) -> str:
+    """The lap of turns a race is in, as its progress marker says: "<number>:<lap>"."""
+    marker = race.ruleset.public_view(race.state)[PROGRESS_KEY]
+    return f"{marker['number']}:{marker['lap']}"
+
+
+async def laps_after(ctx: Context, race_id: int) -> dict[int, str]:
+    """The lap after each resolved step (0: the start), the record replayed with the engine: a turn's
+    lap is the one after the step before it."""
+    laps: dict[int, str] = {}
+    replay(await records.race_record(ctx, race_id), on_state=lambda n, race: laps.__setitem__(n, lap_of(race)))
+    return laps
 
 
 def picks_on(message: Message) -> list[dict[str, Any]]:
@@ -117,6 +133,16 @@ class Table:
                 return
             await asyncio.sleep(POLL)
         raise AssertionError("the race never started")
+
+    async def all_told(self) -> None:
+        """Wait until every step resolved so far is told in the channel (the Start click's work, and the
+        bots' turns it chained, are done), so a test may stop the bot without cutting a post in half."""
+        deadline = time.monotonic() + TIMEOUT
+        while await posts.unposted_steps(self.ctx, self.race_id):
+            if time.monotonic() > deadline:
+                raise AssertionError("resolved steps were never told")
+            await asyncio.sleep(POLL)
+        await self.fake.settle(0.2, 5)
 
     async def wait_step_after(self, step: int) -> None:
         async def moved() -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bot.app import Gregario
-from tests.bot.exts.race.table import Table
+from tests.bot.exts.race.table import Table, laps_after
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Message
@@ -38,6 +38,7 @@ async def _started(gregario: Gregario, fake: FakeDiscord, alice: DiscordUser) ->
     race_id = int(lobby.items()[0]["custom_id"].split(":")[2])
     table = Table(fake, gregario.runtime.ctx, race_id, {f"u{alice.id}": alice})
     await table.started()
+    await table.all_told()
     return table
 
 
@@ -205,5 +206,11 @@ async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
             assert f"step {s}**" in message.text, "every turn of the lap is in its message"
         turns += len(told)
     assert turns >= 3, "a lap holds more than one turn"
+    laps = await laps_after(table.ctx, table.race_id)
+    for lap in lap_posts:
+        told = [p.step for p in stored if p.kind == "step" and p.message_id == lap.message_id]
+        assert {laps[s - 1] for s in told} == {lap.kind.removeprefix("lap:")}, (
+            f"only its own lap's turns: {told} {laps} {[(p.step, p.kind, p.message_id) for p in stored]}"
+        )
     later = max(p.step for p in stored if p.kind == "step" and p.message_id == lap_posts[0].message_id)
     assert f"step {later + 1}**" not in channel[lap_posts[0].message_id].text, "the next lap's turns go elsewhere"

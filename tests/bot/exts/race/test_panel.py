@@ -76,3 +76,21 @@ def test_options_are_key_value_pairs_read_as_json() -> None:
         "riders_per_player": 1,
         "show_deck_contents": True,
     }
+
+
+def test_a_closed_panel_keeps_its_choices_disabled() -> None:
+    """An absent player's panel, closed at the deadline, still shows its three cards and Type my order, greyed."""
+    panel = PanelView(1, 3, "u1", _decision(_choice(["card"], 3)), {}, None)
+    content, view = _panel.render(panel, title="Race", locale="en", deadline=None, closed=True, played={"card": 2})
+    parts = _components(view)
+    assert [c.get("label") for c in parts] == ["0", "1", "2", "Type my order"]
+    assert all(c.get("disabled") for c in parts)
+    assert "This step is resolved" in content and "You played: Card: 2" in content, "named by the decision's own labels"
+
+
+def test_a_closed_confirmation_keeps_change_disabled() -> None:
+    """A panel that confirmed a complete order closes with its Change button greyed out."""
+    panel = PanelView(1, 3, "u1", None, {}, {"card": 7})
+    content, view = _panel.render(panel, title="Race", locale="en", deadline=None, closed=True, played={"card": 7})
+    assert [(c.get("label"), c.get("disabled")) for c in _components(view)] == [("Change", True)]
+    assert "Recorded" not in content and "You played: card: 7" in content

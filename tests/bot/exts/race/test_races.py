@@ -1,21 +1,32 @@
 """A whole race of each rule system on the fake Discord, with everything a real table brings: a player
-with closed DMs, an absent player, a stranger, a stale button, a changed order and a restart."""
+with closed DMs, an absent player, a stranger, a stale button, a changed order and a restart.
+
+The race begins in a bot inside the test (its clock moved by the test, for the absent player's
+deadline); in the middle of a round that bot stops and a real `gregario run` process starts on the same
+database file, and the race finishes there. A Tabella race's Gazzetta, due the next morning, is
+published by a bot started afterwards with its clock moved to that morning."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.services import boards, records
 from bot.services.clock import ManualClock
-from bot.services.queries import step_orders
+from bot.services.context import Context
+from bot.services.queries import iso, step_orders
 from bot.settings import Settings
+from bot.store.database import connect
 from engine.race import replay
 from engine.record import parse_record
+from engine.ruleset import PROGRESS_KEY
+from tests.bot.exts.race.process import gregario_run, logged_errors
 from tests.bot.exts.race.table import Table, finals, pick, picks_on
 from tests.fakediscord.plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
@@ -83,6 +94,13 @@ def _stranger(fake: FakeDiscord, guild: Guild, races: Channel) -> DiscordUser:
     return DiscordUser(fake, user, races)
 
 
+async def _lap(table: Table) -> tuple[Any, Any] | None:
+    """Which lap of turns the race is in (None: a system that plays every seat at once)."""
+    public = await boards.public_view(table.ctx, table.race_id)
+    marker = (public or {}).get(PROGRESS_KEY) or {}
+    return None if marker.get("lap") is None else (marker.get("number"), marker.get("lap"))
+
+
 async def _stored(table: Table, step: int, entrant: str) -> dict[str, Any]:
     async with table.ctx.db.sessions() as session:
         found = (await step_orders(session, table.race_id, step))[entrant]
@@ -99,14 +117,24 @@ async def test_a_table_races_to_the_final_post(
     bob: DiscordUser,
     carla: DiscordUser,
     ruleset: str,
+    tmp_path: Path,
 ) -> None:
-    """Alice, Bob (DMs closed) and Carla race to the result; Dave's clicks are refused; the bot restarts mid-round."""
+    """Alice, Bob (DMs closed) and Carla race to the result; Dave's clicks are refused; mid-round the bot
+    stops and a `gregario run` process takes the race over on the same database file."""
     fake = fake_discord
     dave = _stranger(fake, guild, races)
-    clock = ManualClock()
+    # The test's bot counts time from three days ago, so that after the absent player's deadline its
+    # time is just behind the real time the `gregario run` process keeps: no deadline of the steps it
+    # opened is overdue there, and every order's time comes after the ones before.
+    clock = ManualClock(datetime.now(UTC) - timedelta(days=3, minutes=1))
     bob.close_dms()
+    database_url = bot_settings.database_url
+    reader = Context(db=connect(database_url))
     async with contextlib.AsyncExitStack() as first:
-        bot = await first.enter_async_context(running_bot(fake, bot_settings, clock=clock))
+        first.push_async_callback(reader.db.close)
+        second_stack = contextlib.AsyncExitStack()
+        first.push_async_callback(second_stack.aclose)
+        bot = await second_stack.enter_async_context(running_bot(fake, bot_settings, clock=clock))
         assert bot.runtime is not None
         ctx = bot.runtime.ctx
         stage: dict[str, Any] = {"stage": SHORT[ruleset]} if SHORT[ruleset] else {}
@@ -153,7 +181,6 @@ async def test_a_table_races_to_the_final_post(
         changed: tuple[int, str, dict[str, Any]] | None = None
         stale_checked = False
         restarted: dict[str, Any] | None = None
-        second: contextlib.AsyncExitStack | None = None
         for _ in range(400):
             status, step, humans = await table.state()
             if status != "running":
@@ -181,18 +208,23 @@ async def test_a_table_races_to_the_final_post(
                     if after["body"] == first_order["body"]:
                         changed = None  # only one legal choice: nothing to change here
                     continue
-            if restarted is None and len(humans) >= 2 and open_dm:
-                # The bot restarts between two orders of the same step.
+            if restarted is None and open_dm and (len(humans) >= 2 or await _lap(table) is not None):
+                # The bot stops in the middle of a round: between two orders of the same step, or, turn
+                # by turn, between two turns of a lap; a `gregario run` process takes over.
                 who = open_dm[0]
+                lap = await _lap(table)
                 await table.order(who, step)
                 kept = await _stored(table, step, who)
+                if len(humans) < 2:
+                    await table.wait_step_after(step)
+                    status, _now, waiting = await table.state()
+                    if status != "running" or not waiting or await _lap(table) != lap:
+                        continue  # that turn ended the lap: the restart waits for one inside a lap
                 restarted = {"step": step, "entrant": who, **kept}
-                await first.aclose()
-                second = contextlib.AsyncExitStack()
-                first.push_async_callback(second.aclose)
-                bot = await second.enter_async_context(running_bot(fake, bot_settings, clock=clock))
-                assert bot.runtime is not None
-                table.ctx = bot.runtime.ctx
+                await fake.settle(0.2, 5)  # the next panels are out: the players click what the old bot sent
+                await second_stack.aclose()
+                await second_stack.enter_async_context(gregario_run(fake, guild, tmp_path, database_url))
+                table.ctx = reader
                 continue
             if not stale_checked and f"u{bob.id}" in table.ephemerals:
                 old = table.ephemerals[f"u{bob.id}"]
@@ -215,18 +247,21 @@ async def test_a_table_races_to_the_final_post(
         assert "Rematch" in final.buttons
         news = "provisional" in final.text
         if news:
-            # Tabella's Gazzetta, due the next morning: time moves on, the news is posted with the record.
-            clock.advance(days=2)
+            # Tabella's Gazzetta, due the next morning: the process stops, and a bot whose time is two days
+            # on starts, finds the news overdue and posts it with the record.
+            await second_stack.aclose()
+            clock.set(datetime.now(UTC) + timedelta(days=2))
+            await second_stack.enter_async_context(running_bot(fake, bot_settings, clock=clock))
             await fake.wait_until(lambda: len(finals(alice)) >= 2, 8, lambda: "no Gazzetta post")
             final = finals(alice)[1]
             attachment = next(a for a in final.attachments if a.filename == f"race-{race_id}.json")
             assert "provisional" not in final.text
 
         # Every order kept: the one sent before the restart, the changed one.
-        assert restarted is not None or ruleset == "wyscig", "a step awaiting two players at once"
-        if restarted is not None:
-            kept = record.steps[restarted["step"] - 1][restarted["entrant"]]
-            assert {k: v for k, v in kept.items() if k not in ("received_at", "by", "auto")} == restarted["body"]
+        assert restarted is not None, "the race was taken over by a `gregario run` process mid-round"
+        kept = record.steps[restarted["step"] - 1][restarted["entrant"]]
+        assert {k: v for k, v in kept.items() if k not in ("received_at", "by", "auto")} == restarted["body"]
+        assert not kept.get("auto") and kept["received_at"] == iso(restarted["received_at"])
         if changed is not None:
             played = record.steps[changed[0] - 1][changed[1]]
             assert {k: v for k, v in played.items() if k not in ("received_at", "by", "auto")} == changed[2]
@@ -275,6 +310,19 @@ async def test_a_table_races_to_the_final_post(
         )
         assert figures["panel DMs"] == len(panels), "one DM per awaited player with open DMs per decision"
         assert figures["panel closes"] == len(panels), "each panel closed once"
+        # Closed panels keep their buttons, disabled: the confirmation's Change, or the choices an absent
+        # player was offered.
+        panel_ids = {p.message_id for p in panels}
+        closed_panels = [m for u in (alice, carla) for m in u.dms() if m.id in panel_ids]
+        assert len(closed_panels) == len(panels)
+        for message in closed_panels:
+            assert "This step is resolved" in message.text, message.text
+            assert message.items() and all(c.get("disabled") for c in message.items()), message.items()
+        if absent not in table.closed:
+            unanswered = next(m for m in table.players[absent].dms() if m.id in panel_ids and "step 1**" in m.text)
+            offered = [c for c in unanswered.items() if str(c.get("custom_id", "")).startswith(("gr:b:", "gr:s:"))]
+            assert offered, "the absent player's closed panel still shows the choices offered, disabled"
         assert figures["failed DMs"] == 0, "a player known to have closed DMs is not tried again"
+        assert logged_errors(tmp_path) == [], "the `gregario run` process logged no error"
         per_step = {k: round(v / steps, 2) for k, v in figures.items()}
         print(f"\nrequests for {ruleset}: {steps} steps, totals {json.dumps(figures)}, per step {json.dumps(per_step)}")

@@ -2,51 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import os
-import signal
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.services.context import Context
 from bot.store.database import connect
 from engine.race import replay
 from engine.record import parse_record
+from tests.bot.exts.race.process import gregario_run, logged_errors
 from tests.bot.exts.race.table import Table, finals
-from tests.fakediscord.server import API, FakeDiscord
+from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Guild
-
-READY_SECONDS = 20.0
-
-
-@contextlib.asynccontextmanager
-async def gregario_run(fake: FakeDiscord, guild: Guild, folder: Path, database_url: str) -> AsyncIterator[int]:
-    """A `gregario run` process pointed at the fake by its settings alone (API base URL, CA file)."""
-    sessions = len(fake.sessions)
-    env = {
-        **os.environ,
-        "GREGARIO_TOKEN": fake.token,
-        "GREGARIO_API_BASE_URL": f"https://127.0.0.1:{fake.port}{API}",
-        "GREGARIO_CA_FILE": str(fake.cert),
-        "GREGARIO_TEST_GUILD_ID": str(guild.id),
-        "GREGARIO_DATABASE_URL": database_url,
-        "GREGARIO_ENGINE_WORKERS": "0",
-    }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run", cwd=folder, env=env, stderr=asyncio.subprocess.PIPE
-    )
-    try:
-        connected = lambda: len(fake.sessions) > sessions and fake.commands  # noqa: E731
-        await fake.wait_until(connected, READY_SECONDS, lambda: "gregario run never connected")
-        await fake.settle(0.3, 5)
-        yield process.pid
-    finally:
-        if process.returncode is None:
-            process.send_signal(signal.SIGKILL)  # a crash: nothing is flushed, nothing is said goodbye
-        await process.wait()
 
 
 async def test_a_crash_between_two_orders_keeps_both(
@@ -97,5 +64,6 @@ async def test_a_crash_between_two_orders_keeps_both(
         names = {e.id: e.name for e in record.entrants}
         for standing in replay(record).result().standings:
             assert f"{standing.place}. {names[standing.entrant]}" in final.text
+        assert logged_errors(tmp_path) == []
     finally:
         await ctx.db.close()

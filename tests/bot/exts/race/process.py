@@ -1,0 +1,65 @@
+"""`gregario run` in a process of its own, pointed at the test's fake Discord by its settings alone.
+
+The restart tests start the real command on the race's database file, as an operator would after a
+crash, and kill it with SIGKILL (nothing flushed, no goodbye). Its log goes to a file beside the
+database, so a full pipe can never stall it; :func:`logged_errors` reads the ERROR lines and
+tracebacks back, for the test to fail on them as the in-process fixture does on ERROR records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import bot
+from tests.fakediscord.server import API, FakeDiscord
+from tests.fakediscord.world import Guild
+
+READY_SECONDS = 20.0
+SOURCE = Path(bot.__file__).resolve().parents[1]
+"""The tree the test imports the bot from: the process runs the same code, wherever it is installed."""
+
+
+@contextlib.asynccontextmanager
+async def gregario_run(
+    fake: FakeDiscord, guild: Guild, folder: Path, database_url: str, log_name: str = "gregario-run.log"
+) -> AsyncIterator[int]:
+    """A `gregario run` process (its pid while it runs), connected and its commands synced; killed after."""
+    sessions = len(fake.sessions)
+    env = {
+        **os.environ,
+        "GREGARIO_TOKEN": fake.token,
+        "GREGARIO_API_BASE_URL": f"https://127.0.0.1:{fake.port}{API}",
+        "GREGARIO_CA_FILE": str(fake.cert),
+        "GREGARIO_TEST_GUILD_ID": str(guild.id),
+        "GREGARIO_DATABASE_URL": database_url,
+        "GREGARIO_ENGINE_WORKERS": "0",
+        "PYTHONPATH": os.pathsep.join(p for p in (str(SOURCE), os.environ.get("PYTHONPATH", "")) if p),
+    }
+    with open(folder / log_name, "ab") as log:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot.cli", "run", cwd=folder, env=env, stdout=log, stderr=log
+        )
+    try:
+        connected = lambda: len(fake.sessions) > sessions and fake.commands  # noqa: E731
+        await fake.wait_until(connected, READY_SECONDS, lambda: "gregario run never connected")
+        await fake.settle(0.3, 5)
+        yield process.pid
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGKILL)  # a crash: nothing is flushed, nothing is said goodbye
+        await process.wait()
+
+
+def logged_errors(folder: Path, log_name: str = "gregario-run.log") -> list[str]:
+    """The ERROR (and worse) lines and tracebacks the processes logged."""
+    path = folder / log_name
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return [line for line in lines if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")]

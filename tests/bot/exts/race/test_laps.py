@@ -1,0 +1,74 @@
+"""Turn-by-turn lap messages (Wyścig) told after a restart: every turn goes into the message of its own lap."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.services import boards, records, resolution
+from bot.services.context import Context
+from bot.settings import Settings
+from bot.store.database import connect
+from engine.race import replay
+from tests.bot.exts.race.table import Table, lap_of, laps_after
+from tests.fakediscord.plugin import running_bot
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.users import DiscordUser
+
+
+async def test_a_lap_ended_while_the_bot_was_down_is_closed_in_its_own_message(
+    fake_discord: FakeDiscord, bot_settings: Settings, alice: DiscordUser
+) -> None:
+    """Turns resolved while no bot posted them (a stop right after each resolution) cross from one lap into
+    the next; the bot that starts next tells each turn in its own lap's message and closes the old lap."""
+    fake = fake_discord
+    async with running_bot(fake, bot_settings) as bot:
+        assert bot.runtime is not None
+        lobby = await (await alice.slash("race new", ruleset="wyscig", stage='{"stages": 1}', bots=2)).reply()
+        await (await alice.click(lobby, "Start")).acknowledged()
+        race_id = int(lobby.items()[0]["custom_id"].split(":")[2])
+        table = Table(fake, bot.runtime.ctx, race_id, {f"u{alice.id}": alice})
+        await table.started()
+        await table.panel(f"u{alice.id}", (await table.state())[1])
+        await table.all_told()
+    told_before = {p.step for p in await boards.posts_of(table.ctx, race_id) if p.kind == "step"}
+
+    # No bot runs: the deadlines fall and the steps resolve (Alice's turns automatic), nothing is posted.
+    ctx = Context(db=connect(bot_settings.database_url))
+    try:
+        record = await records.race_record(ctx, race_id)
+        start_lap = lap_of(replay(record))
+        for _ in range(40):
+            step = (await table.state())[1]
+            await resolution.resolve(ctx, race_id, step, force=True)
+            status, now, _humans = await table.state()
+            assert status == "running"
+            laps = await laps_after(ctx, race_id)
+            if laps[now - 2] != start_lap:
+                break  # the last turn resolved is the next lap's: the backlog crosses the boundary
+        else:
+            raise AssertionError("the backlog never crossed into the next lap")
+    finally:
+        await ctx.db.close()
+    backlog = sorted(set(range(1, now)) - told_before)
+    assert {laps[s - 1] for s in backlog} == {start_lap, laps[now - 2]}, "the backlog holds turns of two laps"
+
+    async with running_bot(fake, bot_settings) as bot:
+        assert bot.runtime is not None
+        await fake.settle(0.3, 5)
+        stored = await boards.posts_of(bot.runtime.ctx, race_id)
+    channel = {m.id: m for m in alice.read()}
+    by_message: dict[int, list[int]] = {}
+    for post in stored:
+        if post.kind == "step" and post.step:
+            by_message.setdefault(post.message_id, []).append(post.step)
+    assert set().union(*map(set, by_message.values())) == set(range(1, now)), "every turn told once"
+    lap_posts = {p.message_id: p.kind.removeprefix("lap:") for p in stored if p.kind.startswith("lap:")}
+    for message_id, steps in by_message.items():
+        # A turn's lap is the marker's before it (after the step before).
+        assert {laps[s - 1] for s in steps} == {lap_posts[message_id]}, f"one lap per message: {steps}"
+        text = channel[message_id].text
+        assert all(f"step {s}**" in text for s in steps)
+        assert not any(f"step {s}**" in text for s in set(range(1, now)) - set(steps)), "no other lap's turn"
+    last_of_old = max(s for s in range(1, now) if laps[s - 1] == start_lap)
+    closed_at: Any = [p.step for p in stored if p.kind == f"lapx:{laps[now - 2]}"]
+    assert closed_at == [last_of_old], "the old lap is closed at its own last turn"
