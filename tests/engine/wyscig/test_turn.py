@@ -220,3 +220,12 @@ def test_a_redeal_that_empties_the_pile_without_a_speed_card_skips_the_player() 
     assert kinds(race)[-2:] == ["wk.redeal", "wk.skip"]
     assert state(race).turn == "p1"
     assert state(race).player("p2").hand_size == 0
+
+
+@pytest.mark.rules("D16", "D7")
+def test_a_redealt_hand_goes_to_the_discard_pile_and_its_climb_is_laid_during_the_turn() -> None:
+    """P1's 45 and P2's three redealt descents make 4 discards; the climb P2 draws is no opening climb."""
+    hands = {"p1": "45 45 45 45 45 45", "p2": "d d"}
+    race = run(record(hands, "39 d 40 41 42 43 44 c 46 47 39 39", [("p1", "play 45")]))
+    assert state(race).discards == 1 + 3
+    assert [(c.owner, c.ends_at_turn, c.opening) for c in state(race).climbs] == [("p2", 2, False)]
