@@ -133,3 +133,21 @@ def test_a_cyclist_across_the_line_blocks_nobody_and_shelters_nobody() -> None:
     assert r.state.cyclists["b#1"].place == 2
     events = play(r, {"b": "#2 move 0"})
     assert "b#2" in of_kind(events, "mc.round_start")[0].data["in_wind"]
+
+
+@pytest.mark.rules("D4", "9.3")
+def test_a_path_may_cross_the_line_only_with_its_last_step() -> None:
+    """From row 68 'F,F,F' crosses with its third and last step; 'F,F,F,F' would go on past the line."""
+    r = race([("a", 1, 68, 3)], options={"mode": "live"})
+    assert r.validate("a", "move F,F,F")["path"] == ["F", "F", "F"]
+    with pytest.raises(OrderError, match=r"step 3 \(F\).* crosses the finish line"):
+        r.validate("a", "move F,F,F,F")
+
+
+@pytest.mark.rules("D4", "9.3")
+def test_a_path_may_ride_into_the_rightmost_lane_but_not_beyond_it() -> None:
+    """From lane 4 of 5, 'FR' ends in lane 5; 'FR,FR' would leave the road with its second step."""
+    r = race([("a", 1, 30, 4)], options={"mode": "live"})
+    assert r.validate("a", "move FR")["path"] == ["FR"]
+    with pytest.raises(OrderError, match=r"step 2 \(FR\).* leave the road"):
+        r.validate("a", "move FR,FR")

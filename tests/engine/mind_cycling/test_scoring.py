@@ -154,3 +154,31 @@ def test_a_cyclist_set_up_past_the_sprint_takes_it_with_its_first_action() -> No
     r = race([("a", 1, 31, 1), ("b", 1, 29, 1)])
     play(r, {"a": "#1 move 0", "b": "#1 move 5"})
     assert r.state.section_winners["sprint"] == "a#1"
+
+
+@pytest.mark.rules("D21")
+def test_equal_points_give_best_team_to_the_later_listed_team_whose_best_cyclist_finished_first() -> None:
+    """B places 1, 4, 6, 7 and A 2, 3, 5, 8 (34 points each): B's winner gives B Best Team, so B ranks first."""
+    stage = {**OPEN_COURSE, "course": ["plains", "plains"]}
+    spots = [
+        ("b", 1, 20, 1), ("a", 1, 20, 2), ("a", 2, 20, 3), ("b", 2, 20, 4), ("a", 3, 20, 5),
+        ("b", 3, 19, 1), ("b", 4, 19, 2), ("a", 4, 19, 3),
+    ]  # fmt: skip
+    r = race(spots, stage=stage, park=False, team_size=4, options={"max_rounds": 1})
+    play(r, {"b": "#1 move 1\n#2 move 1\n#3 move 0\n#4 move 0", "a": "#1 move 1\n#2 move 1\n#3 move 0\n#4 move 0"})
+    result = RULESET.result(r.state)
+    a, b = (next(s for s in result.standings if s.entrant == e) for e in ("a", "b"))
+    assert (a.figures["team_points"], b.figures["team_points"]) == (34, 34)
+    assert b.figures["medal_names"] == ["best_cyclist", "best_team"]
+    assert [s.entrant for s in result.standings] == ["b", "a"]
+
+
+@pytest.mark.rules("D22")
+def test_mid_race_the_cyclists_on_the_road_are_placed_in_movement_order() -> None:
+    """A#1 on row 12 ahead of B#1 on row 10: provisionally first and second, and the standings say provisional."""
+    r = race([("a", 1, 12, 1), ("b", 1, 10, 2)])
+    result = RULESET.result(r.state)
+    a, b = (next(s for s in result.standings if s.entrant == e) for e in ("a", "b"))
+    assert (a.figures["places"]["a#1"], b.figures["places"]["b#1"]) == (1, 2)
+    assert (a.figures["best_place"], b.figures["best_place"]) == (1, 2)
+    assert (result.finished, result.provisional) == (False, True)
