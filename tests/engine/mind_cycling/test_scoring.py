@@ -182,3 +182,21 @@ def test_mid_race_the_cyclists_on_the_road_are_placed_in_movement_order() -> Non
     assert (a.figures["places"]["a#1"], b.figures["places"]["b#1"]) == (1, 2)
     assert (a.figures["best_place"], b.figures["best_place"]) == (1, 2)
     assert (result.finished, result.provisional) == (False, True)
+
+
+@pytest.mark.rules("D21", "D22")
+def test_players_equal_on_medals_and_points_are_split_by_their_best_placed_cyclist() -> None:
+    """Round limit, nobody moves: A places 1, 2, 4 (two medals); C 3, 7, 9 and B 5, 6, 8 score 20 each: C, then B."""
+    stage = {**OPEN_COURSE, "course": ["plains", "plains"]}
+    spots = [
+        ("a", 1, 20, 1), ("a", 2, 20, 2), ("c", 1, 20, 3), ("a", 3, 20, 4), ("b", 1, 20, 5),
+        ("b", 2, 19, 1), ("c", 2, 19, 2), ("b", 3, 19, 3), ("c", 3, 19, 4),
+    ]  # fmt: skip
+    r = race(spots, players=("a", "b", "c"), stage=stage, park=False, options={"max_rounds": 1})
+    play(r, {p: "#1 move 0\n#2 move 0\n#3 move 0" for p in ("a", "b", "c")})
+    result = RULESET.result(r.state)
+    assert [(s.entrant, s.place, s.figures["medals"], s.figures["team_points"]) for s in result.standings] == [
+        ("a", 1, 2, 32),
+        ("c", 2, 0, 20),
+        ("b", 3, 0, 20),
+    ]
