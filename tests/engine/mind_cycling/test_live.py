@@ -143,3 +143,14 @@ def test_after_the_bottle_passes_the_round_starts_and_the_train_is_asked_to_whee
     events = play(r, {"a": "wheel"})
     assert spot(r, "a#1") == (13, 3)
     assert [e.data["cyclist"] for e in of_kind(events, "mc.wheel")] == ["a#1"]
+
+
+@pytest.mark.rules("9.3", "D16", "D19")
+def test_a_live_relay_in_front_of_a_cyclist_on_the_last_row_crosses_the_line() -> None:
+    """A#3 rides onto row 70, the last; A#1 behind it relays in front of it, over the line, and finishes first."""
+    r = race([("a", 3, 69, 2), ("a", 1, 68, 2)], options=LIVE)
+    play(r, {"a": "move 1"})
+    assert spot(r, "a#3") == (70, 2)
+    events = play(r, {"a": "relay"})
+    assert r.state.cyclists["a#1"].crossed and r.state.finish_order == ["a#1"]
+    assert [e.data["cyclist"] for e in of_kind(events, "mc.relay")] == ["a#1"]
