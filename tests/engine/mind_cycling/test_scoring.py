@@ -8,7 +8,7 @@ from engine.mind_cycling import RULESET
 from engine.mind_cycling.scoring import points_for
 from engine.ruleset import Entrant
 
-from .scenario import OPEN_COURSE, play, race
+from .scenario import OPEN_COURSE, hold, play, race
 
 
 @pytest.mark.rules("example:team-points", "3.5")
@@ -200,3 +200,16 @@ def test_players_equal_on_medals_and_points_are_split_by_their_best_placed_cycli
         ("c", 2, 0, 20),
         ("b", 3, 0, 20),
     ]
+
+
+@pytest.mark.rules("D21", "D22")
+def test_two_players_with_nobody_across_when_the_twelfth_crosses_share_fifth_place() -> None:
+    """Four teams of three all cross in the first round; E and F, far behind, place nobody and share 5th."""
+    players = ("a", "b", "c", "d", "e", "f")
+    rows = [(70, lane) for lane in range(1, 6)] + [(69, lane) for lane in range(1, 6)] + [(68, 1), (68, 2)]
+    spots = [(p, n, *rows[3 * i + n - 1]) for i, p in enumerate(players[:4]) for n in (1, 2, 3)]
+    r = race(spots, players=players)
+    play(r, {p: "#1 move 3\n#2 move 3\n#3 move 3" for p in players[:4]} | {p: hold(r, p) for p in ("e", "f")})
+    result = RULESET.result(r.state)
+    assert result.finished and len(r.state.finish_order) == 12
+    assert [(s.entrant, s.place, s.figures["team_points"]) for s in result.standings][-2:] == [("e", 5, 0), ("f", 5, 0)]
