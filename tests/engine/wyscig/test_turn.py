@@ -234,7 +234,7 @@ def test_a_redealt_hand_goes_to_the_discard_pile_and_its_climb_is_laid_during_th
 @pytest.mark.rules("5.3", "4.1")
 def test_the_table_keeps_each_card_its_descents_and_the_speed_it_was_judged_against() -> None:
     """P1 sets 45; P2 plays 45 + 1 descent = 47 against 45 and leads: his last card reads 45 + 1 = 47."""
-    hands = {"p1": "45 41 41 41 41 41", "p2": "45 d 41 41 41 41"}
+    hands = {"p1": "45 41 41 41 41 41", "p2": "45 d 42 42 42 42"}
     race = run(record(hands, "39 39 39 39", [("p1", "play 45"), ("p2", "play 45 +1")]))
     assert state(race).player("p2").last == {"card": 45, "descents": 1, "speed": 47}
     entry = state(race).played[-1]
