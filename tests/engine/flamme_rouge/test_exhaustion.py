@@ -73,3 +73,15 @@ def test_exhaustion_cards_never_run_out_and_bot_teams_never_take_them() -> None:
     got = {s.riders[i].id for i in take_exhaustion(occupancy(s), s.riders, s.track.finish)}
     assert got == {"black-r", "black-s"}
     assert s.rider("black-r").recycled.count(EXHAUSTION) == 7
+
+
+@pytest.mark.rules("6.7", "D19")
+def test_a_rider_alone_in_front_at_two_end_phases_holds_two_exhaustion_cards() -> None:
+    """Black-s alone on 30 takes a card at each of two end phases: two in its recycled pile, two counted."""
+    race = start(record(players=1, setup=placed({"black-r": 10, "black-s": 30})))
+    s = race.state
+    for _ in range(2):
+        take_exhaustion(occupancy(s), s.riders, s.track.finish)
+    rider = s.rider("black-s")
+    assert rider.exhaustion == 2
+    assert rider.recycled.count(EXHAUSTION) == 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.flamme_rouge.ranking import rider_order
+from engine.flamme_rouge.ranking import result, rider_order
 
 from .helpers import at, placed, play, record, start
 
@@ -110,3 +110,17 @@ def test_once_no_player_races_the_bot_teams_finish_their_race_in_the_same_step()
     assert race.result().finished and race.awaited() == []
     assert s.rider("blue-p1").crossed == 6 and s.rider("blue-p2").crossed == 7
     assert [st.entrant for st in race.result().standings] == ["anna", "peloton0"]
+
+
+@pytest.mark.rules("D5", "8", "D25")
+def test_mid_race_the_riders_still_racing_follow_the_crossed_ones_by_road_position() -> None:
+    """Blue-r has crossed; black-r and black-s share 30 (right lane first) ahead of blue-s on 12: provisional."""
+    s = start(record(players=2)).state
+    blue_r = s.rider("blue-r")
+    blue_r.crossed, blue_r.past, blue_r.lane, blue_r.off = 3, 1, 1, True
+    for rid, (square, lane) in {"black-r": (30, 1), "black-s": (30, 2), "blue-s": (12, 1)}.items():
+        s.rider(rid).square, s.rider(rid).lane = square, lane
+    assert [r.id for r in rider_order(s)] == ["blue-r", "black-r", "black-s", "blue-s"]
+    standings = result(s)
+    assert [(st.entrant, st.place) for st in standings.standings] == [("ben", 1), ("anna", 2)]
+    assert (standings.finished, standings.provisional) == (False, True)

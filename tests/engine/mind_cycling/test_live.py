@@ -118,3 +118,39 @@ def test_an_absent_live_player_keeps_the_steps_and_lane_it_had_chosen() -> None:
     assert order == {"action": "move", "distance": 4, "lane": 2, "auto": True}
     play(r, {"a": order})
     assert spot(r, "a#3") == (9, 2)
+
+
+@pytest.mark.rules("9.3", "6.3", "D14", "D18")
+def test_a_live_attack_without_a_number_rides_the_maximum_plus_three_and_the_cyclist_behind_must_move() -> None:
+    """A#3 alone in front on the plains rides 7 - 1 + 3 = 9, throws its bottle; A#1 behind it gets no prompt."""
+    r = race([("a", 3, 12, 2), ("a", 1, 11, 2)], options=LIVE)
+    play(r, {"a": "attack"})
+    assert spot(r, "a#3") == (21, 2)
+    assert not r.state.cyclists["a#3"].bottle
+    (decision,) = r.awaited()
+    assert decision.kind == "turn" and "#1" in decision.prompt.text
+
+
+@pytest.mark.rules("9.3", "D12", "6.1")
+def test_after_the_bottle_passes_the_round_starts_and_the_train_is_asked_to_wheel() -> None:
+    """A keeps its bottle, A#3 rides 2; A#1 behind it is asked, wheels to row 13 and the event says so."""
+    r = race([("a", 3, 12, 3), ("a", 1, 11, 3, "black")], options=LIVE)
+    assert [d.kind for d in r.awaited()] == ["passes"]
+    play(r, {"a": "no pass"})
+    play(r, {"a": "move 2"})
+    (decision,) = r.awaited()
+    assert decision.kind == "wheel_or_relay"
+    events = play(r, {"a": "wheel"})
+    assert spot(r, "a#1") == (13, 3)
+    assert [e.data["cyclist"] for e in of_kind(events, "mc.wheel")] == ["a#1"]
+
+
+@pytest.mark.rules("9.3", "D16", "D19")
+def test_a_live_relay_in_front_of_a_cyclist_on_the_last_row_crosses_the_line() -> None:
+    """A#3 rides onto row 70, the last; A#1 behind it relays in front of it, over the line, and finishes first."""
+    r = race([("a", 3, 69, 2), ("a", 1, 68, 2)], options=LIVE)
+    play(r, {"a": "move 1"})
+    assert spot(r, "a#3") == (70, 2)
+    play(r, {"a": "relay"})
+    assert r.state.cyclists["a#1"].crossed and r.state.finish_order == ["a#1"]
+    assert r.state.cyclists["a#1"].place == 1

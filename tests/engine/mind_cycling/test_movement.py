@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.messages import OrderError
+from engine.mind_cycling import RULESET
 from engine.mind_cycling.course import CAPS
 from engine.mind_cycling.movement import base_maximum
+from engine.ruleset import set_path
 
 from .scenario import hold, of_kind, play, race, spot
 
@@ -133,3 +137,33 @@ def test_a_cyclist_across_the_line_blocks_nobody_and_shelters_nobody() -> None:
     assert r.state.cyclists["b#1"].place == 2
     events = play(r, {"b": "#2 move 0"})
     assert "b#2" in of_kind(events, "mc.round_start")[0].data["in_wind"]
+
+
+@pytest.mark.rules("D4", "9.3")
+def test_a_path_may_cross_the_line_only_with_its_last_step() -> None:
+    """From row 68 'F,F,F' crosses with its third and last step; 'F,F,F,F' would go on past the line."""
+    r = race([("a", 1, 68, 3)], options={"mode": "live"})
+    assert r.validate("a", "move F,F,F")["path"] == ["F", "F", "F"]
+    with pytest.raises(OrderError, match=r"step 3 \(F\).* crosses the finish line"):
+        r.validate("a", "move F,F,F,F")
+
+
+@pytest.mark.rules("D4", "9.3")
+def test_a_path_may_ride_into_the_rightmost_lane_but_not_beyond_it() -> None:
+    """From lane 4 of 5, 'FR' ends in lane 5; 'FR,FR' would leave the road with its second step."""
+    r = race([("a", 1, 30, 4)], options={"mode": "live"})
+    assert r.validate("a", "move FR")["path"] == ["FR"]
+    with pytest.raises(OrderError, match=r"step 2 \(FR\).* leave the road"):
+        r.validate("a", "move FR,FR")
+
+
+@pytest.mark.rules("3.4", "6.6", "9.2")
+def test_the_steps_offered_count_fatigue_only_for_a_domestique_without_its_bottle() -> None:
+    """Both black: the domestique sheltered behind is offered 7 - 1 = 6 steps, the sprinter in the wind 5 - 1 = 4."""
+    r = race([("a", 1, 13, 2, "black"), ("a", 3, 12, 2, "black")])
+    partial: dict[str, Any] = {}
+    for n in ("1", "2", "3"):  # a#2 waits far behind the start
+        partial = RULESET.validate(r.state, "a", set_path(partial, ["intents", n, "action"], "move")).order
+    fields = {tuple(f.path): f for f in RULESET.awaited(r.state, {"a": partial})[0].fields}
+    assert fields[("intents", "1", "distance")].maximum == 4
+    assert fields[("intents", "3", "distance")].maximum == 6

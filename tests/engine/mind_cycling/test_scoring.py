@@ -8,7 +8,7 @@ from engine.mind_cycling import RULESET
 from engine.mind_cycling.scoring import points_for
 from engine.ruleset import Entrant
 
-from .scenario import OPEN_COURSE, play, race
+from .scenario import OPEN_COURSE, hold, play, race
 
 
 @pytest.mark.rules("example:team-points", "3.5")
@@ -154,3 +154,62 @@ def test_a_cyclist_set_up_past_the_sprint_takes_it_with_its_first_action() -> No
     r = race([("a", 1, 31, 1), ("b", 1, 29, 1)])
     play(r, {"a": "#1 move 0", "b": "#1 move 5"})
     assert r.state.section_winners["sprint"] == "a#1"
+
+
+@pytest.mark.rules("D21")
+def test_equal_points_give_best_team_to_the_later_listed_team_whose_best_cyclist_finished_first() -> None:
+    """B places 1, 4, 6, 7 and A 2, 3, 5, 8 (34 points each): B's winner gives B Best Team, so B ranks first."""
+    stage = {**OPEN_COURSE, "course": ["plains", "plains"]}
+    spots = [
+        ("b", 1, 20, 1), ("a", 1, 20, 2), ("a", 2, 20, 3), ("b", 2, 20, 4), ("a", 3, 20, 5),
+        ("b", 3, 19, 1), ("b", 4, 19, 2), ("a", 4, 19, 3),
+    ]  # fmt: skip
+    r = race(spots, stage=stage, park=False, team_size=4, options={"max_rounds": 1})
+    play(r, {"b": "#1 move 1\n#2 move 1\n#3 move 0\n#4 move 0", "a": "#1 move 1\n#2 move 1\n#3 move 0\n#4 move 0"})
+    result = RULESET.result(r.state)
+    a, b = (next(s for s in result.standings if s.entrant == e) for e in ("a", "b"))
+    assert (a.figures["team_points"], b.figures["team_points"]) == (34, 34)
+    assert b.figures["medal_names"] == ["best_cyclist", "best_team"]
+    assert [s.entrant for s in result.standings] == ["b", "a"]
+
+
+@pytest.mark.rules("D22")
+def test_mid_race_the_cyclists_on_the_road_are_placed_in_movement_order() -> None:
+    """A#1 on row 12 ahead of B#1 on row 10: provisionally first and second, and the standings say provisional."""
+    r = race([("a", 1, 12, 1), ("b", 1, 10, 2)])
+    result = RULESET.result(r.state)
+    a, b = (next(s for s in result.standings if s.entrant == e) for e in ("a", "b"))
+    assert (a.figures["places"]["a#1"], b.figures["places"]["b#1"]) == (1, 2)
+    assert (a.figures["best_place"], b.figures["best_place"]) == (1, 2)
+    assert (result.finished, result.provisional) == (False, True)
+
+
+@pytest.mark.rules("D21", "D22")
+def test_players_equal_on_medals_and_points_are_split_by_their_best_placed_cyclist() -> None:
+    """Round limit, nobody moves: A places 1, 2, 4 (two medals); C 3, 7, 9 and B 5, 6, 8 score 20 each: C, then B."""
+    stage = {**OPEN_COURSE, "course": ["plains", "plains"]}
+    spots = [
+        ("a", 1, 20, 1), ("a", 2, 20, 2), ("c", 1, 20, 3), ("a", 3, 20, 4), ("b", 1, 20, 5),
+        ("b", 2, 19, 1), ("c", 2, 19, 2), ("b", 3, 19, 3), ("c", 3, 19, 4),
+    ]  # fmt: skip
+    r = race(spots, players=("a", "b", "c"), stage=stage, park=False, options={"max_rounds": 1})
+    play(r, {p: "#1 move 0\n#2 move 0\n#3 move 0" for p in ("a", "b", "c")})
+    result = RULESET.result(r.state)
+    assert [(s.entrant, s.place, s.figures["medals"], s.figures["team_points"]) for s in result.standings] == [
+        ("a", 1, 2, 32),
+        ("c", 2, 0, 20),
+        ("b", 3, 0, 20),
+    ]
+
+
+@pytest.mark.rules("D21", "D22")
+def test_two_players_with_nobody_across_when_the_twelfth_crosses_share_fifth_place() -> None:
+    """Four teams of three all cross in the first round; E and F, far behind, place nobody and share 5th."""
+    players = ("a", "b", "c", "d", "e", "f")
+    rows = [(70, lane) for lane in range(1, 6)] + [(69, lane) for lane in range(1, 6)] + [(68, 1), (68, 2)]
+    spots = [(p, n, *rows[3 * i + n - 1]) for i, p in enumerate(players[:4]) for n in (1, 2, 3)]
+    r = race(spots, players=players)
+    play(r, {p: "#1 move 3\n#2 move 3\n#3 move 3" for p in players[:4]} | {p: hold(r, p) for p in ("e", "f")})
+    result = RULESET.result(r.state)
+    assert result.finished and len(r.state.finish_order) == 12
+    assert [(s.entrant, s.place, s.figures["team_points"]) for s in result.standings][-2:] == [("e", 5, 0), ("f", 5, 0)]

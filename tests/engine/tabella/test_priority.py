@@ -6,7 +6,7 @@ import pytest
 
 from engine.rng import Rng
 from engine.tabella import RULESET
-from engine.tabella.priority import priority_order
+from engine.tabella.priority import priority_order, time_key
 from engine.tabella.state import Rider
 
 from .scenario import kinds, minute, play, rider, scenario
@@ -85,3 +85,11 @@ def test_a_full_tie_is_broken_by_a_draw_from_the_race_seed() -> None:
 
     assert first_in(11) == first_in(11)
     assert {first_in(s) for s in range(12)} == {"anna", "bob"}
+
+
+@pytest.mark.rules("D6", "R-TDD-2")
+def test_receive_times_compare_as_instants_whatever_their_time_zone() -> None:
+    """10:30 at +02:00 came before 09:00 UTC; two times without a zone still compare; no time comes last."""
+    assert time_key("2026-03-01T10:30:00+02:00") < time_key("2026-03-01T09:00:00Z")
+    assert time_key("2026-03-01T09:00:00") < time_key("2026-03-01T10:00:00")
+    assert time_key("2026-03-01T09:00:00Z") < time_key(None)

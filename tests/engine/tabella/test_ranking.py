@@ -166,3 +166,59 @@ def test_a_championship_sums_points_and_breaks_ties_by_wins_then_second_places()
     assert championship(races) == [("cy", 13, 1), ("ann", 11, 2), ("bo", 11, 3)]
     # same places in every race -> shared
     assert championship([{"x": 1, "y": 2}, {"x": 2, "y": 1}]) == [("x", 18, 1), ("y", 18, 1)]
+
+
+@pytest.mark.rules("D29")
+def test_a_slow_finisher_ranks_before_an_exhausted_rider_whatever_its_progress() -> None:
+    """A finisher at V 3 is ahead of a rider who stopped in m6 with V 9: completing the sprint comes first."""
+    riders = [_rider("stopped_m6", v=9, status="exhausted", progress=6, v_at_stop=9), _rider("finisher", v=3, r=0)]
+    assert [p.rider.id for p in rank(riders, False)] == ["finisher", "stopped_m6"]
+
+
+@pytest.mark.rules("D29")
+def test_exhausted_riders_rank_by_progress_then_speed_at_stopping_even_against_an_earlier_order() -> None:
+    """m4: V 6 (minute 9) before V 4 (minute 1); m3: V 1 before V 0; stopped in m1 before stopped at the start."""
+    riders = [
+        _rider("start_fast", v=9, status="exhausted", progress=0, v_at_stop=9, order_time=minute(1)),
+        _rider("m1_slow", v=2, status="exhausted", progress=1, v_at_stop=2, order_time=minute(9)),
+        _rider("m3_zero_early", v=0, status="exhausted", progress=3, v_at_stop=0, order_time=minute(1)),
+        _rider("m3_one_late", v=1, status="exhausted", progress=3, v_at_stop=1, order_time=minute(9)),
+        _rider("m4_slow_early", v=4, status="exhausted", progress=4, v_at_stop=4, order_time=minute(1)),
+        _rider("m4_fast_late", v=6, status="exhausted", progress=4, v_at_stop=6, order_time=minute(9)),
+    ]
+    assert [p.rider.id for p in rank(riders, False)] == [
+        "m4_fast_late",
+        "m4_slow_early",
+        "m3_one_late",
+        "m3_zero_early",
+        "m1_slow",
+        "start_fast",
+    ]
+
+
+@pytest.mark.rules("D29", "D21")
+def test_only_the_riders_the_gazzetta_caught_are_marked_caught_in_the_last_block() -> None:
+    """The doped V 12 ranks after the clean V 9 and the exhausted rider, and only it is marked caught."""
+    riders = [
+        _rider("doped", v=12, doped=True),
+        _rider("clean", v=9),
+        _rider("stopped", v=20, status="exhausted", progress=5, v_at_stop=20),
+    ]
+    assert [(p.rider.id, p.place, p.caught) for p in rank(riders, True)] == [
+        ("clean", 1, False),
+        ("stopped", 2, False),
+        ("doped", 3, True),
+    ]
+
+
+@pytest.mark.rules("D31", "D30")
+def test_a_championship_counts_repeated_places_reaches_the_deepest_place_and_shares_only_equal_riders() -> None:
+    """Two wins beat one win and a second; a sixth place beats a seventh; two seconds behind a win share 2nd."""
+    # ann: 1st, 1st, 6th = 10 + 10 + 1 = 21; bo: 2nd, 4th, 1st = 8 + 3 + 10 = 21; ann has two wins.
+    assert championship([{"ann": 1, "bo": 2}, {"ann": 1, "bo": 4}, {"bo": 1, "ann": 6}]) == [
+        ("ann", 21, 1),
+        ("bo", 21, 2),
+    ]
+    # cy: 3rd, 6th = 5 + 1; dee: 3rd, 7th = 5 + 1; equal down to sixth places, where cy has one.
+    assert championship([{"cy": 3, "dee": 3}, {"cy": 6, "dee": 7}]) == [("cy", 6, 1), ("dee", 6, 2)]
+    assert championship([{"eva": 1, "flo": 2, "gil": 2}]) == [("eva", 10, 1), ("flo", 8, 2), ("gil", 8, 2)]

@@ -8,7 +8,7 @@ import pytest
 
 from engine.rng import Rng
 from engine.tabella import RULESET
-from engine.tabella.table import Course, Pair, classic_table, random_table
+from engine.tabella.table import Course, Pair, check_table, classic_table, random_table
 
 from .scenario import scenario
 
@@ -132,3 +132,21 @@ def test_the_presets_file_pins_ten_named_stages() -> None:
     assert (PRESETS["classic"].stage.table, PRESETS["classic"].stage.rows) == ("classic", "random")
     assert (PRESETS["random"].stage.table, PRESETS["random"].stage.rows) == ("random", "random")
     assert [PRESETS[f"classic-{n}"].stage.rows for n in range(1, 9)] == list(range(1, 9))
+
+
+@pytest.mark.rules("D3")
+def test_a_table_is_ten_rows_of_ten_digits_each_a_whole_number_from_0_to_9() -> None:
+    """Nine rows, a row of nine digits, a 10 or a true in row 2, column 3: each is refused, saying where."""
+    table = [[(r + c) % 10 for c in range(10)] for r in range(10)]
+    assert check_table(table) == table
+    with pytest.raises(ValueError, match="the table must have 10 rows, this one has 9"):
+        check_table(table[:9])
+    short = [row[:] for row in table]
+    short[3] = short[3][:9]
+    with pytest.raises(ValueError, match="row 4 of the table must have 10 digits, it has 9"):
+        check_table(short)
+    for digit in (10, True):
+        bad = [row[:] for row in table]
+        bad[1][2] = digit
+        with pytest.raises(ValueError, match="row 2, column 3 of the table must be a digit 0-9"):
+            check_table(bad)

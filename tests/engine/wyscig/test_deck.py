@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.rng import Rng
-from engine.wyscig.deck import deck_presets, describe_hand, shuffled_deck
+from engine.wyscig.deck import deck_presets, describe_hand, shuffled_deck, stacked_deal
 
 SPEEDS = list(range(39, 51))
 
@@ -48,3 +48,19 @@ def test_a_hand_reads_like_the_game() -> None:
     """Sorted speeds and the descents counted."""
     assert describe_hand([47, 39, 44], 2) == "39, 44, 47 and 2 descents"
     assert describe_hand([], 1) == "no speed card and 1 descent"
+
+
+@pytest.mark.rules("D5")
+def test_a_stacked_deal_without_a_pile_leaves_the_rest_of_the_deck_shuffled() -> None:
+    """Deck 39 39 47 climb descent, P1 holding 39 and 47: the pile is the other 39, the climb and the descent."""
+    deck: list[int | str] = [39, 39, 47, "climb", "descent"]
+    pile = stacked_deal(deck, {"p1": [39, 47]}, None, Rng.from_seed(5))
+    assert sorted(map(str, pile)) == ["39", "climb", "descent"]
+    assert deck == [39, 39, 47, "climb", "descent"]
+
+
+@pytest.mark.rules("D5")
+def test_a_stacked_deal_refuses_hands_holding_more_of_a_card_than_the_deck() -> None:
+    """Two 47s and a 50 from a deck of one 47 and one 39: the setup is refused, naming the 47 and the 50."""
+    with pytest.raises(ValueError, match=r"^setup\.hands hold more cards than the deck has: 47\b.*, 50\b"):
+        stacked_deal([47, 39], {"p1": [47, 47], "p2": [50]}, None, Rng.from_seed(5))

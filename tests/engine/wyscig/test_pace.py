@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.wyscig.pace import judge
+from engine.wyscig.pace import hint, judge
 from tests.engine.wyscig.helpers import last_event, minutes, record, run, state
 
 FLAT, CLIMB = False, True
@@ -153,3 +153,28 @@ def test_penalty_minutes_have_no_cap() -> None:
     hands = {"p1": "50 50 50 50 50 50", "p2": "39 39 39 39 39 39"}
     race = run(record(hands, "45 " * 6, [("p1", "play 50"), ("p2", "play 39")], minutes={"p2": 149}))
     assert minutes(race)["p2"] == 160
+
+
+@pytest.mark.rules("5.1", "5.2", "D8")
+@pytest.mark.parametrize(
+    ("card", "descents", "minutes", "is_leader", "on_climb", "key", "text", "taken"),
+    [
+        (47, 0, 0, True, FLAT, "wk.hint.pace", "47: set the pace", 0),
+        (48, 0, 0, False, FLAT, "wk.hint.lead", "48: take the lead", 0),
+        (45, 1, 0, False, FLAT, "wk.hint.lead", "45 +1 = 47: take the lead", 0),
+        (46, 0, 0, False, FLAT, "wk.hint.peloton", "46: peloton", 0),
+        (43, 0, 0, False, FLAT, "wk.hint.penalty", "43: +3 min", 3),
+        (50, 0, 4, False, FLAT, "wk.hint.give_back", "50: −4 min", 4),
+        (47, 0, 0, False, CLIMB, "wk.hint.blocked", "47 (45 on the climb): peloton (no overtaking on the climb)", 0),
+        (44, 0, 0, False, CLIMB, "wk.hint.penalty", "44 (42 on the climb): +2 min", 2),
+        (43, 1, 0, False, CLIMB, "wk.hint.penalty", "43 +1 = 45 (43 on the climb): +1 min", 1),
+    ],
+)
+def test_a_card_button_says_what_playing_it_would_mean_against_a_leader_at_46(
+    card: int, descents: int, minutes: int, is_leader: bool, on_climb: bool, key: str, text: str, taken: int
+) -> None:
+    """Against L 46: 48 takes the lead, 46 rides in the peloton, 43 costs 3 minutes, 50 gives 4 back."""
+    speed = card + 2 * descents
+    shown = hint(card, descents, judge(speed, 46, minutes, is_leader, on_climb), on_climb)
+    assert (shown.key, shown.text) == (key, text)
+    assert shown.params == {"card": card, "speed": speed, "label": text.rsplit(": ", 1)[0], "minutes": taken}

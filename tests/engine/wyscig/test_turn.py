@@ -220,3 +220,23 @@ def test_a_redeal_that_empties_the_pile_without_a_speed_card_skips_the_player() 
     assert kinds(race)[-2:] == ["wk.redeal", "wk.skip"]
     assert state(race).turn == "p1"
     assert state(race).player("p2").hand_size == 0
+
+
+@pytest.mark.rules("D16", "D7")
+def test_a_redealt_hand_goes_to_the_discard_pile_and_its_climb_is_laid_during_the_turn() -> None:
+    """P1's 45 and P2's three redealt descents make 4 discards; the climb P2 draws is no opening climb."""
+    hands = {"p1": "45 45 45 45 45 45", "p2": "d d"}
+    race = run(record(hands, "39 d 40 41 42 43 44 c 46 47 39 39", [("p1", "play 45")]))
+    assert state(race).discards == 1 + 3
+    assert [(c.owner, c.ends_at_turn, c.opening) for c in state(race).climbs] == [("p2", 2, False)]
+
+
+@pytest.mark.rules("5.3", "4.1")
+def test_the_table_keeps_each_card_its_descents_and_the_speed_it_was_judged_against() -> None:
+    """P1 sets 45; P2 plays 45 + 1 descent = 47 against 45 and leads: his last card reads 45 + 1 = 47."""
+    hands = {"p1": "45 41 41 41 41 41", "p2": "45 d 42 42 42 42"}
+    race = run(record(hands, "39 39 39 39", [("p1", "play 45"), ("p2", "play 45 +1")]))
+    assert state(race).player("p2").last == {"card": 45, "descents": 1, "speed": 47}
+    entry = state(race).played[-1]
+    assert (entry["card"], entry["descents"], entry["speed"], entry["reference"]) == (45, 1, 47, 45)
+    assert (entry["outcome"], state(race).leader, state(race).reference) == ("lead", "p2", 47)
