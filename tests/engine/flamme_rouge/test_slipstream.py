@@ -107,6 +107,40 @@ def test_sliding_riders_keep_their_lane_if_they_can_and_stay_if_no_lane_is_free(
     assert at(s, "black-s") == (12, 2) and at(s, "blue-r") == (12, 3)
 
 
+@pytest.mark.rules("D2", "5.2", "D1")
+def test_a_rider_whose_lane_ends_slides_into_the_free_right_lane() -> None:
+    """A lone rider in the third lane of a supply square slides onto a two-lane square's right lane."""
+    s, shifts = shifts_after({"black-r": (12, 3), "black-s": 14}, players=1, stage="S5 _4 P3 _60 F5")
+    assert shifts == [("black-r", 12, 13)]
+    assert at(s, "black-r") == (13, 1)
+
+
+@pytest.mark.rules("D2", "6.4")
+def test_a_rider_left_behind_on_a_supply_square_follows_its_pack_once_the_gap_reopens() -> None:
+    """The supply square's third rider finds no lane; the packs ahead close up and open a gap it then fills."""
+    s, shifts = shifts_after(
+        {"black-r": (12, 1), "black-s": (12, 2), "blue-r": (12, 3), "blue-s": 14, "green-r": 16, "green-s": 2},
+        players=3,
+        stage="S5 _4 P3 _60 F5",  # 10-12 supply (three lanes), 13 on flat (two lanes)
+    )
+    # 12 -> 13 (blue-r stays: no third lane), 14 -> 15, 13 -> 14, and 12 -> 13 for blue-r at last.
+    assert shifts == [
+        ("black-r", 12, 13),
+        ("black-s", 12, 13),
+        ("blue-s", 14, 15),
+        ("black-r", 13, 14),
+        ("black-s", 13, 14),
+        ("blue-r", 12, 13),
+    ]
+    assert [at(s, r) for r in ("blue-r", "black-r", "black-s", "blue-s", "green-r")] == [
+        (13, 1),
+        (14, 1),
+        (14, 2),
+        (15, 1),
+        (16, 1),
+    ]
+
+
 @pytest.mark.rules("D2")
 def test_a_lone_rider_in_the_left_lane_keeps_the_left_lane_when_it_slides() -> None:
     """D2: its lane exists on the next square and is free, so it keeps it."""
