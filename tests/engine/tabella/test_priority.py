@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from engine.rng import Rng
@@ -93,3 +95,18 @@ def test_receive_times_compare_as_instants_whatever_their_time_zone() -> None:
     assert time_key("2026-03-01T10:30:00+02:00") < time_key("2026-03-01T09:00:00Z")
     assert time_key("2026-03-01T09:00:00") < time_key("2026-03-01T10:00:00")
     assert time_key("2026-03-01T09:00:00Z") < time_key(None)
+
+
+@pytest.mark.rules("D6")
+def test_a_receive_time_without_a_zone_counts_as_utc_whatever_the_machines_zone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a machine set to Tokyo time, 09:00 without a zone is 09:00 UTC: after 09:30 at +01:00 (08:30 UTC)."""
+    monkeypatch.setenv("TZ", "JST-9")
+    time.tzset()
+    try:
+        assert time_key("2026-03-01T09:00:00") == time_key("2026-03-01T09:00:00Z")
+        assert time_key("2026-03-01T09:30:00+01:00") < time_key("2026-03-01T09:00:00")
+    finally:
+        monkeypatch.undo()
+        time.tzset()
