@@ -240,3 +240,31 @@ def test_the_table_keeps_each_card_its_descents_and_the_speed_it_was_judged_agai
     entry = state(race).played[-1]
     assert (entry["card"], entry["descents"], entry["speed"], entry["reference"]) == (45, 1, 47, 45)
     assert (entry["outcome"], state(race).leader, state(race).reference) == ("lead", "p2", 47)
+
+
+@pytest.mark.rules("5.1", "D11", "D12", "D14")
+def test_each_card_of_a_lap_is_announced_with_what_it_did() -> None:
+    """47 sets the pace, 48 takes the yellow token, 46 rides in the peloton, 44 pays 4, 50 gives 2 of 3 back."""
+    hands = {
+        "p1": "47 41 41 41 41 41",
+        "p2": "48 42 42 42 42 42",
+        "p3": "46 43 43 43 43 43",
+        "p4": "44 45 45 45 45 45",
+        "p5": "50 49 49 49 49 49",
+    }
+    steps = [("p1", "play 47"), ("p2", "play 48"), ("p3", "play 46"), ("p4", "play 44"), ("p5", "play 50")]
+    race = run(record(hands, "39 39 39 39 39 40 40 40 40 40", steps, minutes={"p5": 3}))
+    announced = [
+        (e.kind, e.data["entrant"], e.data["reference"], e.data["minutes"])
+        for step in race.events
+        for e in step
+        if e.kind in {"wk.pace", "wk.lead", "wk.peloton", "wk.penalty", "wk.give_back", "wk.blocked"}
+    ]
+    assert announced == [
+        ("wk.pace", "p1", None, 0),
+        ("wk.lead", "p2", 47, 0),
+        ("wk.peloton", "p3", 48, 0),
+        ("wk.penalty", "p4", 48, 4),
+        ("wk.give_back", "p5", 48, 2),
+    ]
+    assert minutes(race) == {"p1": 0, "p2": 0, "p3": 0, "p4": 4, "p5": 1}
