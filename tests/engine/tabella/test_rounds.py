@@ -111,3 +111,11 @@ def test_a_rider_at_zero_after_the_start_is_exhausted_at_progress_zero() -> None
     race = scenario({"anna": {"r": 2}, "bob": {}, "carl": {}})
     play(race, {"anna": "start: A", "bob": "start: C", "carl": "start: C"})
     assert (rider(race, "anna").status, rider(race, "anna").progress) == ("exhausted", 0)
+
+
+@pytest.mark.rules("5.2", "4.4")
+def test_after_the_start_the_riders_stand_on_their_rows_still_before_pair_1() -> None:
+    """The start only picks the row: pair 1 is entered by the first route move, m1."""
+    race = scenario({"aggro": {}, "cava": {}})
+    play(race, {"aggro": "start: A", "cava": "start: C"})
+    assert [(rider(race, rid).row, rider(race, rid).pair) for rid in ("aggro", "cava")] == [(0, 0), (2, 0)]

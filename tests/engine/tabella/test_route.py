@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from engine.tabella.table import classic_table
+
 from .scenario import kinds, play, rider, scenario
 
 
@@ -90,3 +92,14 @@ def test_after_move_k_every_racing_rider_is_in_pair_k() -> None:
     assert {rider(race, r).pair for r in "abc"} == {1}
     play(race, {"a": "m2: 1R", "b": "m2: 1R", "c": "m2: 1R"})
     assert {rider(race, r).pair for r in "abc"} == {2}
+
+
+@pytest.mark.rules("5.3", "3", "D13")
+def test_flat_road_neither_takes_nor_gives_velocita() -> None:
+    """Into the flat B1 (4,4), 5R beats both digits for +2 and the flat adds nothing: V 5 becomes 7."""
+    table = classic_table()
+    table[1] = [4, 4, *table[1][2:]]  # B1 (4,4): flat (§3: equal digits)
+    race = scenario({"piano": {"row": "B"}, "other": {"row": "C"}}, round=1, stage={"table": table, "rows": 1})
+    play(race, {"piano": "m1: 5R", "other": "m1: 1R"})
+    assert (rider(race, "piano").row, rider(race, "piano").pair) == (1, 1)
+    assert (rider(race, "piano").r, rider(race, "piano").v) == (25, 7)
