@@ -154,3 +154,15 @@ def test_a_live_relay_in_front_of_a_cyclist_on_the_last_row_crosses_the_line() -
     play(r, {"a": "relay"})
     assert r.state.cyclists["a#1"].crossed and r.state.finish_order == ["a#1"]
     assert r.state.cyclists["a#1"].place == 1
+
+
+@pytest.mark.rules("9.3", "D20", "7")
+def test_a_live_relay_out_of_the_sprint_section_wins_it() -> None:
+    """A#3 rides to row 30, the sprint section's last; A#1 relays in front of it to row 31: first out, Best Sprinter."""
+    r = race([("a", 3, 28, 2), ("a", 1, 27, 2)], options=LIVE)
+    play(r, {"a": "move 2"})
+    assert spot(r, "a#3") == (30, 2) and r.state.section_winners["sprint"] is None
+    events = play(r, {"a": "relay"})
+    assert spot(r, "a#1") == (31, 2)
+    assert r.state.section_winners == {"sprint": "a#1", "mountain": None}
+    assert [e.data["cyclist"] for e in of_kind(events, "mc.sprint_exit")] == ["a#1"]
