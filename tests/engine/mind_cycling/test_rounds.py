@@ -177,6 +177,15 @@ def test_the_head_of_a_train_can_neither_wheel_nor_relay_and_moves_normally_inst
     assert spot(r, "a#3") == (18, 2)
 
 
+@pytest.mark.rules("D15", "D23", "9.2")
+def test_the_head_of_a_train_told_to_relay_moves_normally_and_the_report_says_why() -> None:
+    """Nobody in front of #3: its relay becomes a move of its maximum, 7 - 1 in the wind, towards lane 2."""
+    r = race([("a", 3, 12, 1), ("a", 2, 11, 1)])
+    events = play(r, {"a": "#3 relay lane=2\n#2 move 0"})
+    assert [(e.data["cyclist"], e.data["action"]) for e in of_kind(events, "mc.fallback")] == [("a#3", "relay")]
+    assert spot(r, "a#3") == (18, 2)
+
+
 @pytest.mark.rules("D16")
 def test_a_wheel_needs_the_space_behind_the_leader_free() -> None:
     """b#2 sits right behind where a#3 ends: a#1 can't wheel and rides normally instead."""
@@ -253,6 +262,15 @@ def test_a_domestique_that_attacked_is_fatigued_from_the_next_round_and_no_feed_
     assert spot(r, "a#3") == (14, 2) and r.state.cyclists["a#3"].bottle is False
     events = play(r, {"a": "#3 move"})
     assert "a#3" in _start(events)["fatigued"]
+
+
+@pytest.mark.rules("D4", "D14", "D23", "6.3")
+def test_an_attack_follows_the_path_it_was_given() -> None:
+    """A climber attacking in the mountains steps FL, F, F: three of its 7 - 1 + 3, ending one lane left."""
+    r = race([("a", 2, 45, 2)])
+    events = play(r, {"a": "#2 attack path=FL,F,F"})
+    assert of_kind(events, "mc.attack")[0].data["taken"] == 3
+    assert spot(r, "a#2") == (48, 1)
 
 
 @pytest.mark.rules("6.3", "D23")
