@@ -283,6 +283,15 @@ def test_an_attack_outside_the_riders_own_section_is_a_normal_move_and_the_bottl
 
 
 # --- the line, sections ----------------------------------------------------------------------------------
+@pytest.mark.rules("D16", "D20", "7")
+def test_a_relay_onto_the_last_row_stays_on_the_road() -> None:
+    """A#3 rides to row 69; A#1 relays in front of it onto row 70, the last row: not beyond it, so not across."""
+    r = race([("a", 3, 68, 2), ("a", 1, 67, 2)])
+    play(r, {"a": "#3 move 1\n#1 relay"})
+    assert (spot(r, "a#3"), spot(r, "a#1")) == ((69, 2), (70, 2))
+    assert not r.state.cyclists["a#1"].crossed and r.state.finish_order == []
+
+
 @pytest.mark.rules("D19", "7")
 def test_crossings_in_one_round_are_placed_in_movement_order() -> None:
     """The leader crosses first even though the one behind rides further past the line."""
