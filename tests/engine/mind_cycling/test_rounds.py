@@ -292,6 +292,17 @@ def test_a_relay_onto_the_last_row_stays_on_the_road() -> None:
     assert not r.state.cyclists["a#1"].crossed and r.state.finish_order == []
 
 
+@pytest.mark.rules("D16", "D23")
+def test_no_relay_onto_an_occupied_space_of_the_last_row() -> None:
+    """B#1 waits on row 70, lane 2: A#1 can't relay there, and its own 5 go round A#3 and B#1 and over the line."""
+    r = race([("a", 3, 68, 2), ("a", 1, 67, 2), ("b", 1, 70, 2)])
+    events = play(r, {"a": "#3 move 1\n#1 relay", "b": "#1 move 0"})
+    assert [(e.data["cyclist"], e.data["action"]) for e in of_kind(events, "mc.fallback")] == [("a#1", "relay")]
+    # Lane-seeking towards lane 2: F to (68, 2), FL round A#3 to (69, 1), F to (70, 1), then over the line.
+    assert [e.data["taken"] for e in of_kind(events, "mc.move_finish")] == [4]
+    assert r.state.finish_order == ["a#1"] and spot(r, "b#1") == (70, 2)
+
+
 @pytest.mark.rules("D19", "7")
 def test_crossings_in_one_round_are_placed_in_movement_order() -> None:
     """The leader crosses first even though the one behind rides further past the line."""
