@@ -266,3 +266,21 @@ def test_an_order_that_is_neither_an_object_nor_text_is_refused_with_a_message(j
     live = race([("a", 1, 5, 1)], options={"mode": "live"})
     with pytest.raises(OrderError, match="An order is an object or a line of text"):
         live.ruleset.validate(live.state, "a", junk)
+
+
+@pytest.mark.rules("D12", "6.3", "9.2")
+def test_a_climber_fed_by_this_orders_bottle_pass_is_offered_the_attack() -> None:
+    """#2 climbs with a black base behind #3: once #3's order passes it the bottle, #2 may attack; a #2 one
+    lane aside can't be passed to, so it is offered no attack (nor a wheel: nobody is directly in front)."""
+    r = race([("a", 3, 45, 2), ("a", 2, 44, 2, "black"), ("a", 1, 30, 1)])
+    aside = race([("a", 3, 45, 2), ("a", 2, 44, 3, "black"), ("a", 1, 30, 1)])
+
+    def actions_of_2(intent_3: dict[str, Any], r: Any = r) -> list[str]:
+        partial = r.validate("a", {"intents": {"1": {"action": "move"}, "3": intent_3}})
+        (field,) = [f for f in r.ruleset.awaited(r.state, {"a": partial})[0].fields if f.path[-1:] == ["action"]]
+        assert field.path == ["intents", "2", "action"]
+        return [c.value for c in field.choices]
+
+    assert actions_of_2({"action": "move"}) == ["move", "wheel", "relay"]
+    assert actions_of_2({"action": "move", "pass_to": 2}) == ["move", "attack", "wheel", "relay"]
+    assert actions_of_2({"action": "move", "pass_to": 2}, aside) == ["move"]
