@@ -181,9 +181,9 @@ class WyscigRenderer(SystemRenderer):
 
     def preview(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any], locale: str) -> Image.Image:
         from engine.wyscig.deck import deck_presets
-        from engine.wyscig.models import StageModel
+        from engine.wyscig.models import Stage
 
-        model = StageModel.model_validate({"deck": stage} if isinstance(stage, str) else dict(stage or {}))
+        model = Stage.model_validate({"deck": stage} if isinstance(stage, str) else dict(stage or {}))
         deck = deck_presets()[model.deck]
         speeds = list(deck.speed_values)
         height = 260

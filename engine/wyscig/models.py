@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from engine.wyscig.deck import CardName, DeckName
 
 
-class StageModel(BaseModel):
+class Stage(BaseModel):
     """The ground raced on: which deck (D1) and how many stages (D2)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -21,7 +21,7 @@ class StageModel(BaseModel):
     """D2: 6 by default (the seed's minimum); 1-5 is a house rule; at most 21."""
 
 
-class OptionsModel(BaseModel):
+class Options(BaseModel):
     """The rule variants that are not the ground raced on."""
 
     model_config = ConfigDict(extra="forbid")
@@ -39,7 +39,7 @@ class StageDeal(BaseModel):
     pile: list[CardName] | None = None
 
 
-class SetupModel(BaseModel):
+class Setup(BaseModel):
     """An exact starting situation for tests, tutorials and puzzles (every field optional)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -63,7 +63,7 @@ class SetupModel(BaseModel):
     stage played takes ``hands`` and ``pile``)."""
 
 
-class OrderModel(BaseModel):
+class CardPlay(BaseModel):
     """A turn: one speed card from the hand and how many descent cards go with it (§8.1)."""
 
     model_config = ConfigDict(extra="forbid")

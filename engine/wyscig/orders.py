@@ -14,8 +14,8 @@ from pydantic import ValidationError
 from engine.messages import OrderError
 from engine.ruleset import Order
 from engine.wyscig.deck import MAX_SPEED, MIN_SPEED, describe_hand
-from engine.wyscig.models import OrderModel
-from engine.wyscig.state import State
+from engine.wyscig.models import CardPlay
+from engine.wyscig.state import RaceState
 
 _PLAY = re.compile(r"^\s*(?:play\s*)?(\d+)\s*(?:\+\s*(\d+))?\s*$", re.IGNORECASE)
 _HAND = re.compile(r"^\s*hand\s*$", re.IGNORECASE)
@@ -24,7 +24,7 @@ _NO_COUNT = re.compile(r"^\s*(?:play\s+)?\d+\s*\+\s*$", re.IGNORECASE)
 _TWO_CARDS = re.compile(r"^\s*(?:play\s+)?\d+(?:\s*,?\s+\d+)+\s*(?:\+\s*\d+)?\s*$", re.IGNORECASE)
 
 
-def parse_text(state: State, entrant: str, text: str) -> Order:
+def parse_text(state: RaceState, entrant: str, text: str) -> Order:
     """``play 47`` -> ``{"card": 47, "descents": 0}``; ``play 50 +2`` -> two descent cards."""
     if _HAND.match(text):
         player = state.player(entrant)
@@ -42,7 +42,7 @@ def parse_text(state: State, entrant: str, text: str) -> Order:
     return {"card": int(match.group(1)), "descents": int(match.group(2) or 0)}
 
 
-def _syntax_error(state: State, entrant: str, text: str) -> OrderError:
+def _syntax_error(state: RaceState, entrant: str, text: str) -> OrderError:
     """The most specific advice for unreadable text: what is missing, or what is one too many."""
     if _NO_CARD.match(text):
         player = state.players.get(entrant)
@@ -72,7 +72,7 @@ def _syntax_error(state: State, entrant: str, text: str) -> OrderError:
     )
 
 
-def as_order(state: State, entrant: str, order: Order | str) -> Order:
+def as_order(state: RaceState, entrant: str, order: Order | str) -> Order:
     """The order as a JSON object, text syntax parsed (the driver has taken the bookkeeping keys out)."""
     if isinstance(order, str):
         return parse_text(state, entrant, order)
@@ -96,7 +96,7 @@ def _not_an_order(order: object) -> OrderError:
     )
 
 
-def check_turn(state: State, entrant: str) -> None:
+def check_turn(state: RaceState, entrant: str) -> None:
     """Only the player whose turn it is may order (turns are sequential, §4)."""
     if state.finished or state.turn is None:
         raise OrderError.of("wk.finished", "The race is over: there is nothing left to play.")
@@ -111,7 +111,9 @@ def check_turn(state: State, entrant: str) -> None:
         )
 
 
-def check_order(state: State, entrant: str, order: Order | str, previous: Order | None = None) -> tuple[Order, bool]:
+def check_order(
+    state: RaceState, entrant: str, order: Order | str, previous: Order | None = None
+) -> tuple[Order, bool]:
     """The merged, normalised order and whether it is complete; raises ``OrderError``."""
     if not isinstance(order, (str, Mapping)):
         raise _not_an_order(order)
@@ -124,7 +126,7 @@ def check_order(state: State, entrant: str, order: Order | str, previous: Order 
         merged.update(as_order(state, entrant, previous))
     merged.update(as_order(state, entrant, order))
     try:
-        model = OrderModel.model_validate(merged)
+        model = CardPlay.model_validate(merged)
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "order"
@@ -169,7 +171,7 @@ def check_order(state: State, entrant: str, order: Order | str, previous: Order 
     return normal, model.card is not None
 
 
-def partial_of(state: State, entrant: str, partial: Mapping[str, Order] | None) -> Order:
+def partial_of(state: RaceState, entrant: str, partial: Mapping[str, Order] | None) -> Order:
     """The entrant's part-order as validated so far (an unreadable one counts as nothing chosen)."""
     if not partial or entrant not in partial:
         return {}

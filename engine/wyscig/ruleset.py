@@ -36,11 +36,11 @@ from engine.ruleset import (
 from engine.wyscig import bots
 from engine.wyscig.classification import WINNER_TIME, general_classification, stage_wins
 from engine.wyscig.deck import Card, deck_presets, describe_hand, is_speed, stacked_deal
-from engine.wyscig.models import OptionsModel, SetupModel, StageModel
+from engine.wyscig.models import Options, Setup, Stage
 from engine.wyscig.orders import check_order, check_turn, partial_of
 from engine.wyscig.pace import Verdict, hint, judge
 from engine.wyscig.stage import advance, deal
-from engine.wyscig.state import Player, State, dump_state, load_state
+from engine.wyscig.state import Player, RaceState, dump_state, load_state
 from engine.wyscig.turn import play
 
 M = TypeVar("M", bound=BaseModel)
@@ -49,14 +49,14 @@ M = TypeVar("M", bound=BaseModel)
 STATE_FORMAT = "wyscig.state/1"
 
 
-class WyscigRuleset(Ruleset[State]):
+class WyscigRuleset(Ruleset[RaceState]):
     """The Polish card race over several stages (``docs/rules/wyscig-kolarski.md``)."""
 
     id: ClassVar[str] = "wyscig"
     name: ClassVar[str] = "Wyścig kolarski"
-    options_model = OptionsModel
-    stage_model = StageModel
-    setup_model = SetupModel
+    options_model = Options
+    stage_model = Stage
+    setup_model = Setup
     strategies: ClassVar[tuple[str, ...]] = bots.STRATEGIES
     default_strategy: ClassVar[str] = bots.DEFAULT_STRATEGY
 
@@ -99,7 +99,7 @@ class WyscigRuleset(Ruleset[State]):
         """2 to the option ``max_players`` (6 by default, D3); 7 or 8 only with the itemised_108 deck (a
         smaller deck with ``max_players`` above its own limit is refused as bad options)."""
         model = _stage(stage)
-        opts = _checked(OptionsModel, options, "options")
+        opts = _checked(Options, options, "options")
         preset = deck_presets()[model.deck]
         if opts.max_players > preset.max_players:
             raise ValueError(
@@ -116,11 +116,11 @@ class WyscigRuleset(Ruleset[State]):
         entrants: list[Entrant],
         seed: int,
         setup: Mapping[str, Any] | None,
-    ) -> tuple[State, list[Event]]:
+    ) -> tuple[RaceState, list[Event]]:
         """The first deal, its opening-hand climbs and the first turn (a climb the leader draws at turn 1)
         are the opening events."""
         model = _stage(stage)
-        plan = _checked(SetupModel, setup or {}, "setup")
+        plan = _checked(Setup, setup or {}, "setup")
         preset = deck_presets()[model.deck]
         ids = [e.id for e in entrants]
         rng = Rng.from_seed(seed, "wyscig")
@@ -133,7 +133,7 @@ class WyscigRuleset(Ruleset[State]):
             raise ValueError(f"setup.stage_number {number} is past the last stage ({model.stages})")
         players = {e.id: Player(id=e.id, name=e.name) for e in entrants}
         _earlier_times(plan, players, number)
-        state = State(deck=model.deck, stages=model.stages, seats=seats, players=players, rng=0)
+        state = RaceState(deck=model.deck, stages=model.stages, seats=seats, players=players, rng=0)
         state.stage_number = number
         state.leader = leader
         pile, hands = _first_deal(plan, preset.cards(), ids, rng)
@@ -153,7 +153,7 @@ class WyscigRuleset(Ruleset[State]):
         advance(state, leader, events)
         return state, events
 
-    def awaited(self, state: State, partial: Mapping[str, Order] | None = None) -> list[Decision]:
+    def awaited(self, state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
         if state.finished or state.turn is None:
             return []
         entrant = state.turn
@@ -204,13 +204,13 @@ class WyscigRuleset(Ruleset[State]):
             )
         ]
 
-    def validate(self, state: State, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
+    def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
         normal, complete = check_order(state, entrant, order, previous)
         return Validated(order=normal, complete=complete)
 
     def resolve(
-        self, state: State, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
-    ) -> tuple[State, list[Event]]:
+        self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
+    ) -> tuple[RaceState, list[Event]]:
         check_turn(state, state.turn or "")
         entrant = state.turn
         assert entrant is not None
@@ -226,7 +226,7 @@ class WyscigRuleset(Ruleset[State]):
         return new, events
 
     def auto_order(
-        self, state: State, entrant: str, partial: Order | None = None, strategy: str | None = None
+        self, state: RaceState, entrant: str, partial: Order | None = None, strategy: str | None = None
     ) -> Order:
         check_turn(state, entrant)
         chosen = partial_of(state, entrant, {entrant: partial} if partial else None)
@@ -238,7 +238,7 @@ class WyscigRuleset(Ruleset[State]):
         return bots.PLAYERS[strategy](state, player, chosen)
 
     # --- views -----------------------------------------------------------------------------------
-    def public_view(self, state: State) -> dict[str, Any]:
+    def public_view(self, state: RaceState) -> dict[str, Any]:
         gc = {g.entrant: g for g in general_classification([state.player(e) for e in state.seats])}
         return {
             "ruleset": self.id,
@@ -275,14 +275,14 @@ class WyscigRuleset(Ruleset[State]):
             "stage_results": [dict(r) for r in state.stage_results],
         }
 
-    def private_view(self, state: State, entrant: str) -> dict[str, Any]:
+    def private_view(self, state: RaceState, entrant: str) -> dict[str, Any]:
         view = self.public_view(state)
         player = state.player(entrant)
         view["hand"] = {"speeds": list(player.speeds), "descents": player.descents}
         view["you"] = entrant
         return view
 
-    def board_text(self, state: State) -> str:
+    def board_text(self, state: RaceState) -> str:
         lines = [f"Wyścig kolarski · stage {state.stage_number}/{state.stages} · {state.deck}"]
         if state.finished:
             lines[0] += " · finished"
@@ -303,7 +303,7 @@ class WyscigRuleset(Ruleset[State]):
             )
         return "\n".join(lines)
 
-    def result(self, state: State) -> Result:
+    def result(self, state: RaceState) -> Result:
         lines = general_classification([state.player(e) for e in state.seats])
         return Result(
             finished=state.finished,
@@ -340,24 +340,24 @@ class WyscigRuleset(Ruleset[State]):
             ],
         )
 
-    def dump(self, state: State) -> dict[str, Any]:
+    def dump(self, state: RaceState) -> dict[str, Any]:
         return {"format": STATE_FORMAT, **dump_state(state)}
 
-    def load(self, data: Mapping[str, Any]) -> State:
+    def load(self, data: Mapping[str, Any]) -> RaceState:
         check_state_format(data, STATE_FORMAT)
         return load_state({k: v for k, v in data.items() if k != "format"})
 
 
 # --- helpers --------------------------------------------------------------------------------------
-def _stage(stage: Mapping[str, Any] | str | None) -> StageModel:
+def _stage(stage: Mapping[str, Any] | str | None) -> Stage:
     """The stage object; a bare string is a deck preset of D1 with 6 stages."""
     if stage is None:
-        return StageModel()
+        return Stage()
     if isinstance(stage, str):
         if stage not in deck_presets():
             raise ValueError(f"unknown Wyścig stage {stage!r}; choose one of: {', '.join(deck_presets())}")
-        return StageModel.model_validate({"deck": stage})
-    return _checked(StageModel, stage, "stage")
+        return Stage.model_validate({"deck": stage})
+    return _checked(Stage, stage, "stage")
 
 
 def _checked(model: type[M], data: Mapping[str, Any], where: str) -> M:
@@ -368,7 +368,7 @@ def _checked(model: type[M], data: Mapping[str, Any], where: str) -> M:
         raise ValueError(describe_validation_error(exc, where)) from exc
 
 
-def _seats(plan: SetupModel, ids: list[str], rng: Rng) -> list[str]:
+def _seats(plan: Setup, ids: list[str], rng: Rng) -> list[str]:
     """D4: the seat order is drawn from the seed, unless the setup gives it."""
     if plan.seats is None:
         seats = list(ids)
@@ -379,7 +379,7 @@ def _seats(plan: SetupModel, ids: list[str], rng: Rng) -> list[str]:
     return list(plan.seats)
 
 
-def _earlier_times(plan: SetupModel, players: dict[str, Player], number: int) -> None:
+def _earlier_times(plan: Setup, players: dict[str, Player], number: int) -> None:
     times = plan.earlier_times or {}
     if number == 1 and not times:
         return
@@ -399,9 +399,7 @@ def _earlier_times(plan: SetupModel, players: dict[str, Player], number: int) ->
         players[e].penalties = [0 if t == WINNER_TIME else t - 60 for t in row]
 
 
-def _first_deal(
-    plan: SetupModel, deck: list[Card], ids: list[str], rng: Rng
-) -> tuple[list[Card], dict[str, list[Card]]]:
+def _first_deal(plan: Setup, deck: list[Card], ids: list[str], rng: Rng) -> tuple[list[Card], dict[str, list[Card]]]:
     """The first stage's pile and explicit hands: stacked by the setup, or shuffled from the seed."""
     hands: dict[str, list[Card]] = {e: list(h) for e, h in (plan.hands or {}).items()}
     for e in hands:
@@ -414,9 +412,7 @@ def _first_deal(
     return stacked_deal(deck, hands, pile, rng), hands
 
 
-def _later_deals(
-    plan: SetupModel, deck: list[Card], ids: list[str], first: int, last: int
-) -> dict[str, dict[str, Any]]:
+def _later_deals(plan: Setup, deck: list[Card], ids: list[str], first: int, last: int) -> dict[str, dict[str, Any]]:
     """The setup's stacked deals of later stages, checked now (entrants, stage numbers, cards against the
     deck), for the state to deal when each stage starts."""
     stacked: dict[str, dict[str, Any]] = {}
@@ -434,7 +430,7 @@ def _later_deals(
     return stacked
 
 
-def _check_first_card(state: State) -> None:
+def _check_first_card(state: RaceState) -> None:
     """§4 and D11: the stage starts with the leader's card, so a setup must let him play one.
 
     Were he skipped, the first card would meet no L and make its rider leader, minutes and all.
@@ -447,11 +443,11 @@ def _check_first_card(state: State) -> None:
         )
 
 
-def _verdict(state: State, player: Player, card: int, descents: int) -> Verdict:
+def _verdict(state: RaceState, player: Player, card: int, descents: int) -> Verdict:
     return judge(card + 2 * descents, state.reference, player.minutes, player.id == state.leader, state.on_climb)
 
 
-def _prompt(state: State, player: Player) -> Message:
+def _prompt(state: RaceState, player: Player) -> Message:
     if player.id == state.leader:
         return msg(
             "wk.prompt.leader",
@@ -466,7 +462,7 @@ def _prompt(state: State, player: Player) -> Message:
     )
 
 
-def _info(state: State, player: Player) -> list[Message]:
+def _info(state: RaceState, player: Player) -> list[Message]:
     info = [
         msg(
             "wk.info.hand",
@@ -502,7 +498,7 @@ def _info(state: State, player: Player) -> list[Message]:
 _TAGS = {"pace": " (leader)", "lead": " (takes the lead)", "peloton": "", "penalty": " +{m} min"}
 
 
-def lap_number(state: State) -> int:
+def lap_number(state: RaceState) -> int:
     """The lap of turns this stage is in (from 1): turns go round the seats, each lap one turn each, so
     the lap is the turn holder's turn number (counted when his turn begins); once the race is over, the
     last lap played."""
@@ -511,7 +507,7 @@ def lap_number(state: State) -> int:
     return max([1, *(state.player(e).turns for e in state.seats)])
 
 
-def lap_text(state: State) -> str:
+def lap_text(state: RaceState) -> str:
     """The cards of the last lap as the table sees them: "Anna 47 (leader) · Bob 46 · Carla 42 +5 min"."""
     parts = []
     for card in state.played[-(len(state.seats) - 1) :]:

@@ -11,11 +11,11 @@ from engine.ruleset import Event
 from engine.wyscig.classification import general_classification, stage_ranking, stage_time
 from engine.wyscig.deck import CLIMB, Card, deck_presets, shuffled_deck, stacked_deal
 from engine.wyscig.events import event
-from engine.wyscig.state import State
+from engine.wyscig.state import RaceState
 from engine.wyscig.turn import HAND_SIZE, begin_turn, draw, lay_climb, take
 
 
-def deal(state: State, pile: list[Card], events: list[Event], hands: dict[str, list[Card]] | None = None) -> None:
+def deal(state: RaceState, pile: list[Card], events: list[Event], hands: dict[str, list[Card]] | None = None) -> None:
     """D5: deal 6 cards each, one at a time in seat order from the leader; then the opening climbs.
 
     ``hands`` (a record's setup) fixes some players' opening hands; the others are dealt from ``pile``.
@@ -59,7 +59,7 @@ def deal(state: State, pile: list[Card], events: list[Event], hands: dict[str, l
             draw(state, player, True, events)
 
 
-def start_stage(state: State, events: list[Event], pile: list[Card] | None = None) -> None:
+def start_stage(state: RaceState, events: list[Event], pile: list[Card] | None = None) -> None:
     """A fresh shuffle and deal (D5), then the leader's first turn begins."""
     stacked = state.stacked.get(str(state.stage_number))
     hands: dict[str, list[Card]] | None = None
@@ -77,12 +77,12 @@ def start_stage(state: State, events: list[Event], pile: list[Card] | None = Non
     advance(state, state.leader, events)
 
 
-def nobody_can_play(state: State) -> bool:
+def nobody_can_play(state: RaceState) -> bool:
     """D15: the stage ends when the pile is empty and no player holds a speed card."""
     return not state.pile and not any(p.speeds for p in state.players.values())
 
 
-def advance(state: State, entrant: str, events: list[Event]) -> None:
+def advance(state: RaceState, entrant: str, events: list[Event]) -> None:
     """Begin ``entrant``'s turn, skipping players without speed cards, or end the stage (§4.2)."""
     state.turn = None
     while not nobody_can_play(state):
@@ -92,7 +92,7 @@ def advance(state: State, entrant: str, events: list[Event]) -> None:
     end_stage(state, events)
 
 
-def end_stage(state: State, events: list[Event]) -> None:
+def end_stage(state: RaceState, events: list[Event]) -> None:
     """§6 and D18: the yellow token wins (57), the peloton records 60, the others 60 + minutes."""
     times = {e: stage_time(e == state.leader, p.minutes) for e, p in state.players.items()}
     for e, p in state.players.items():
@@ -126,7 +126,7 @@ def end_stage(state: State, events: list[Event]) -> None:
     start_stage(state, events)
 
 
-def race_end_event(state: State, winners: list[str], total: int) -> Event:
+def race_end_event(state: RaceState, winners: list[str], total: int) -> Event:
     """The race winner, or (D19 (3)) the riders equal on every tie-break, who share first place."""
     names = [state.player(e).name for e in winners]
     if len(names) == 1:

@@ -55,7 +55,7 @@ class Climb:
 
 
 @dataclass
-class State:
+class RaceState:
     """A whole race of Wyścig kolarski."""
 
     deck: str
@@ -101,7 +101,7 @@ class State:
         i = self.seats.index(self.leader)
         return self.seats[i:] + self.seats[:i]
 
-    def copy(self) -> State:
+    def copy(self) -> RaceState:
         """An independent copy for ``resolve`` (which never mutates its input).
 
         Written out instead of ``deepcopy`` (five times faster, and this runs every turn). The dicts in
@@ -122,7 +122,7 @@ class State:
         )
 
 
-def dump_state(state: State) -> dict[str, Any]:
+def dump_state(state: RaceState) -> dict[str, Any]:
     """The state as JSON data."""
     data = asdict(state)
     data["seats"] = list(state.seats)
@@ -130,9 +130,9 @@ def dump_state(state: State) -> dict[str, Any]:
     return data
 
 
-def load_state(data: dict[str, Any]) -> State:
+def load_state(data: dict[str, Any]) -> RaceState:
     """The state back from :func:`dump_state` (the input is not modified)."""
     raw = copy.deepcopy(dict(data))
     players = {p["id"]: Player(**p) for p in raw.pop("players")}
     climbs = [Climb(**c) for c in raw.pop("climbs")]
-    return State(players=players, climbs=climbs, **raw)
+    return RaceState(players=players, climbs=climbs, **raw)

@@ -15,7 +15,7 @@ from engine.ruleset import Entrant, set_path
 from engine.wyscig import RULESET
 from engine.wyscig.classification import WINNER_TIME
 from engine.wyscig.deck import deck_presets
-from engine.wyscig.state import State
+from engine.wyscig.state import RaceState
 from tests.engine.wyscig.helpers import record, run, state
 from tests.logged import LoggedRace
 
@@ -123,7 +123,7 @@ def test_a_whole_record_replays_to_the_same_end() -> None:
     assert again.result() == race.result()
 
 
-def _cards_accounted_for(s: State) -> bool:
+def _cards_accounted_for(s: RaceState) -> bool:
     """Mid-stage, every card of a shuffled deck is in a hand, the pile, a climb in force or the discards."""
     held = sum(p.hand_size for p in s.players.values())
     return held + len(s.pile) + len(s.climbs) + s.discards == deck_presets()[s.deck].size
