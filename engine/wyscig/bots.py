@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 
 from engine.ruleset import Order
 from engine.wyscig.deck import DESCENT_BONUS
+from engine.wyscig.orders import check_turn, partial_of
 from engine.wyscig.pace import TOLERANCE, Verdict, judge
 from engine.wyscig.state import Player, RaceState
 
@@ -101,3 +102,16 @@ def _best(state: RaceState, player: Player, partial: Order, cost: Callable[[Opti
 
 
 PLAYERS: dict[str, Callable[[RaceState, Player, Order], Order]] = {"steady": steady, "attacker": attacker}
+
+
+def auto_order(state: RaceState, entrant: str, partial: Order | None, strategy: str | None) -> Order:
+    """The order of the player whose turn it is: ``strategy``'s (a bot), or D21's (an absent player,
+    ``None``), keeping what ``partial`` already chose."""
+    check_turn(state, entrant)
+    chosen = partial_of(state, entrant, {entrant: partial} if partial else None)
+    player = state.player(entrant)
+    if strategy is None:
+        return absent_order(state, player, chosen)
+    if strategy not in PLAYERS:
+        raise ValueError(f"unknown Wyścig strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")
+    return PLAYERS[strategy](state, player, chosen)

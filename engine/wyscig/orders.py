@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.messages import OrderError
-from engine.ruleset import Order
+from engine.ruleset import Order, Validated
 from engine.wyscig.deck import MAX_SPEED, MIN_SPEED, describe_hand
 from engine.wyscig.models import CardPlay
 from engine.wyscig.state import RaceState
@@ -179,3 +179,9 @@ def partial_of(state: RaceState, entrant: str, partial: Mapping[str, Order] | No
         return check_order(state, entrant, partial[entrant])[0]
     except OrderError:
         return {}
+
+
+def validate(state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
+    """The order checked against the hand (merged with ``previous``), normalised, and whether it is whole."""
+    normal, complete = check_order(state, entrant, order, previous)
+    return Validated(order=normal, complete=complete)

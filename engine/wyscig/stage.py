@@ -6,13 +6,17 @@ end of the stage with its times, the next stage's deal and its leader's first dr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from engine.messages import OrderError
 from engine.rng import Rng
-from engine.ruleset import Event
+from engine.ruleset import Event, Order
 from engine.wyscig.classification import general_classification, stage_ranking, stage_time
 from engine.wyscig.deck import CLIMB, Card, deck_presets, shuffled_deck, stacked_deal
 from engine.wyscig.events import event
+from engine.wyscig.orders import check_order, check_turn
 from engine.wyscig.state import RaceState
-from engine.wyscig.turn import HAND_SIZE, begin_turn, draw, lay_climb, take
+from engine.wyscig.turn import HAND_SIZE, begin_turn, draw, lay_climb, play, take
 
 
 def deal(state: RaceState, pile: list[Card], events: list[Event], hands: dict[str, list[Card]] | None = None) -> None:
@@ -75,6 +79,25 @@ def start_stage(state: RaceState, events: list[Event], pile: list[Card] | None =
         state.rng = rng.state
     deal(state, pile, events, hands)
     advance(state, state.leader, events)
+
+
+def play_turn(state: RaceState, orders: Mapping[str, Order]) -> tuple[RaceState, list[Event]]:
+    """One step: the card of the player whose turn it is (§4.1 steps 3-5), then everything automatic up to
+    the next player's decision (his draw, skipped players, the stage's end and the next deal). ``state``
+    is left untouched: the step plays on a copy."""
+    check_turn(state, state.turn or "")
+    entrant = state.turn
+    assert entrant is not None
+    if entrant not in orders:
+        raise OrderError.of("wk.missing_order", "No card from {entrant}, whose turn it is.", entrant=entrant)
+    normal, complete = check_order(state, entrant, orders[entrant])
+    if not complete:
+        raise OrderError.of("wk.no_card", "Choose a speed card to play.")
+    new = state.copy()
+    events: list[Event] = []
+    play(new, entrant, int(normal["card"]), int(normal["descents"]), events)
+    advance(new, new.next_seat(entrant), events)
+    return new, events
 
 
 def nobody_can_play(state: RaceState) -> bool:
