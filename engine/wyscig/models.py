@@ -9,6 +9,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.wyscig.deck import CardName, DeckName
 
+DEFAULT_STAGES = 6
+"""D2: a race is 6 stages unless its stage says otherwise (the seed: "not fewer than six"). The one source of
+the number: presets, boards and the guide read it (a test holds the guide to it)."""
+
 
 class Stage(BaseModel):
     """The ground raced on: which deck (D1) and how many stages (D2)."""
@@ -17,7 +21,7 @@ class Stage(BaseModel):
 
     deck: DeckName = "itemised_108"
     """D1: ``itemised_108`` (default), ``total_102`` or ``classic_96``."""
-    stages: int = Field(default=6, ge=1, le=21)
+    stages: int = Field(default=DEFAULT_STAGES, ge=1, le=21)
     """D2: 6 by default (the seed's minimum); 1-5 is a house rule; at most 21."""
 
 

@@ -75,7 +75,7 @@ def player_limits(stage: Mapping[str, Any] | str | None, options: Mapping[str, A
 
 
 def read_stage(stage: Mapping[str, Any] | str | None) -> Stage:
-    """The stage object; a bare string is a deck preset of D1 with 6 stages."""
+    """The stage object; a bare string is a deck preset of D1 with the default number of stages (D2)."""
     if stage is None:
         return Stage()
     if isinstance(stage, str):

@@ -17,9 +17,13 @@ RULESET_ID = "wyscig"
 
 
 def presets() -> list[Preset]:
-    """Every deck of D1 as a stage of 6 stages (a bare preset name in a record)."""
+    """Every deck of D1 as a race of the default number of stages (D2; a bare preset name in a record)."""
     return [
-        Preset(name=name, summary=f"{d.size} cards, 6 stages. {d.summary}", label="default" if i == 0 else None)
+        Preset(
+            name=name,
+            summary=f"{d.size} cards, {read_stage(name).stages} stages. {d.summary}",
+            label="default" if i == 0 else None,
+        )
         for i, (name, d) in enumerate(deck_presets().items())
     ]
 
@@ -39,7 +43,7 @@ def stage_board(stage: Mapping[str, Any] | str | None, options: Mapping[str, Any
     model = read_stage(stage)
     d = deck_presets()[model.deck]
     return (
-        f"{model.stages} stage(s) with the {model.deck} deck ({d.size} cards): "
+        f"{model.stages} stage{'' if model.stages == 1 else 's'} with the {model.deck} deck ({d.size} cards): "
         f"{d.per_speed} of each speed {d.speed_values[0]}-{d.speed_values[-1]}, "
         f"{d.climbs} climbs, {d.descents} descents."
     )
