@@ -8,7 +8,6 @@ turn and a stage in ``turn`` and ``stage``, what players see in ``views``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -51,10 +50,6 @@ class WyscigRuleset(Ruleset[RaceState]):
 
     def summary(self) -> str:
         return views.summary()
-
-    def guide(self) -> str:
-        """The player's guide shipped with the package."""
-        return resources.files("engine.wyscig").joinpath("guide.md").read_text(encoding="utf-8")
 
     def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
         return views.stage_board(stage, options)
