@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.messages import OrderError
+from engine.messages import OrderError, event
 from engine.rng import Rng
 from engine.ruleset import Event, Order
 from engine.wyscig.classification import general_classification, stage_ranking, stage_time
 from engine.wyscig.deck import CLIMB, Card, deck_presets, shuffled_deck, stacked_deal
-from engine.wyscig.events import event
 from engine.wyscig.orders import check_order, check_turn
 from engine.wyscig.state import RaceState
 from engine.wyscig.turn import HAND_SIZE, begin_turn, draw, lay_climb, play, take

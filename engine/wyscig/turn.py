@@ -6,9 +6,9 @@ seventh card before deciding; step 3-5 run when his order resolves.
 
 from __future__ import annotations
 
+from engine.messages import event
 from engine.ruleset import Event
 from engine.wyscig.deck import CLIMB, DESCENT, DESCENT_BONUS, Card
-from engine.wyscig.events import event
 from engine.wyscig.pace import Verdict, judge
 from engine.wyscig.state import Climb, Player, RaceState
 
