@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.messages import Message, msg
+from engine.messages import Message, msg, plural
 from engine.ruleset import Choice, Decision, InputField, Order
 from engine.wyscig.deck import describe_hand
 from engine.wyscig.orders import partial_of
 from engine.wyscig.pace import Verdict, hint, judge
 from engine.wyscig.state import Player, RaceState
+from engine.wyscig.texts import card_label
 from engine.wyscig.views import lap_text
 
 
@@ -34,7 +35,7 @@ def awaited(state: RaceState, partial: Mapping[str, Order] | None = None) -> lis
                 choices=[
                     Choice(
                         value=card,
-                        label=str(card),
+                        label=card_label(card),
                         hint=hint(card, descents, _verdict(state, player, card, descents), state.on_climb),
                     )
                     for card in sorted(set(player.speeds))
@@ -86,15 +87,24 @@ def _prompt(state: RaceState, player: Player) -> Message:
 
 
 def _info(state: RaceState, player: Player) -> list[Message]:
+    speeds = ", ".join(str(v) for v in player.speeds) or "—"
+    hand = describe_hand(player.speeds, player.descents)
     info = [
-        msg(
+        plural(
             "wk.info.hand",
-            "Your hand: {hand}.",
-            hand=describe_hand(player.speeds, player.descents),
-        ),
-        msg(
+            player.descents,
+            "Your hand: {speeds} and 1 descent.",
+            "Your hand: {speeds} and {count} descents.",
+            speeds=speeds,
+            hand=hand,
+        )
+        if player.descents
+        else msg("wk.info.hand_speeds", "Your hand: {speeds}.", speeds=speeds, hand=hand),
+        plural(
             "wk.info.stage",
-            "Stage {stage}/{stages} · leader {leader} · L = {reference} · {pile} cards in the pile.",
+            len(state.pile),
+            "Stage {stage}/{stages} · leader {leader} · L = {reference} · 1 card in the pile.",
+            "Stage {stage}/{stages} · leader {leader} · L = {reference} · {count} cards in the pile.",
             stage=state.stage_number,
             stages=state.stages,
             leader=state.player(state.leader).name,
@@ -107,9 +117,11 @@ def _info(state: RaceState, player: Player) -> list[Message]:
         info.append(msg("wk.info.lap", "This lap: {lap}.", lap=lap))
     if player.minutes:
         info.append(
-            msg(
+            plural(
                 "wk.info.minutes",
-                "You hold {minutes} penalty minute(s): play above the leader to give them back.",
+                player.minutes,
+                "You hold 1 penalty minute: play above the leader to give it back.",
+                "You hold {count} penalty minutes: play above the leader to give them back.",
                 minutes=player.minutes,
             )
         )

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.messages import OrderError
+from engine.messages import OrderError, plural
 from engine.ruleset import Order, Validated
 from engine.wyscig.deck import MAX_SPEED, MIN_SPEED, describe_hand
 from engine.wyscig.models import CardPlay
@@ -155,12 +155,16 @@ def check_order(
                 "wk.negative_descents", "You can't play {descents} descent cards: 0 or more.", descents=model.descents
             )
         if model.descents > player.descents:
-            raise OrderError.of(
-                "wk.too_many_descents",
-                "You hold {held} descent card(s): you can't add {descents}. Your hand is {hand}.",
-                held=player.descents,
-                descents=model.descents,
-                hand=hand,
+            raise OrderError(
+                plural(
+                    "wk.too_many_descents",
+                    player.descents,
+                    "You hold 1 descent card: you can't add {descents}. Your hand is {hand}.",
+                    "You hold {count} descent cards: you can't add {descents}. Your hand is {hand}.",
+                    held=player.descents,
+                    descents=model.descents,
+                    hand=hand,
+                )
             )
     normal: Order = {}
     if model.card is not None:

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from engine.messages import Message
 from engine.ruleset import (
     Decision,
     Entrant,
@@ -26,6 +27,7 @@ from engine.ruleset import (
     check_state_format,
 )
 from engine.wyscig import bots, decisions, orders, start, views
+from engine.wyscig.keys import message_keys
 from engine.wyscig.models import Options, Setup, Stage
 from engine.wyscig.stage import play_turn
 from engine.wyscig.state import RaceState, dump_state, load_state
@@ -48,10 +50,13 @@ class WyscigRuleset(Ruleset[RaceState]):
     def presets(self) -> list[Preset]:
         return views.presets()
 
-    def summary(self) -> str:
+    def summary(self) -> Message:
         return views.summary()
 
-    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
+    def message_keys(self) -> frozenset[str]:
+        return message_keys()
+
+    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> Message:
         return views.stage_board(stage, options)
 
     def stage_data(self, stage: Mapping[str, Any] | str | None) -> dict[str, Any]:

@@ -46,12 +46,15 @@ def deal(state: RaceState, pile: list[Card], events: list[Event], hands: dict[st
     events.append(
         event(
             "wk.stage_start",
-            "Stage {stage} of {stages}: {name} leads with the yellow token; {pile} cards in the pile.",
+            "Stage {stage} of {stages}: {name} leads with the yellow token; 1 card in the pile."
+            if len(state.pile) == 1
+            else "Stage {stage} of {stages}: {name} leads with the yellow token; {count} cards in the pile.",
             stage=state.stage_number,
             stages=state.stages,
             leader=state.leader,
             name=state.player(state.leader).name,
             pile=len(state.pile),
+            count=len(state.pile),
         )
     )
     # D5: opening-hand climbs are laid in seat order from the leader, each replaced before the next.

@@ -76,10 +76,13 @@ def redeal(state: RaceState, player: Player, events: list[Event]) -> None:
     events.append(
         event(
             "wk.redeal",
-            "{name} holds no speed card ({descents} descent(s)): the hand is discarded and redrawn.",
+            "{name} holds no speed card (1 descent): the hand is discarded and redrawn."
+            if player.descents == 1
+            else "{name} holds no speed card ({count} descents): the hand is discarded and redrawn.",
             entrant=player.id,
             name=player.name,
             descents=player.descents,
+            count=player.descents,
         )
     )
     state.discards += player.descents

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.messages import msg
+from engine.messages import Message, msg
 from engine.ruleset import PROGRESS_KEY, Preset, Result, Standing, column, progress_marker
+from engine.wyscig import texts
 from engine.wyscig.classification import general_classification, stage_wins
 from engine.wyscig.deck import deck_presets
 from engine.wyscig.start import read_stage
@@ -17,36 +18,25 @@ RULESET_ID = "wyscig"
 
 
 def presets() -> list[Preset]:
-    """Every deck of D1 as a race of the default number of stages (D2; a bare preset name in a record)."""
+    """Every deck of D1 as a race of the default number of stages (D2; a bare preset name in a record); the
+    first deck is the default, labelled so."""
     return [
         Preset(
             name=name,
-            summary=f"{d.size} cards, {read_stage(name).stages} stages. {d.summary}",
-            label="default" if i == 0 else None,
+            summary=texts.preset_summary(name, d, read_stage(name).stages),
+            label=texts.default_label() if i == 0 else None,
         )
         for i, (name, d) in enumerate(deck_presets().items())
     ]
 
 
-def summary() -> str:
-    return (
-        "Wyścig kolarski: a card race over several stages. On your turn draw a 7th card and play one "
-        "speed card (39-50 km/h), with any number of descents (+2 each). Beat the leader's speed while "
-        "free of penalty minutes to take the yellow token; stay within 2 km/h to ride in the peloton; "
-        "further behind costs a minute per km/h, which you win back by playing above the leader. "
-        "A climb removes the tolerance and forbids overtaking. The yellow token wins the stage (57 min), "
-        "the peloton records 60, the others 60 + minutes; the lowest total time wins."
-    )
+def summary() -> Message:
+    return texts.summary()
 
 
-def stage_board(stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
+def stage_board(stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> Message:
     model = read_stage(stage)
-    d = deck_presets()[model.deck]
-    return (
-        f"{model.stages} stage{'' if model.stages == 1 else 's'} with the {model.deck} deck ({d.size} cards): "
-        f"{d.per_speed} of each speed {d.speed_values[0]}-{d.speed_values[-1]}, "
-        f"{d.climbs} climbs, {d.descents} descents."
-    )
+    return texts.stage_board(model.deck, deck_presets()[model.deck], model.stages)
 
 
 def public_view(state: RaceState) -> dict[str, Any]:
@@ -109,10 +99,14 @@ def board_text(state: RaceState) -> str:
         turn = " <- to play" if e == state.turn else ""
         times = " ".join(str(t) for t in p.times) or "-"
         lines.append(
-            f"{mark} {p.name:<16} {p.minutes:>3} min · {p.hand_size} cards · {last:<8} · "
+            f"{mark} {p.name:<16} {p.minutes:>3} min · {_cards(p.hand_size)} · {last:<8} · "
             f"times {times} (total {p.total}){turn}"
         )
     return "\n".join(lines)
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
 
 
 def result(state: RaceState) -> Result:

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from bot import catalogue
+from bot.i18n import engine_text
 from engine.ruleset import Preset, Ruleset
 from tests.fakediscord import DiscordUser
 
@@ -154,7 +155,7 @@ async def test_every_preset_of_every_rule_system_can_be_shown(
             reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
             assert reply.embeds[0]["title"] == preset.name, (ruleset.id, preset.name)
             board = await alice.download(reply.attachments[0].url)
-            assert board.decode("utf-8") == ruleset.stage_board(preset.name, {}), (ruleset.id, preset.name)
+            assert board.decode("utf-8") == engine_text(ruleset.stage_board(preset.name, {})), (ruleset.id, preset.name)
 
 
 async def test_an_unknown_stage_name_of_1900_characters_still_gets_a_refusal_within_discords_limit(

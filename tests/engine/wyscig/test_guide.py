@@ -15,7 +15,7 @@ def test_the_guide_ships_with_the_package_and_covers_the_game() -> None:
 
 def test_the_summary_is_the_short_form() -> None:
     """A few sentences, with the core numbers."""
-    summary = RULESET.summary()
+    summary = RULESET.summary().text
     assert len(summary) < 800
     for needle in ("39-50", "+2", "2 km/h", "57", "60"):
         assert needle in summary, needle

@@ -28,8 +28,8 @@ def test_the_registry_serves_wyscig() -> None:
     """``get_ruleset("wyscig")`` is this package's instance, with its catalogue."""
     assert get_ruleset("wyscig") is RULESET
     assert [p.name for p in RULESET.presets()] == ["itemised_108", "total_102", "classic_96"]
-    assert "yellow token" in RULESET.summary()
-    assert "108 cards" in RULESET.stage_board("itemised_108", {})
+    assert "yellow token" in RULESET.summary().text
+    assert "108 cards" in RULESET.stage_board("itemised_108", {}).text
     assert RULESET.default_entrants(people(2), {}) == people(2)
 
 
