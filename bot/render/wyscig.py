@@ -188,7 +188,7 @@ class WyscigRenderer(SystemRenderer):
         speeds = list(deck.speed_values)
         height = 260
         canvas = Canvas.new(WIDTH, height)
-        canvas.title(model.deck, t("render.wk.preview_subtitle", locale, stages=model.stages, cards=deck.size))
+        canvas.title(model.deck, t("render.wk.preview_subtitle", locale, count=model.stages, cards=deck.size))
         # The deck as bars: one per speed card value, plus climbs and descents.
         bars = [(str(s), deck.per_speed, TERRAIN["flat"]) for s in speeds]
         bars += [
