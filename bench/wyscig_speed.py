@@ -3,7 +3,8 @@
 Every race goes through ``engine.race.Race`` (``start``, then a step per turn with each bot's order asked
 from ``auto_order`` and validated, exactly as the Discord bot and the CLI do): ``--players`` seats
 (steady and attacker alternating), the default deck, ``--stages`` stages. Then the states of one race
-are copied (``RaceState.copy``, which ``resolve`` runs every turn), dumped and loaded again, and timed.
+are copied (``RaceState.copy``, which ``resolve`` runs every turn), asked for their decision (``awaited``),
+dumped and loaded again, and timed (µs per state).
 
 ``--against REF`` measures the engine of a git commit in the same run (its ``engine/`` taken with ``git
 archive`` into a temporary folder and run in a child process, alternating with this tree, ``--rounds``
@@ -61,6 +62,10 @@ def measure(races: int, players: int, stages: int, seed: int) -> dict[str, float
             s.copy()
     copy_time = time.process_time() - start
     start = time.process_time()
+    for s in states:
+        ruleset.awaited(s)
+    awaited_time = time.process_time() - start
+    start = time.process_time()
     dumps = [ruleset.dump(s) for s in states]
     dump_time = time.process_time() - start
     start = time.process_time()
@@ -73,6 +78,7 @@ def measure(races: int, players: int, stages: int, seed: int) -> dict[str, float
         "steps_per_race": steps / races,
         "race_s": race_time,
         "copy_us": copy_time / (20 * n) * 1e6,
+        "awaited_us": awaited_time / n * 1e6,
         "dump_us": dump_time / n * 1e6,
         "load_us": load_time / n * 1e6,
     }
@@ -108,7 +114,7 @@ def _child(path: Path, args: argparse.Namespace) -> dict[str, float]:
 def _row(name: str, r: dict[str, float]) -> str:
     return (
         f"{name:<10} {r['races_per_s']:8.2f} {r['steps_per_race']:10.1f} "
-        f"{r['copy_us']:8.2f} {r['dump_us']:8.1f} {r['load_us']:8.1f}"
+        f"{r['copy_us']:8.2f} {r['awaited_us']:8.1f} {r['dump_us']:8.1f} {r['load_us']:8.1f}"
     )
 
 
@@ -122,7 +128,9 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="alternating measurements each (default 3)")
     args = parser.parse_args()
     print(f"Wyścig, {args.players} seats, {args.stages} stages, {args.races} races a measurement")
-    print(f"{'engine':<10} {'races/s':>8} {'steps/race':>10} {'copy µs':>8} {'dump µs':>8} {'load µs':>8}")
+    print(
+        f"{'engine':<10} {'races/s':>8} {'steps/race':>10} {'copy µs':>8} {'awaited':>8} {'dump µs':>8} {'load µs':>8}"
+    )
     if not args.against:
         print(_row("this", measure(args.races, args.players, args.stages, args.seed)))
         return 0
@@ -135,7 +143,13 @@ def main() -> int:
             print(_row(args.against[:10], theirs[-1]))
             ours.append(_child(ROOT, args))
             print(_row("this", ours[-1]))
-    for key, label in (("race_s", "race time"), ("copy_us", "copy"), ("dump_us", "dump"), ("load_us", "load")):
+    for key, label in (
+        ("race_s", "race time"),
+        ("copy_us", "copy"),
+        ("awaited_us", "awaited"),
+        ("dump_us", "dump"),
+        ("load_us", "load"),
+    ):
         mine = statistics.median(r[key] for r in ours)
         base = statistics.median(r[key] for r in theirs)
         print(f"{label:<10} this / {args.against}: {mine / base:.3f}")

@@ -15,6 +15,11 @@ from engine.wyscig.texts import card_label
 from engine.wyscig.views import lap_text
 
 
+def awaited_ids(state: RaceState) -> list[str]:
+    """Who :func:`awaited` asks, without building the decision: the player whose turn it is (§4)."""
+    return [] if state.finished or state.turn is None else [state.turn]
+
+
 def awaited(state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
     if state.finished or state.turn is None:
         return []

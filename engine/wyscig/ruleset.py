@@ -80,6 +80,9 @@ class WyscigRuleset(Ruleset[RaceState]):
     def awaited(self, state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
         return decisions.awaited(state, partial)
 
+    def awaited_ids(self, state: RaceState) -> list[str]:
+        return decisions.awaited_ids(state)
+
     def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
         return orders.validate(state, entrant, order, previous)
 
