@@ -3,6 +3,7 @@ set-up checked and applied, the first deal (D5) and the first turn."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -79,10 +80,25 @@ def read_stage(stage: Mapping[str, Any] | str | None) -> Stage:
     if stage is None:
         return Stage()
     if isinstance(stage, str):
-        if stage not in deck_presets():
+        name = preset_name(stage)
+        if name is None:
             raise ValueError(f"unknown Wyścig stage {stage!r}; choose one of: {', '.join(deck_presets())}")
-        return Stage.model_validate({"deck": stage})
+        return Stage.model_validate({"deck": name})
     return checked(Stage, stage, "stage")
+
+
+_LABEL_SUFFIX = re.compile(r"\s*(\[[^\[\]]*\]|\([^()]*\))\s*$")
+"""A status label written after a name, as a listing shows it: ``itemised_108 [default]``."""
+
+
+def preset_name(text: str) -> str | None:
+    """The deck preset ``text`` names (case forgiven), also as a listing shows it: followed by its label in
+    brackets (``itemised_108 [default]``, in any language)."""
+    for wanted in (text.strip().casefold(), _LABEL_SUFFIX.sub("", text).strip().casefold()):
+        for name in deck_presets():
+            if name.casefold() == wanted:
+                return name
+    return None
 
 
 def _seats(plan: Setup, ids: list[str], rng: Rng) -> list[str]:

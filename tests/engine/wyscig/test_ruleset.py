@@ -172,3 +172,13 @@ def test_the_text_board_shows_the_race_but_no_hand() -> None:
     assert "Leader: P1 · L = 45 km/h" in board
     assert "4 min · 3 cards" in board and "<- to play" in board
     assert "50" not in board and "42" not in board
+
+
+def test_a_preset_is_found_by_its_name_as_listed_with_its_label() -> None:
+    """'itemised_108 [default]', as `gregario stages` lists it, is the itemised_108 deck; so is ITEMISED_108."""
+    listed = [f"{p.name} [{p.label}]" if p.label else p.name for p in RULESET.presets()]
+    assert listed[0] == "itemised_108 [default]"
+    for typed in (*listed, "ITEMISED_108", " classic_96 (default) "):
+        assert RULESET.stage_data(typed)["deck"] == typed.split()[0].strip().lower()
+    with pytest.raises(ValueError, match="unknown Wyścig stage"):
+        RULESET.stage_data("itemised [default]")
