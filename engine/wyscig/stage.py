@@ -1,4 +1,5 @@
-"""A stage from deal to finish: the deal (§3, D5), moving the turn on (§4, D15) and the stage end (§6).
+"""A stage from deal to finish: the deal (§3, D5), one step (a player's card, :func:`play_turn`), moving
+the turn on (§4, D15) and the stage end (§6).
 
 Between two orders everything automatic happens here: the next player's draw, skipped players, the
 end of the stage with its times, the next stage's deal and its leader's first draw.
