@@ -40,7 +40,7 @@ def test_the_catalogue_describes_the_system(ruleset_id: str) -> None:
     low, high = ruleset.player_limits(None, {})
     assert 1 <= low <= high
     assert ruleset.presets()
-    assert len(str(ruleset.summary())) > 40
+    assert len(str(ruleset.summary())) > 40  # a Message prints its English text
     assert ruleset.default_strategy in ruleset.strategies
     for preset in ruleset.presets():
         assert str(ruleset.stage_board(preset.name, {})).strip()
