@@ -22,9 +22,10 @@ from bot.cli.seats import bot_seats, new_seed, parse_strategies
 from bot.i18n import engine_text, t
 from engine.messages import OrderError
 from engine.race import Race, StepPlayed
-from engine.record import RecordError, describe_validation_error
+from engine.record import RecordError
 from engine.registry import get_ruleset
 from engine.ruleset import Decision, Entrant, Event, InputField, Order, set_path
+from engine.validation import describe_validation_error
 
 HUMAN_ID = "you"
 HELP = (

@@ -162,7 +162,7 @@ def stages_command(ruleset_id: str, stage: str | None) -> int:
             print(f"gregario stages: {exc}", file=sys.stderr)
             return 2
         return 0
-    print(f"{ruleset.name}: {len(ruleset.presets())} stages")
+    print(f"{ruleset.name}: {len(ruleset.presets())} presets")
     for preset in ruleset.presets():
         label = f" [{engine_text(preset.label)}]" if preset.label else ""
         print(f"- {preset.name}{label}: {engine_text(preset.summary)}")

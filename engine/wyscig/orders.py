@@ -11,11 +11,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.messages import OrderError
-from engine.ruleset import Order
+from engine.messages import OrderError, plural
+from engine.ruleset import Order, Validated
 from engine.wyscig.deck import MAX_SPEED, MIN_SPEED, describe_hand
-from engine.wyscig.models import OrderModel
-from engine.wyscig.state import State
+from engine.wyscig.models import CardPlay
+from engine.wyscig.state import RaceState
 
 _PLAY = re.compile(r"^\s*(?:play\s*)?(\d+)\s*(?:\+\s*(\d+))?\s*$", re.IGNORECASE)
 _HAND = re.compile(r"^\s*hand\s*$", re.IGNORECASE)
@@ -24,7 +24,7 @@ _NO_COUNT = re.compile(r"^\s*(?:play\s+)?\d+\s*\+\s*$", re.IGNORECASE)
 _TWO_CARDS = re.compile(r"^\s*(?:play\s+)?\d+(?:\s*,?\s+\d+)+\s*(?:\+\s*\d+)?\s*$", re.IGNORECASE)
 
 
-def parse_text(state: State, entrant: str, text: str) -> Order:
+def parse_text(state: RaceState, entrant: str, text: str) -> Order:
     """``play 47`` -> ``{"card": 47, "descents": 0}``; ``play 50 +2`` -> two descent cards."""
     if _HAND.match(text):
         player = state.player(entrant)
@@ -42,7 +42,7 @@ def parse_text(state: State, entrant: str, text: str) -> Order:
     return {"card": int(match.group(1)), "descents": int(match.group(2) or 0)}
 
 
-def _syntax_error(state: State, entrant: str, text: str) -> OrderError:
+def _syntax_error(state: RaceState, entrant: str, text: str) -> OrderError:
     """The most specific advice for unreadable text: what is missing, or what is one too many."""
     if _NO_CARD.match(text):
         player = state.players.get(entrant)
@@ -72,7 +72,7 @@ def _syntax_error(state: State, entrant: str, text: str) -> OrderError:
     )
 
 
-def as_order(state: State, entrant: str, order: Order | str) -> Order:
+def as_order(state: RaceState, entrant: str, order: Order | str) -> Order:
     """The order as a JSON object, text syntax parsed (the driver has taken the bookkeeping keys out)."""
     if isinstance(order, str):
         return parse_text(state, entrant, order)
@@ -96,7 +96,7 @@ def _not_an_order(order: object) -> OrderError:
     )
 
 
-def check_turn(state: State, entrant: str) -> None:
+def check_turn(state: RaceState, entrant: str) -> None:
     """Only the player whose turn it is may order (turns are sequential, §4)."""
     if state.finished or state.turn is None:
         raise OrderError.of("wk.finished", "The race is over: there is nothing left to play.")
@@ -111,7 +111,9 @@ def check_turn(state: State, entrant: str) -> None:
         )
 
 
-def check_order(state: State, entrant: str, order: Order | str, previous: Order | None = None) -> tuple[Order, bool]:
+def check_order(
+    state: RaceState, entrant: str, order: Order | str, previous: Order | None = None
+) -> tuple[Order, bool]:
     """The merged, normalised order and whether it is complete; raises ``OrderError``."""
     if not isinstance(order, (str, Mapping)):
         raise _not_an_order(order)
@@ -124,7 +126,7 @@ def check_order(state: State, entrant: str, order: Order | str, previous: Order 
         merged.update(as_order(state, entrant, previous))
     merged.update(as_order(state, entrant, order))
     try:
-        model = OrderModel.model_validate(merged)
+        model = CardPlay.model_validate(merged)
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "order"
@@ -153,12 +155,16 @@ def check_order(state: State, entrant: str, order: Order | str, previous: Order 
                 "wk.negative_descents", "You can't play {descents} descent cards: 0 or more.", descents=model.descents
             )
         if model.descents > player.descents:
-            raise OrderError.of(
-                "wk.too_many_descents",
-                "You hold {held} descent card(s): you can't add {descents}. Your hand is {hand}.",
-                held=player.descents,
-                descents=model.descents,
-                hand=hand,
+            raise OrderError(
+                plural(
+                    "wk.too_many_descents",
+                    player.descents,
+                    "You hold 1 descent card: you can't add {descents}. Your hand is {hand}.",
+                    "You hold {count} descent cards: you can't add {descents}. Your hand is {hand}.",
+                    held=player.descents,
+                    descents=model.descents,
+                    hand=hand,
+                )
             )
     normal: Order = {}
     if model.card is not None:
@@ -169,7 +175,7 @@ def check_order(state: State, entrant: str, order: Order | str, previous: Order 
     return normal, model.card is not None
 
 
-def partial_of(state: State, entrant: str, partial: Mapping[str, Order] | None) -> Order:
+def partial_of(state: RaceState, entrant: str, partial: Mapping[str, Order] | None) -> Order:
     """The entrant's part-order as validated so far (an unreadable one counts as nothing chosen)."""
     if not partial or entrant not in partial:
         return {}
@@ -177,3 +183,9 @@ def partial_of(state: State, entrant: str, partial: Mapping[str, Order] | None) 
         return check_order(state, entrant, partial[entrant])[0]
     except OrderError:
         return {}
+
+
+def validate(state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
+    """The order checked against the hand (merged with ``previous``), normalised, and whether it is whole."""
+    normal, complete = check_order(state, entrant, order, previous)
+    return Validated(order=normal, complete=complete)

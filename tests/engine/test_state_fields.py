@@ -22,7 +22,7 @@ from engine.mind_cycling.state import RaceState as MindState
 from engine.registry import get_ruleset
 from engine.ruleset import Entrant, StateFormatError
 from engine.tabella.state import RaceState as TabellaState
-from engine.wyscig.state import State as WyscigState
+from engine.wyscig.state import RaceState as WyscigState
 from tests.logged import LoggedRace
 
 DERIVED = {"hands", "teams", "fixed", "cache"}

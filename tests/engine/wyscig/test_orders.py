@@ -58,7 +58,7 @@ def test_more_descents_than_held_are_refused() -> None:
     with pytest.raises(OrderError) as err:
         RULESET.validate(state(race), "p2", "play 50 +3")
     assert err.value.message.key == "wk.too_many_descents"
-    assert "You hold 2 descent card(s): you can't add 3" in err.value.message.text
+    assert "You hold 2 descent cards: you can't add 3" in err.value.message.text
 
 
 @pytest.mark.rules("8.2")

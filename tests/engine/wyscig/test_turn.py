@@ -194,7 +194,7 @@ def test_a_hand_without_speed_cards_is_shown_discarded_and_redrawn() -> None:
     hands = {"p1": "45 45 45 45 45 45", "p2": "d d"}
     race = run(record(hands, "39 d 40 41 42 43 44 c 46 47 39 39", [("p1", "play 45")]))
     assert state(race).turn == "p2"
-    assert last_event(race, "wk.redeal") == {"entrant": "p2", "name": "P2", "descents": 3}
+    assert last_event(race, "wk.redeal") == {"entrant": "p2", "name": "P2", "descents": 3, "count": 3}
     assert hand(race, "p2") == [40, 41, 42, 43, 44, 46, 47]
     assert state(race).player("p2").descents == 0
     assert [c.owner for c in state(race).climbs] == ["p2"]
