@@ -280,7 +280,7 @@ class TabellaRuleset(Ruleset[RaceState]):
     ) -> tuple[RaceState, list[Event]]:
         """``meta`` gives each order's ``received_at`` (D6's third priority key) and ``auto`` (the plan
         event says an absent player's plan was the automatic one)."""
-        new = copy.deepcopy(state)
+        new = state.copy()
         events: list[Event] = []
         if new.over:
             raise ValueError("the race is over: nothing to resolve")
@@ -374,7 +374,7 @@ class TabellaRuleset(Ruleset[RaceState]):
             raise ValueError("the Gazzetta is published only after a race that was run")
         if state.gazzetta_published:
             raise ValueError("the Gazzetta has already been published")
-        new = copy.deepcopy(state)
+        new = state.copy()
         return new, [publish(new)]
 
     def pending_announcement(self, state: RaceState) -> Announcement | None:
@@ -478,7 +478,7 @@ class TabellaRuleset(Ruleset[RaceState]):
 
     def load(self, data: Mapping[str, Any]) -> RaceState:
         check_state_format(data, STATE_FORMAT)
-        return RaceState.from_data(copy.deepcopy({k: v for k, v in data.items() if k != "format"}))
+        return RaceState.from_data({k: v for k, v in data.items() if k != "format"})
 
     def board_text(self, state: RaceState) -> str:
         course = state.course
