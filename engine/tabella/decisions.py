@@ -29,7 +29,7 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
     fields: list[InputField] = [
         InputField(
             path=[],
-            label=msg("tabella.field.text", "Write it in one message"),
+            label=msg("td.field.text", "Write it in one message"),
             kind="text",
             required=False,
         )
@@ -38,35 +38,35 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
     missing = [ROUNDS[n] for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
     if live and complete:
         prompt = msg(
-            "tabella.prompt.round_ready",
+            "td.prompt.round_ready",
             "Your order: {order}. You may still change it until the round resolves.",
             order=format_order(order, ctx.names, live_round=state.round),
         )
     elif live:
         label = ROUNDS[state.round]
         prompt = msg(
-            "tabella.prompt.round",
+            "td.prompt.round",
             "Round {label}: {what}",
             label=label,
             what=round_question(state.round),
         )
     elif complete:
         prompt = msg(
-            "tabella.prompt.plan_ready",
+            "td.prompt.plan_ready",
             "Your plan is complete: {plan}. You may still change it until the deadline.",
             plan=format_order(order, ctx.names),
         )
     else:
         prompt = msg(
-            "tabella.prompt.plan",
+            "td.prompt.plan",
             "Send your whole race plan: start, five route moves, three sprint moves and any specials "
             "(still missing: {missing})",
             missing=", ".join(missing),
         )
-    info = [msg("tabella.info.course", "{line}", line=line) for line in state.course.lines()]
+    info = [msg("td.info.course", "{line}", line=line) for line in state.course.lines()]
     info.append(
         msg(
-            "tabella.info.rider",
+            "td.info.rider",
             "{name}: Resistenza {r}, Velocità {v}{where}",
             name=rider.name,
             r=rider.r,
@@ -103,7 +103,7 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             return [
                 InputField(
                     path=["start"],
-                    label=msg("tabella.field.start", "Start"),
+                    label=msg("td.field.start", "Start"),
                     kind="choice",
                     choices=[Choice(value=k, label=f"{k} {v}") for k, v in START_TITLES.items()],
                 )
@@ -115,7 +115,7 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
                 fields.append(
                     InputField(
                         path=[label, "effort"],
-                        label=msg("tabella.field.effort", "Move {n}: effort", n=n),
+                        label=msg("td.field.effort", "Move {n}: effort", n=n),
                         kind="choice",
                         choices=[Choice(value=e, label=str(e)) for e in range(1, 6)],
                     )
@@ -124,7 +124,7 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
                 fields.append(
                     InputField(
                         path=[label, "dir"],
-                        label=msg("tabella.field.dir", "Move {n}: direction", n=n),
+                        label=msg("td.field.dir", "Move {n}: direction", n=n),
                         kind="choice",
                         choices=[
                             Choice(value="S", label="S ↑"),
@@ -138,7 +138,7 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             return [
                 InputField(
                     path=[label],
-                    label=msg("tabella.field.sprint", "Sprint {n}: intensity", n=n - 5),
+                    label=msg("td.field.sprint", "Sprint {n}: intensity", n=n - 5),
                     kind="number",
                     minimum=0,
                 )
@@ -147,7 +147,7 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
     extras += [
         InputField(
             path=["specials"],
-            label=msg("tabella.field.specials", "Specials (like V@m3 bibitone, G@m2 @Luca down)"),
+            label=msg("td.field.specials", "Specials (like V@m3 bibitone, G@m2 @Luca down)"),
             kind="text",
             required=False,
         )
@@ -157,7 +157,7 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             0,
             InputField(
                 path=["bibitone"],
-                label=msg("tabella.field.bibitone", "Bibitone (reinforced Vigorilla)?"),
+                label=msg("td.field.bibitone", "Bibitone (reinforced Vigorilla)?"),
                 kind="choice",
                 choices=[Choice(value=False, label="No"), Choice(value=True, label="Yes")],
                 required=False,
@@ -173,22 +173,22 @@ def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[In
     pending = order.get("special")
     if isinstance(pending, dict) and pending.get("code") in SPECIAL_NAMES:
         code = pending["code"]
-        group = msg("tabella.group.special", "{name}", name=SPECIAL_NAMES[code])
+        group = msg("td.group.special", "{name}", name=SPECIAL_NAMES[code])
         fields = []
         for part in special_parts_missing(pending, ctx):
             if part == "round":
                 rounds = [ROUNDS[n] for n in ctx.rounds if n in ALLOWED_ROUNDS[code]]
-                label = msg("tabella.field.special_round", "{name}: with which move", name=SPECIAL_NAMES[code])
+                label = msg("td.field.special_round", "{name}: with which move", name=SPECIAL_NAMES[code])
                 choices = [Choice(value=r, label=r) for r in rounds]
             elif part == "target":
-                label = msg("tabella.field.special_target", "{name}: target", name=SPECIAL_NAMES[code])
+                label = msg("td.field.special_target", "{name}: target", name=SPECIAL_NAMES[code])
                 choices = [
                     Choice(value=r.id, label=r.name)
                     for r in state.riders
                     if r.id != ctx.entrant and (ctx.mode != "live" or r.racing)
                 ]
             else:
-                label = msg("tabella.field.special_dir", "{name}: push", name=SPECIAL_NAMES[code])
+                label = msg("td.field.special_dir", "{name}: push", name=SPECIAL_NAMES[code])
                 choices = [Choice(value="up", label="up (towards A)"), Choice(value="down", label="down (towards C)")]
             fields.append(InputField(["special", part], label, "choice", choices, None, None, False, group))
         return fields
@@ -199,7 +199,7 @@ def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[In
     return [
         InputField(
             path=["special", "code"],
-            label=msg("tabella.field.special", "Add a special"),
+            label=msg("td.field.special", "Add a special"),
             kind="choice",
             choices=[Choice(value=c, label=f"{c} {SPECIAL_NAMES[c]}") for c in codes],
             required=False,

@@ -9,5 +9,5 @@ from engine.ruleset import Event
 
 
 def event(kind: str, text: str, **data: Any) -> Event:
-    """An event ``tabella.<kind>`` whose message is ``text`` formatted with ``data``."""
-    return Event(kind=f"tabella.{kind}", data=data, message=msg(f"tabella.{kind}", text, **data))
+    """An event ``td.<kind>`` whose message is ``text`` formatted with ``data``."""
+    return Event(kind=f"td.{kind}", data=data, message=msg(f"td.{kind}", text, **data))

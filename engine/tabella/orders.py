@@ -72,7 +72,7 @@ def allowed_text(code: str) -> str:
 
 
 def _error(key: str, text: str, **params: Any) -> OrderError:
-    return OrderError.of(f"tabella.{key}", text, **params)
+    return OrderError.of(f"td.{key}", text, **params)
 
 
 @dataclass(frozen=True)

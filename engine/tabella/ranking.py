@@ -14,12 +14,12 @@ def columns() -> list[Column]:
     """The figures of the result (§7: Velocità ranks, then Resistenza), as a table shows them.
     New objects each call: a result belongs to its caller."""
     return [
-        column("points", "tabella.column.points", "Points", "points"),
-        column("V", "tabella.column.velocita", "Velocità", "rating"),
-        column("R", "tabella.column.resistenza", "Resistenza", "rating"),
-        column("status", "tabella.column.status", "Status", "status", "text"),
-        column("progress", "tabella.column.progress", "Rounds completed", "count"),
-        column("gazzetta", "tabella.column.gazzetta", "Gazzetta", "status", "text"),
+        column("points", "td.column.points", "Points", "points"),
+        column("V", "td.column.velocita", "Velocità", "rating"),
+        column("R", "td.column.resistenza", "Resistenza", "rating"),
+        column("status", "td.column.status", "Status", "status", "text"),
+        column("progress", "td.column.progress", "Rounds completed", "count"),
+        column("gazzetta", "td.column.gazzetta", "Gazzetta", "status", "text"),
     ]
 
 

@@ -230,22 +230,22 @@ class TabellaRuleset(Ruleset[RaceState]):
     # --- orders ----------------------------------------------------------------------------------
     def validate(self, state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
         if entrant not in self._awaited_ids(state):
-            raise OrderError.of("tabella.not_awaited", "No order is needed from you now: you are not racing.")
+            raise OrderError.of("td.not_awaited", "No order is needed from you now: you are not racing.")
         ctx = self._context(state, entrant)
         if isinstance(order, str):
             order = {"text": order}
         if not isinstance(order, Mapping):
-            raise OrderError.of("tabella.order.not_object", "An order is a text message or a JSON object.")
+            raise OrderError.of("td.order.not_object", "An order is a text message or a JSON object.")
         raw: dict[str, Any]
         if "text" in order:
             text = order["text"]
             if not isinstance(text, str):
-                raise OrderError.of("tabella.order.bad_text", "The text of an order must be a string.")
+                raise OrderError.of("td.order.bad_text", "The text of an order must be a string.")
             raw = parse_text(text, ctx)
             extra = sorted(k for k in order if k != "text")
             if extra:
                 raise OrderError.of(
-                    "tabella.order.text_and_fields",
+                    "td.order.text_and_fields",
                     "Send either the text or the fields, not both (found {part} next to the text)",
                     part=extra[0],
                 )
@@ -303,7 +303,7 @@ class TabellaRuleset(Ruleset[RaceState]):
         bookkeeping (``received_at``, ``auto``) beside it under the same keys, for the round to read."""
         result = self.validate(state, rid, order)
         if not result.complete:
-            raise OrderError.of("tabella.order.incomplete", "The order of {rider} is incomplete.", rider=rid)
+            raise OrderError.of("td.order.incomplete", "The order of {rider} is incomplete.", rider=rid)
         return {**result.order, **meta} if meta else result.order
 
     def _resolve_plan(self, state: RaceState, orders: Mapping[str, Order], events: list[Event]) -> None:
@@ -381,7 +381,7 @@ class TabellaRuleset(Ruleset[RaceState]):
         """What the bot must publish later, and when (``next_morning`` = 09:00 the next day), or None."""
         if not state.over or state.void or state.gazzetta_published:
             return None
-        return Announcement(kind="tabella.gazzetta", delay=state.options["gazzetta_delay"], hour=9)
+        return Announcement(kind="td.gazzetta", delay=state.options["gazzetta_delay"], hour=9)
 
     # --- views -----------------------------------------------------------------------------------
     def public_view(self, state: RaceState) -> dict[str, Any]:
@@ -435,7 +435,7 @@ class TabellaRuleset(Ruleset[RaceState]):
                     Standing(entrant=r.id, riders=[r.id], place=1, figures={"status": "void", "points": 0})
                     for r in state.riders
                 ],
-                notes=[msg("tabella.note.void", "The race is void: fewer than 2 riders started.")],
+                notes=[msg("td.note.void", "The race is void: fewer than 2 riders started.")],
                 columns=columns(),
             )
         placed = rank(state.riders, gazzetta_applies(state))
@@ -467,7 +467,7 @@ class TabellaRuleset(Ruleset[RaceState]):
         if provisional:
             notes.append(
                 msg(
-                    "tabella.note.provisional",
+                    "td.note.provisional",
                     "Provisional until the Gazzetta dello Sport's front page is published.",
                 )
             )

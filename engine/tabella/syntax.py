@@ -44,7 +44,7 @@ NO_SPECIALS = frozenset({"none", "nessuna", "nessuno", "niente", "-", "—"})
 
 
 def _error(key: str, text: str, **params: Any) -> OrderError:
-    return OrderError.of(f"tabella.syntax.{key}", text, **params)
+    return OrderError.of(f"td.syntax.{key}", text, **params)
 
 
 def tokenize(text: str, names: list[str]) -> list[str]:
