@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from importlib import resources
 from typing import Any
 
 from engine.registry import available_rulesets
@@ -26,13 +25,9 @@ def rulesets() -> list[Ruleset[Any]]:
     return available_rulesets()
 
 
-def guide(ruleset: Ruleset[Any]) -> str | None:
-    """The player's guide shipped with the rule system (``engine/<id>/guide.md``), if it has one."""
-    try:
-        source = resources.files(f"engine.{ruleset.id}").joinpath("guide.md")
-    except ModuleNotFoundError:
-        return None
-    return source.read_text(encoding="utf-8") if source.is_file() else None
+def guide(ruleset: Ruleset[Any], locale: str = "en") -> str | None:
+    """The player's guide shipped with the rule system, in ``locale`` when it has one (else English)."""
+    return ruleset.guide(locale)
 
 
 FENCE = "```"

@@ -1,18 +1,53 @@
-"""Standings as text, from the result's own description of its figures: shared by the terminal's tables and
-the bot's final posts, so neither knows the rule system."""
+"""Standings as text, from the result's own description of its figures: shared by the terminal's tables, the
+bot's final posts and the result card, so none of them knows the rule system."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.i18n import t
+from engine.messages import Message
 
-def figure_text(value: Any, fmt: str) -> str:
-    """One figure as a table cell: ``per_rider`` values as ``rider value`` pairs, lists space-separated,
-    a missing figure (``None``) as ``-``."""
+
+def _word(value: Any, words: Mapping[str, Any], locale: str | None) -> str:
+    """A figure's word as the player reads it: the column's message for that code, else the value."""
+    said = words.get(str(value))
+    if said is None:
+        return str(value)
+    if isinstance(said, Message):
+        return t(said, locale)
+    return t(Message(said["key"], dict(said.get("params") or {}), said["text"]), locale)
+
+
+def figure_text(value: Any, fmt: str, words: Mapping[str, Any] | None = None, locale: str | None = None) -> str:
+    """One figure as a table cell: ``per_rider`` values as ``rider value`` pairs, lists space-separated
+    (words comma-separated), a missing figure (``None``) as ``-``; a word the column translates (``words``,
+    by code: :class:`Message` objects, or their JSON when the result was stored) in ``locale``."""
+    words = words or {}
     if value is None:
         return "-"
     if fmt == "per_rider" and isinstance(value, dict):
-        return ", ".join(f"{rider} {figure_text(v, 'number')}" for rider, v in value.items())
+        return ", ".join(f"{rider} {figure_text(v, 'number', words, locale)}" for rider, v in value.items())
     if fmt == "list" and isinstance(value, list):
-        return " ".join(figure_text(v, "number") for v in value) or "-"
-    return str(value)
+        cells = [figure_text(v, "number", words, locale) for v in value]
+        return (", " if any(str(v) in words for v in value) else " ").join(cells) or "-"
+    return _word(value, words, locale) if words else str(value)
+
+
+def column_label(column: Mapping[str, Any], locale: str | None) -> str:
+    """A column's heading in ``locale``, from the column as the result's JSON holds it."""
+    label = column["label"]
+    return t(Message(label["key"], dict(label.get("params") or {}), label["text"]), locale)
+
+
+def figures_line(figures: Mapping[str, Any], columns: Sequence[Mapping[str, Any]], locale: str | None) -> str:
+    """One standing's figures as ``label value`` pairs in the result's column order (the final post and the
+    result card); without a description, the raw figures."""
+    if not columns:
+        return " · ".join(f"{k} {v}" for k, v in figures.items())
+    return " · ".join(
+        f"{column_label(c, locale)} "
+        f"{figure_text(figures.get(c['key']), c.get('format', 'number'), c.get('words'), locale)}"
+        for c in columns
+    )

@@ -92,6 +92,45 @@ def msg(key: str, text: str, **params: Any) -> Message:
     return Message(key, params, text.format(**params))
 
 
+@dataclass(slots=True)
+class Event(Light):
+    """Something that happened while resolving a step: typed data plus its English message.
+
+    Rule systems fill ``data``; ``kind`` is stable and starts with the system's prefix (``fr.``, ``td.``,
+    ``wk.``, ``mc.``). Every field is required; built by :func:`event` (a test pins the field order).
+    """
+
+    kind: str
+    data: dict[str, Any]
+    message: Message
+
+
+def event(kind: str, text: str, /, **data: Any) -> Event:
+    """The one way a rule system builds an :class:`Event`: its message has the key ``kind``, the event's
+    ``data`` as parameters, and ``text`` (a ``str.format`` template of them) as its English rendering.
+
+    One factory, so every event reads the same to a front end and a translator: whatever the message
+    says is in the data. The English text is cached per kind and data when the data are hashable (the
+    same placements and moves come back race after race); the Event and its Message are new each time.
+    """
+    try:
+        rendered = _rendered(kind, text, tuple(data.items()))
+    except TypeError:  # a list or dict among the data: formatted each time
+        rendered = text.format(**data)
+    return Event(kind, data, Message(kind, data, rendered))
+
+
+def plural(key: str, count: int, one: str, other: str, /, **params: Any) -> Message:
+    """A counted sentence (``1 card``, ``3 cards``): English picks ``one`` or ``other`` by ``count``.
+
+    The message's parameters hold ``count``, which a translation catalogue reads to pick its own plural
+    form (a catalogue entry may be ``{"one": ..., "few": ..., "many": ..., "other": ...}``, the CLDR plural
+    categories of its language), so no text ever says "1 cards" or "card(s)".
+    """
+    params = {"count": count, **params}
+    return Message(key, params, (one if count == 1 else other).format(**params))
+
+
 def join_values(values: list[Any] | tuple[Any, ...]) -> str:
     """Render a list of values the way players read them: ``3, 4, 4, 7`` (or ``nothing``)."""
     return ", ".join(str(v) for v in values) if values else "nothing"

@@ -48,10 +48,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.messages import Event as Event  # the interface's event type, built by engine.messages.event
 from engine.messages import Light, Message
 
 S = TypeVar("S")
@@ -132,11 +134,13 @@ class Choice(Light):
     """One legal value for a field: what the order will hold, and how a player reads it."""
 
     value: Any
-    label: str
+    label: Message | str
+    """How a player reads the value, as a :class:`Message` (``str``: only until every system has moved to
+    messages; a translator cannot reach a plain string)."""
     hint: Message | None = None
 
 
-def choice(value: Any, label: str) -> Choice:
+def choice(value: Any, label: Message | str) -> Choice:
     """A :class:`Choice` without a hint, built by position (the hot path of ``awaited``)."""
     return Choice(value, label, None)
 
@@ -222,19 +226,6 @@ def validated(order: Order, complete: bool) -> Validated:
     return Validated(order, complete)
 
 
-@dataclass(slots=True)
-class Event(Light):
-    """Something that happened while resolving a step: typed data plus its English message.
-
-    Rule systems fill ``data``; ``kind`` is stable (``fr.slipstream``, ``wk.penalty``). Every field is
-    required; built by position only in :func:`make_event` (a test pins the field order).
-    """
-
-    kind: str
-    data: dict[str, Any]
-    message: Message
-
-
 def make_event(kind: str, data: dict[str, Any], message: Message) -> Event:
     """An :class:`Event`, built by position (the field order is pinned by a test)."""
     return Event(kind, data, message)
@@ -272,6 +263,10 @@ class Column(BaseModel):
     label: Message
     kind: ColumnKind
     format: ColumnFormat = "number"
+    words: dict[str, Message] = Field(default_factory=dict)
+    """How a player reads the words a ``text`` or ``list`` figure holds (a status, a medal's name), by the
+    code the figure stores: the figures stay plain codes for the database and the league, and a front end
+    translates them without knowing the system. A code missing here is shown as it is."""
 
 
 def column(key: str, label_key: str, text: str, kind: ColumnKind, fmt: ColumnFormat = "number") -> Column:
@@ -309,8 +304,10 @@ class Preset(BaseModel):
     """A named stage a lobby or the CLI can offer, with a one-line summary and its status label."""
 
     name: str
-    summary: str
-    label: str | None = None
+    summary: Message | str
+    label: Message | str | None = None
+    """The preset's status (``default``, ``origin unverified``), shown beside its name, never part of it:
+    the name alone finds the preset, and so does the name as a listing shows it with its label."""
 
 
 class Ruleset(ABC, Generic[S]):
@@ -331,16 +328,36 @@ class Ruleset(ABC, Generic[S]):
         """The named stages of this system."""
 
     @abstractmethod
-    def summary(self) -> str:
-        """A short rules summary in English (``gregario rules``, ``/rules``)."""
+    def summary(self) -> Message | str:
+        """A short rules summary (``gregario rules``, ``/rules``), as a message a translator can reach."""
+
+    def guide(self, locale: str = "en") -> str | None:
+        """The player's guide shipped with the system, in ``locale`` when the package has it
+        (``guide.<locale>.md``, then the bare language: ``pt-BR`` -> ``pt``), else in English
+        (``guide.md``); ``None`` for a system without a guide. Read from the package's own data files,
+        like its presets, so it ships in the wheel."""
+        package = resources.files(type(self).__module__.rsplit(".", 1)[0])
+        names = [f"guide.{locale}.md", f"guide.{locale.replace('_', '-').split('-')[0].lower()}.md", "guide.md"]
+        for name in dict.fromkeys(names):
+            source = package.joinpath(name)
+            if source.is_file():
+                return source.read_text(encoding="utf-8")
+        return None
+
+    def message_keys(self) -> frozenset[str]:
+        """Every message key this system may emit (events, prompts, labels, refusals, columns, summaries),
+        so a translation catalogue can be checked for completeness. Each system lists its own; its tests
+        check the list against what its races emit and what its source names."""
+        return frozenset()
 
     def default_entrants(self, humans: list[Entrant], options: Mapping[str, Any]) -> list[Entrant]:
         """The seats a lobby or the CLI uses when nobody chooses: the humans plus the system's default
         bot seats (Flamme Rouge D22). Systems without default bot seats return the humans."""
         return list(humans)
 
-    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
-        """A stage drawn as text (the terminal and ``/stages``)."""
+    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> Message | str:
+        """A stage drawn as text (the terminal and ``/stages``): a message whose template carries the legend
+        and whose parameters carry the drawing."""
         return str(stage)
 
     @abstractmethod

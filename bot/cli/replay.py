@@ -44,7 +44,7 @@ def standings_table(result: Result, names: dict[str, str]) -> str:
         [
             f"{s.place}.",
             names.get(s.entrant, s.entrant),
-            *(figure_text(s.figures.get(c.key), c.format) for c in result.columns),
+            *(figure_text(s.figures.get(c.key), c.format, c.words) for c in result.columns),
         ]
         for s in result.standings
     ]

@@ -1,10 +1,12 @@
 """Every sentence a player reads goes through :func:`t`, so the bot can speak other languages.
 
 Catalogs are flat JSON files (``en.json``, later ``fr.json``...) shipped in this package: a dotted key
-to a ``str.format`` template. English is the reference catalog; a key missing in another language
-falls back to English. Engine :class:`~engine.messages.Message` objects render the same way: their key
-is looked up in the catalogs and, when no catalog knows it, the engine's own English ``text`` is used.
-The style of every message is set in ``docs/message-style.md``.
+to a ``str.format`` template, or, for a counted sentence, to its plural forms by CLDR category
+(``{"one": "{count} card", "other": "{count} cards"}``; Babel knows each language's rule). English is
+the reference catalog; a key missing in another language falls back to English. Engine
+:class:`~engine.messages.Message` objects render the same way: their key is looked up in the catalogs
+and, when no catalog knows it, the engine's own English ``text`` is used. The style of every message is
+set in ``docs/message-style.md``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,12 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from babel import Locale, UnknownLocaleError
+
 from engine.messages import Message
+
+Template = str | dict[str, str]
+"""A catalog entry: a template, or a counted sentence's templates by plural category."""
 
 DEFAULT_LOCALE = "en"
 
@@ -23,16 +30,32 @@ _log = logging.getLogger(__name__)
 
 
 @cache
-def catalog(locale: str) -> dict[str, str]:
+def catalog(locale: str) -> dict[str, Template]:
     """The catalog of ``locale`` (a bare language like ``en``); empty when there is none."""
     name = f"{locale}.json"
     source = resources.files(__name__).joinpath(name)
     if not source.is_file():
         return {}
     data = json.loads(source.read_text(encoding="utf-8"))
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise ValueError(f"bot/i18n/{name} must map keys to strings")
+    if not isinstance(data, dict) or not all(_is_template(v) for v in data.values()):
+        raise ValueError(f"bot/i18n/{name} must map keys to strings (or plural forms with an 'other')")
     return data
+
+
+def _is_template(value: Any) -> bool:
+    if isinstance(value, str):
+        return True
+    return isinstance(value, dict) and "other" in value and all(isinstance(v, str) for v in value.values())
+
+
+def _plural_form(forms: dict[str, str], locale: str, count: Any) -> str:
+    """The form of ``forms`` that ``count`` takes in ``locale`` (CLDR rules, through Babel); ``other``
+    when the language or the count is unknown."""
+    try:
+        category = Locale.parse(locale.replace("-", "_")).plural_form(count)
+    except (UnknownLocaleError, ValueError, TypeError):
+        category = "other"
+    return forms.get(category, forms["other"])
 
 
 def _candidates(locale: str | None) -> list[str]:
@@ -56,14 +79,18 @@ def translation(key: str, locale: str) -> str | None:
         if candidate == DEFAULT_LOCALE:
             return None
         template = catalog(candidate).get(key)
-        if template is not None:
+        if isinstance(template, str):
             return template
     return None
 
 
-def _template(key: str, locale: str | None) -> str | None:
+def _template(key: str, locale: str | None, params: dict[str, Any]) -> str | None:
+    """``key``'s template in the first catalog that has it; a counted sentence's form chosen by the
+    ``count`` parameter under that catalog's language."""
     for candidate in _candidates(locale):
         template = catalog(candidate).get(key)
+        if isinstance(template, dict):
+            return _plural_form(template, candidate, params.get("count"))
         if template is not None:
             return template
     return None
@@ -77,14 +104,23 @@ def t(key: str | Message, locale: str | None = DEFAULT_LOCALE, **params: Any) ->
     fallback when no catalog knows its key.
     """
     if isinstance(key, Message):
-        template = _template(key.key, locale)
+        merged = {**key.params, **params}
+        template = _template(key.key, locale, merged)
         if template is None:
             return key.text
-        return _format(template, {**key.params, **params}, fallback=key.text)
-    template = _template(key, locale)
+        return _format(template, merged, fallback=key.text)
+    template = _template(key, locale, params)
     if template is None:
         raise KeyError(f"no message {key!r} in the English catalog (bot/i18n/en.json)")
     return _format(template, params, fallback=None)
+
+
+def engine_text(value: Message | str, locale: str | None = DEFAULT_LOCALE) -> str:
+    """An engine text in ``locale``: a :class:`Message` through :func:`t`, a plain string as it is.
+
+    Transitional: the engine's labels, summaries and boards are becoming messages system by system
+    (issue #12); once all are, callers use :func:`t` directly and this goes."""
+    return t(value, locale) if isinstance(value, Message) else value
 
 
 def _format(template: str, params: dict[str, Any], fallback: str | None) -> str:

@@ -105,8 +105,9 @@ def result_text(
 ) -> str:
     """The result card as text for screen readers: one line per standing with the system's figures."""
     from bot.i18n import t
+    from bot.standings import figures_line
 
-    r = renderer(ruleset_id)
+    columns = [c.model_dump() for c in result.columns]
     named = names or {}
     return "\n".join(
         t(
@@ -114,7 +115,7 @@ def result_text(
             locale,
             place=s.place,
             name=named.get(s.entrant, s.entrant),
-            figures=r.figures(s, locale),
+            figures=figures_line(s.figures, columns, locale),
         )
         for s in sorted(result.standings, key=lambda s: s.place)
     )

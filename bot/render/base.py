@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from PIL import Image
 
-from engine.ruleset import Event, Standing
+from engine.ruleset import Event
 
 EventLike = Event | Mapping[str, Any]
 """An engine event, or its JSON form (``{"kind": ..., "data": ...}``) as a race record holds it."""
@@ -56,10 +56,6 @@ class SystemRenderer(ABC):
         self, view: Mapping[str, Any], events: Sequence[EventLike], locale: str, names: Mapping[str, str]
     ) -> str:
         """The same information as :meth:`board`, as text for screen readers (alt text)."""
-
-    @abstractmethod
-    def figures(self, standing: Standing, locale: str) -> str:
-        """A standing's figures in one short line for the result card (the system's own terms)."""
 
     def frame_key(self, view: Mapping[str, Any]) -> Hashable:
         """Steps with the same key make one frame of the race's animation (a round by default)."""

@@ -30,7 +30,7 @@ from bot.render.palette import FLAMME_ROUGE_TEAMS, GRID, INK, MUTED, RGB, TERRAI
 from bot.render.tokens import swatch, token
 from bot.render.words import FR_TEAM, FR_TYPE, FR_WEATHER, TERRAIN_WORDS, say
 from engine.flamme_rouge.track import parse_profile
-from engine.ruleset import Event, Standing
+from engine.ruleset import Event
 
 SQUARE_W = 40
 LANE_H = 30
@@ -122,8 +122,9 @@ class FlammeRougeRenderer(SystemRenderer):
                 draw.rectangle((x, y - 4, x + SQUARE_W, y - 1), fill=WEATHER)
                 canvas.text((x + SQUARE_W - 2, label_y), weather_mark(weather[n]), 11, bold=True, fill=INK, anchor="rm")
         start = int(track["start_squares"])
-        x, y = square_origin(start)
-        draw.rectangle((x + SQUARE_W - 2, y, x + SQUARE_W + 2, y + LANES * LANE_H), fill=INK)
+        if start:  # a test track without start squares has no start line (R-FR-10)
+            x, y = square_origin(start)
+            draw.rectangle((x + SQUARE_W - 2, y, x + SQUARE_W + 2, y + LANES * LANE_H), fill=INK)
         x, y = square_origin(int(track["finish"]))
         for k in range(LANES * LANE_H // 6):
             for j in range(2):
@@ -342,12 +343,6 @@ class FlammeRougeRenderer(SystemRenderer):
             elif kind == "fr.exhaustion":
                 lines.append(t("render.fr.exhausted", locale, riders=", ".join(map(str, data.get("riders", [])))))
         return "\n".join(lines)
-
-    def figures(self, standing: Standing, locale: str) -> str:
-        f = standing.figures
-        places = f.get("rider_places") or {}
-        parts = [rider + " " + t("render.place", locale, place=place) for rider, place in places.items()]
-        return " · ".join(parts)
 
 
 def _font13() -> Any:

@@ -28,8 +28,7 @@ from bot.render.base import EventLike, SystemRenderer, event_data, event_lines
 from bot.render.layout import MARGIN, Canvas
 from bot.render.palette import GRID, INK, MUTED, OKABE_ITO, PAPER, RGB, TERRAIN
 from bot.render.tokens import swatch, token
-from bot.render.words import MIND_BASE, MIND_MEDAL, MIND_ROLE, TERRAIN_WORDS, say
-from engine.ruleset import Standing
+from bot.render.words import MIND_BASE, MIND_ROLE, TERRAIN_WORDS, say
 
 ROW_W = 26
 LANE_H = 28
@@ -299,16 +298,6 @@ class MindCyclingRenderer(SystemRenderer):
             )
         lines.extend(event_lines(events, locale))
         return "\n".join(lines)
-
-    def figures(self, standing: Standing, locale: str) -> str:
-        f = standing.figures
-        parts = [t("render.mc.figure.medals", locale, value=f.get("medals", 0))]
-        if f.get("medal_names"):
-            parts[0] += " (" + ", ".join(say(MIND_MEDAL, m, locale) for m in f["medal_names"]) + ")"
-        parts.append(t("render.mc.figure.points", locale, value=f.get("team_points", 0)))
-        if f.get("best_place") is not None:
-            parts.append(t("render.mc.figure.best", locale, value=f["best_place"]))
-        return " · ".join(parts)
 
 
 def _font(size: int) -> Any:

@@ -1,4 +1,5 @@
-"""The result card for the final post: a podium and the standings with each system's figures."""
+"""The result card for the final post: a podium and the standings with the figures the result describes
+(its columns), so the card, like the final post's text, never knows the rule system."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from PIL import Image
 from bot.i18n import t
 from bot.render.layout import MARGIN, WIDTH, Canvas
 from bot.render.palette import GRID, INK, MUTED, RGB, TERRAIN
-from bot.render.registry import renderer
 from bot.render.tokens import token
+from bot.standings import figures_line
 from engine.ruleset import Result
 
 MEDALS: dict[int, RGB] = {1: (240, 200, 40), 2: (200, 200, 205), 3: (205, 140, 80)}
@@ -21,7 +22,7 @@ ROW = 30
 def result_card_image(
     ruleset_id: str, result: Result, title: str, locale: str, names: Mapping[str, str]
 ) -> Image.Image:
-    r = renderer(ruleset_id)
+    columns = [c.model_dump() for c in result.columns]
     standings = sorted(result.standings, key=lambda s: s.place)
     notes = [t(n, locale) for n in result.notes]
     height = 70 + 40 + max(PODIUM_H.values()) + 30 + ROW * len(standings) + 22 * len(notes) + MARGIN
@@ -56,7 +57,13 @@ def result_card_image(
             largest=14,
         )
         canvas.text((MARGIN + 50, y + 2), names.get(s.entrant, s.entrant), 15, bold=True, width=230)
-        canvas.text((MARGIN + 290, y + 3), r.figures(s, locale), 13, fill=INK, width=WIDTH - 2 * MARGIN - 294)
+        canvas.text(
+            (MARGIN + 290, y + 3),
+            figures_line(s.figures, columns, locale),
+            13,
+            fill=INK,
+            width=WIDTH - 2 * MARGIN - 294,
+        )
         y += ROW
     for note in notes:
         canvas.text((MARGIN, y + 4), note, 13, fill=MUTED, width=WIDTH - 2 * MARGIN)

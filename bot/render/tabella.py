@@ -29,7 +29,6 @@ from bot.render.layout import MARGIN, Canvas
 from bot.render.palette import GRID, INK, MUTED, OKABE_ITO, PAPER, TERRAIN, fade, seat_colour
 from bot.render.tokens import token
 from bot.render.words import TABELLA_SPECIAL, TABELLA_STATUS, TERRAIN_WORDS, say
-from engine.ruleset import Standing
 
 ROWS = ("A", "B", "C")
 LABEL_W = 30
@@ -245,17 +244,6 @@ class TabellaRenderer(SystemRenderer):
             )
         lines.extend(event_lines(events, locale))
         return "\n".join(lines)
-
-    def figures(self, standing: Standing, locale: str) -> str:
-        f = standing.figures
-        parts = [
-            t("render.tb.points", locale, points=f.get("points", 0)),
-            f"R {f.get('R', '—')}",
-            f"V {f.get('V', '—')}",
-        ]
-        if f.get("status"):
-            parts.append(say(TABELLA_STATUS, f["status"], locale))
-        return " · ".join(parts)
 
 
 def _bold(size: int) -> Any:

@@ -57,12 +57,6 @@ WYSCIG_OUTCOME = {
     "give_back": "render.wk.outcome.give_back",
     "skip": "render.wk.outcome.skip",
 }
-WYSCIG_FIGURE = {
-    "total_time": "render.wk.figure.total_time",
-    "stage_wins": "render.wk.figure.stage_wins",
-    "stage_times": "render.wk.figure.stage_times",
-    "penalty_minutes": "render.wk.figure.penalty_minutes",
-}
 MIND_ROLE = {
     "sprinter": "render.mc.sprinter",
     "domestique": "render.mc.domestique",

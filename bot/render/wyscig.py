@@ -18,8 +18,7 @@ from bot.render.base import EventLike, SystemRenderer, event_data, event_lines
 from bot.render.layout import MARGIN, WIDTH, Canvas
 from bot.render.palette import GRID, INK, MUTED, OKABE_ITO, TERRAIN, YELLOW_JERSEY, seat_colour
 from bot.render.tokens import token
-from bot.render.words import WYSCIG_FIGURE, WYSCIG_OUTCOME, say
-from engine.ruleset import Standing
+from bot.render.words import WYSCIG_OUTCOME, say
 
 TABLE_TOP = 114
 LINE_H = 44
@@ -244,17 +243,6 @@ class WyscigRenderer(SystemRenderer):
             lines.append(" · ".join(parts))
         lines.extend(event_lines(events, locale))
         return "\n".join(lines)
-
-    def figures(self, standing: Standing, locale: str) -> str:
-        f = standing.figures
-        parts = []
-        for key in ("total_time", "stage_wins", "stage_times", "penalty_minutes"):
-            if key in f:
-                value = f[key]
-                if isinstance(value, list):
-                    value = " ".join(map(str, value))
-                parts.append(say(WYSCIG_FIGURE, key, locale, value=value))
-        return " · ".join(parts)
 
 
 RENDERER = WyscigRenderer()

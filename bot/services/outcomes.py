@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from engine.messages import Message, msg
+from engine.messages import Message, message_of
 
 
 class Refusal(Exception):
@@ -28,9 +28,9 @@ class Refusal(Exception):
     @classmethod
     def of(cls, key: str, **params: Any) -> Refusal:
         """A refusal whose English text is ``key``'s template in ``bot/i18n/en.json``."""
-        from bot.i18n import catalog
+        from bot.i18n import t
 
-        return cls(msg(key, catalog("en")[key], **params))
+        return cls(message_of(key, params, t(key, "en", **params)))
 
 
 def closed(status: str) -> Refusal:

@@ -87,6 +87,10 @@ class RiderSetup(BaseModel):
     played): it is off the track, ranked by that round and ``past`` (R-FR-9)."""
     past: int | None = Field(default=None, ge=1)
     """How far past the line it crossed (the first finish square = 1; default 1); only with ``crossed``."""
+    bid: Card | None = None
+    """Breakaway (D8): the card this rider bid in bidding round 1, set aside face down; the race then starts
+    at bidding round 2, drawing from its deck (``hand`` = the 4 cards it draws). Every bidding player's rider
+    has one, nobody is on the grid yet (R-FR-11)."""
 
 
 class Setup(BaseModel):

@@ -192,7 +192,7 @@ def new_race(
     base = build_track(stage_spec, large)
     weather = draw_tokens(base, opts.meteo if isinstance(opts.meteo, str) else list(opts.meteo), rng)
     track = race_track(stage_spec, large, weather)
-    if capacity_of(track) < n_riders:
+    if track.start_squares and capacity_of(track) < n_riders:
         raise ValueError(f"the start area holds {capacity_of(track)} riders; this race has {n_riders}")
 
     state = RaceState(
@@ -210,6 +210,7 @@ def new_race(
         riders=riders,
     )
     apply_setup(state, su, one)
+    check_start_area(state, su, one, bool(setup))
     events: list[Event] = []
     if one and su.owners is None:  # D23: the players choose their riders first
         state.phase = CHOOSE
@@ -256,7 +257,8 @@ def capacity_of(track: Track) -> int:
 
 def max_riders(stage: Mapping[str, Any] | str | None) -> int:
     """The most riders a race on ``stage`` can start (D22's 12, or fewer if its start area is smaller; D13:
-    more than 8 riders race on the large version)."""
+    more than 8 riders race on the large version). A test track without start squares is not limited by a
+    grid: the setup places its riders (R-FR-10)."""
     spec = normalise_stage(stage)
     return _max_riders(tuple(sorted(spec.items())))
 
@@ -264,6 +266,8 @@ def max_riders(stage: Mapping[str, Any] | str | None) -> int:
 @lru_cache(maxsize=256)
 def _max_riders(spec: tuple[tuple[str, Any], ...]) -> int:
     stage = dict(spec)
+    if not build_track(stage, False).start_squares:
+        return MAX_RIDERS
     return max(
         (n for n in range(1, MAX_RIDERS + 1) if capacity_of(build_track(stage, riders_make_it_large(n))) >= n),
         default=0,
@@ -273,10 +277,12 @@ def _max_riders(spec: tuple[tuple[str, Any], ...]) -> int:
 def _check_cards(rid: str, rs: RiderSetup, dealt: tuple[int, ...]) -> None:
     """A stacked deck, hand or recycled pile holds only cards this rider's deck can hold: those of its
     starting deck (a Rouleur's 3-7, a Sprinteur's 2-5 and 9, the Peloton's Attack!, the Muscle card) and
-    exhaustion cards (R-FR-8). Counts are not checked, so a test may repeat a card."""
+    exhaustion cards (R-FR-8); so does a Breakaway round-1 ``bid`` (R-FR-11). Counts are not checked, so a test
+    may repeat a card."""
     allowed = set(dealt) | {C.EXHAUSTION}
-    for part in ("deck", "hand", "recycled"):
-        for card in getattr(rs, part) or []:
+    for part in ("deck", "hand", "recycled", "bid"):
+        given = getattr(rs, part)
+        for card in [given] if part == "bid" and given is not None else given or []:
             if C.parse_card(card) not in allowed:
                 names = ", ".join(C.label(c) for c in sorted(allowed - {C.EXHAUSTION})) + ", E"
                 raise ValueError(f"setup.riders.{rid}.{part}: {rid}'s deck cannot hold {card!r}; its cards are {names}")
@@ -308,6 +314,8 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
         _check_cards(rid, rs, r.deck)
         if rs.deck is not None:
             r.deck = tuple(C.parse_card(c) for c in rs.deck)
+        if rs.bid is not None:
+            _round_one_bid(state, rid, C.parse_card(rs.bid), rs.deck is None, r)
         if rs.hand is not None:
             r.deck = (*[C.parse_card(c) for c in rs.hand], *r.deck)
         if rs.recycled is not None:
@@ -332,6 +340,45 @@ def apply_setup(state: RaceState, su: Setup, one: bool) -> None:
             r.lane = lane
         elif rs.lane is not None:
             raise ValueError(f"setup.riders.{rid}.lane needs a square")
+    if state.bids:
+        _check_bids(state)
+
+
+def _round_one_bid(state: RaceState, rid: str, card: int, seeded: bool, r: Rider) -> None:
+    """R-FR-11: the card ``r`` bid in Breakaway round 1, set aside (D8: it stays out of the deck during round
+    2). A seeded deck gives up one copy of it; a deck the setup wrote is taken as written."""
+    where = f"setup.riders.{rid}.bid"
+    if state.options["breakaway"] != "on":
+        raise ValueError(f"{where}: the Breakaway bidding needs options.breakaway 'on'")
+    if r.bot:
+        raise ValueError(f"{where}: bot teams do not bid (D8)")
+    if not r.owner:
+        raise ValueError(f"{where}: in one-rider mode a bid needs setup.owners (who rides {rid})")
+    if r.owner in state.bids:
+        raise ValueError(f"{where}: {r.owner} bids with one rider only, and {state.bids[r.owner][0]} bids already")
+    if seeded and card in r.deck:
+        deck = list(r.deck)
+        deck.remove(card)
+        r.deck = tuple(deck)
+    state.bids[r.owner] = [rid, card]
+
+
+def _check_bids(state: RaceState) -> None:
+    """R-FR-11: round-1 bids put the race at bidding round 2, before the grid: every bidding player has one,
+    and no player's rider is on the track yet."""
+    for r in state.riders:
+        if r.owner and not r.bot and r.square:
+            field = "crossed" if r.off else "square"
+            raise ValueError(
+                f"setup.riders.{r.id}.{field}: with round-1 bids the Breakaway bidding is still on, before the "
+                "grid, so no player's rider is placed"
+            )
+    missing = [e for e in bidders(state) if e not in state.bids]
+    if missing:
+        raise ValueError(
+            f"setup.riders: round-1 Breakaway bids are given for every bidding player or none; no bid for "
+            f"{', '.join(missing)}"
+        )
 
 
 def _across(state: RaceState, su: Setup, rid: str, rs: RiderSetup, r: Rider) -> None:
@@ -354,6 +401,21 @@ def _across(state: RaceState, su: Setup, rid: str, rs: RiderSetup, r: Rider) -> 
     r.off = True
 
 
+def check_start_area(state: RaceState, su: Setup, one: bool, has_setup: bool) -> None:
+    """R-FR-10: a test track without start squares has no grid, so the setup must place every rider (on a
+    square, or across the line); in one-rider mode it must also say who rides which (``owners``)."""
+    if state.track.start_squares:
+        return
+    why = "the stage has no start squares (its profile does not begin with S)"
+    if not has_setup:
+        raise ValueError(f"stage.profile: {why}; only a record whose setup places every rider can race it")
+    if one and su.owners is None:
+        raise ValueError(f"setup.owners: {why}, so the setup gives each player their rider and places every rider")
+    missing = [r.id for r in state.riders if r.square == 0]
+    if missing:
+        raise ValueError(f"setup.riders: {why}, so the setup must place every rider; not placed: {', '.join(missing)}")
+
+
 def after_choice(state: RaceState) -> list[Event]:
     """Once riders are chosen: the bot teams' grid, then Breakaway bidding or the players' grid (§4.4)."""
     state.riders = [r for r in state.riders if r.owner]
@@ -362,7 +424,7 @@ def after_choice(state: RaceState) -> list[Event]:
     players_placed = any(r.square for r in state.riders if not r.bot)
     if state.options["breakaway"] == "on" and not players_placed and bidders(state):
         state.phase = BID
-        state.bid_round = 1
+        state.bid_round = 2 if state.bids else 1  # R-FR-11: a setup's round-1 bids
         return events
     return events + start_grid(state)
 

@@ -1,6 +1,7 @@
 """The track: squares with a terrain and 1-3 lanes, built from tile letters, a terrain profile or a preset.
 
-Squares are numbered 1, 2, ... from the first square of the start tile (rules "Terms"). Every per-square
+Squares are numbered 1, 2, ... from the first square of the start tile (rules "Terms"), or of a test track's
+first square when its profile has no start area (R-FR-10: raced only from a setup placing every rider). Every per-square
 table of :class:`Track` is indexed by that number (index 0 is unused) and runs :data:`VIRTUAL` squares past
 the last printed one, so that the hot movement loop never checks bounds: with ``finish_overflow="extend"``
 those squares are the virtual finish area (D4); with ``"clip"`` no move reaches them.
@@ -200,6 +201,8 @@ class Track:
     """The tile letters in order (empty for a profile stage)."""
     straight: tuple[int, ...]
     start_squares: int
+    """The S squares (the start area). 0 for a test track whose profile begins without one (R-FR-10): it has
+    no grid, so a race on it needs a setup placing every rider (``start.check_start_area``)."""
     finish: int
     """The first finish-area square; the finish line is just before it."""
     last: int
@@ -245,9 +248,8 @@ def _assemble(
     name: str, squares: list[tuple[str, int]], tile: list[int], tokens: list[str], straight: list[int]
 ) -> Track:
     terrain = "".join(t for t, _ in squares)
-    m = re.match(r"S+", terrain)
-    if m is None:
-        raise ValueError("a stage must begin with its start area (S squares)")
+    m = re.match(r"S*", terrain)
+    assert m is not None  # S* matches the empty string
     start_squares = m.end()
     if "S" in terrain[start_squares:]:
         raise ValueError("start squares (S) may only form the leading run of a stage")
@@ -328,7 +330,7 @@ def from_tiles(text: str, name: str = "") -> Track:
 @cache
 def from_profile(text: str, name: str = "") -> Track:
     """A track from a terrain profile (D12). Each run is a "tile" for Meteo; flat runs of 6+ squares can
-    hold a drawn token (D12)."""
+    hold a drawn token (D12). A profile may begin without start squares: a test track (R-FR-10)."""
     squares = parse_profile(text)
     tile: list[int] = []
     straight: list[int] = []

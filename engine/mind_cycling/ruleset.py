@@ -7,7 +7,6 @@ turns a state into the decisions awaited now and routes orders to them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -84,9 +83,6 @@ class MindCycling(Ruleset[MindState]):
             "refill at feed zones. Medals: race winner, first out of the sprint, first out of the mountains, best "
             "team (12..1 points for places 1-12); most medals wins. Solo: get four across in the fewest rounds."
         )
-
-    def guide(self) -> str:
-        return resources.files("engine.mind_cycling").joinpath("guide.md").read_text("utf-8")
 
     def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
         opts = OptionsModel.model_validate(dict(options))

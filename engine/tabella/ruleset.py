@@ -522,8 +522,3 @@ def _intent(order: Order, number: int) -> Intent:
     else:
         intent.intensity = order[label]
     return intent
-
-
-def guide_text() -> str:
-    """The player's guide shipped with the package (the bot sends it from /rules)."""
-    return resources.files("engine.tabella").joinpath("guide.md").read_text(encoding="utf-8")

@@ -92,19 +92,26 @@ def describe_hand(speeds: list[int], descents: int) -> str:
 def stacked_deal(
     deck: list[Card], hands: dict[str, list[Card]], pile: list[Card] | None, rng: Rng, where: str = "setup"
 ) -> list[Card]:
-    """The pile of a stacked deal (a record's setup): ``pile`` exactly as given, or the deck less ``hands``
-    shuffled, where the hands may hold only as many of a card as the deck has; ``where`` names the setup
-    part in the refusal (``setup.stage_deals.2``).
+    """The pile of a stacked deal (a record's setup): ``pile`` as given, or the deck less ``hands`` shuffled.
 
-    A stacked pile is not counted against the deck: test records pad piles with a neutral card beyond the
-    deck's count (docs/rulings.md R-WK-6)."""
-    if pile is not None:
-        return list(pile)
+    The hands and the pile together hold only cards of the deck, no more of each than it holds (R-WK-6): a
+    stacked stage is a deal the table could have had. A pile may be short (the stage then ends sooner).
+    ``where`` names the setup part in the refusal (``setup``, ``setup.stage_deals.2``)."""
     rest = Counter(deck)
     rest.subtract(Counter(c for h in hands.values() for c in h))
-    short = sorted(str(c) for c, n in rest.items() if n < 0)
-    if short:
-        raise ValueError(f"{where}.hands hold more cards than the deck has: {', '.join(short)}")
+    _refuse_excess(rest, deck, f"{where}.hands hold more cards than the deck has")
+    if pile is not None:
+        rest.subtract(Counter(pile))
+        _refuse_excess(rest, deck, f"{where}.pile: with the hands it holds more cards than the deck has")
+        return list(pile)
     cards = list(rest.elements())
     rng.shuffle(cards)
     return cards
+
+
+def _refuse_excess(rest: Counter[Card], deck: list[Card], what: str) -> None:
+    """One line naming each card stacked more often than the deck holds it: ``39 (10, the deck holds 8)``."""
+    held = Counter(deck)
+    over = sorted((str(c), held[c] - n, held[c]) for c, n in rest.items() if n < 0)
+    if over:
+        raise ValueError(f"{what}: " + ", ".join(f"{c} ({n}, the deck holds {h})" for c, n, h in over))

@@ -6,7 +6,6 @@ Turns are sequential: one step is one player's turn, and ``awaited`` names exact
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -77,10 +76,6 @@ class WyscigRuleset(Ruleset[State]):
             "A climb removes the tolerance and forbids overtaking. The yellow token wins the stage (57 min), "
             "the peloton records 60, the others 60 + minutes; the lowest total time wins."
         )
-
-    def guide(self) -> str:
-        """The player's guide shipped with the package."""
-        return resources.files("engine.wyscig").joinpath("guide.md").read_text(encoding="utf-8")
 
     def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
         model = _stage(stage)

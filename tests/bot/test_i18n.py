@@ -63,9 +63,11 @@ def test_every_english_entry_is_used() -> None:
 
 
 def test_the_catalog_is_a_flat_map_of_strings() -> None:
-    """en.json maps dotted keys to templates."""
+    """en.json maps dotted keys to templates (a counted sentence: to its plural forms)."""
+    from bot.i18n import _is_template
+
     data = json.loads((ROOT / "bot" / "i18n" / "en.json").read_text())
-    assert all(re.fullmatch(r"[a-z_]+(\.[a-z_]+)+", k) and isinstance(v, str) for k, v in data.items())
+    assert all(re.fullmatch(r"[a-z_]+(\.[a-z_]+)+", k) and _is_template(v) for k, v in data.items())
 
 
 def test_translations_never_fall_back_to_english() -> None:
@@ -90,3 +92,34 @@ async def test_command_descriptions_are_synced_with_their_translations(
     assert rules.data["description"] == "How a rule system plays, and its guide by DM."
     assert rules.data["description_localizations"] == {"fr": "Comment se joue un système de règles."}
     assert rules.data["options"][0]["description_localizations"] == {"fr": "Le système."}
+
+
+def test_a_counted_engine_sentence_takes_each_languages_plural_form(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Polish says 1 karta, 3 karty, 5 kart: the catalog's forms are chosen by Polish rules, not English ones."""
+    from engine.messages import plural
+
+    polish = {
+        "wk.cards_left": {
+            "one": "{count} karta",
+            "few": "{count} karty",
+            "many": "{count} kart",
+            "other": "{count} karty",
+        }
+    }
+    monkeypatch.setattr("bot.i18n.catalog", lambda locale: polish if locale == "pl" else {})
+    said = [t(plural("wk.cards_left", n, "{count} card", "{count} cards"), "pl") for n in (1, 3, 5, 22)]
+    assert said == ["1 karta", "3 karty", "5 kart", "22 karty"]
+    assert [t(plural("wk.cards_left", n, "{count} card", "{count} cards"), "en") for n in (1, 0, 2)] == [
+        "1 card",
+        "0 cards",
+        "2 cards",
+    ]
+
+
+def test_a_plural_entry_needs_its_other_form() -> None:
+    """A catalog entry of plural forms without 'other' would leave some counts without words: refused."""
+    from bot.i18n import _is_template
+
+    assert _is_template({"one": "{count} card", "other": "{count} cards"})
+    assert not _is_template({"one": "{count} card"})
+    assert not _is_template({"other": 3})

@@ -114,3 +114,19 @@ def test_a_cloned_rider_and_state_equal_their_originals() -> None:
     for n in names(RaceState):
         if n not in ("cache",):
             assert getattr(copy, n) == getattr(state, n), n
+
+
+def test_the_one_event_factory_says_what_its_data_hold() -> None:
+    """An event's message has the kind as key and the data as parameters, whatever the system."""
+    from engine.messages import event
+
+    made = event("wk.penalty", "{rider} loses {minutes} minutes.", rider="A", minutes=2)
+    assert made == Event(
+        kind="wk.penalty",
+        data={"rider": "A", "minutes": 2},
+        message=Message(key="wk.penalty", params={"rider": "A", "minutes": 2}, text="A loses 2 minutes."),
+    )
+    unhashable = event("mc.train", "Train of {cyclists}.", cyclists=["a", "b"])
+    assert unhashable.message.text == "Train of ['a', 'b']." and unhashable.data == {"cyclists": ["a", "b"]}
+    again = event("wk.penalty", "{rider} loses {minutes} minutes.", rider="A", minutes=2)
+    assert again == made and again.data is not made.data, "each event owns its data"

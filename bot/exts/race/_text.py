@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.i18n import t
-from bot.standings import figure_text
+from bot.standings import figures_line
 from engine.messages import Message
 
 OPTION_LABEL_LIMIT = 100
@@ -96,19 +96,7 @@ def standings_text(
     formatted as the result's columns describe them (nothing here knows the rule system)."""
     lines = []
     for s in sorted(standings, key=lambda s: s.get("place", 0)):
-        figures = _figures(s.get("figures") or {}, columns, locale)
+        figures = figures_line(s.get("figures") or {}, columns or [], locale)
         name = names.get(s["entrant"], s["entrant"])
         lines.append(t("race.final.line", locale, place=s.get("place"), name=name, figures=figures).rstrip(" ·"))
     return "\n".join(lines)
-
-
-def _figures(figures: dict[str, Any], columns: list[dict[str, Any]] | None, locale: str | None) -> str:
-    """``label value`` pairs in the result's column order; without a description, the raw figures."""
-    if not columns:
-        return " · ".join(f"{k} {v}" for k, v in figures.items())
-    shown = []
-    for column in columns:
-        label = column["label"]
-        text = t(Message(label["key"], dict(label.get("params") or {}), label["text"]), locale)
-        shown.append(f"{text} {figure_text(figures.get(column['key']), column.get('format', 'number'))}")
-    return " · ".join(shown)

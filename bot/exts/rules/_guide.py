@@ -61,7 +61,7 @@ async def send_guide(interaction: discord.Interaction[Any], ruleset_id: str) -> 
         ruleset: Ruleset[Any] = get_ruleset(ruleset_id)
     except UnknownRuleset:
         raise UserError("error.unknown_ruleset", value=ruleset_id, names=_names()) from None
-    text = catalogue.guide(ruleset)
+    text = catalogue.guide(ruleset, locale)
     if text is None:
         raise UserError("rules.no_guide", ruleset=ruleset.name)
     pieces = catalogue.chunks(text)

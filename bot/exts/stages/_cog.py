@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot import catalogue
 from bot.errors import UserError
 from bot.exts import _admin
-from bot.i18n import t
+from bot.i18n import engine_text, t
 from bot.options import RulesetParam
 from bot.render.files import preview_file
 from bot.services import stages as saved_stages
@@ -41,12 +41,13 @@ EMBED_BUDGET = 6000 - 400
 """Discord's 6,000 characters per embed, less room for the title and footer."""
 
 
-def _add_preset_fields(embed: discord.Embed, presets: list[Preset]) -> int:
+def _add_preset_fields(embed: discord.Embed, presets: list[Preset], locale: str) -> int:
     """One field per preset while Discord's limits allow (25 fields, 6,000 characters); how many fit."""
     budget = EMBED_BUDGET
     for count, preset in enumerate(presets[: catalogue.CHOICE_LIMIT]):
-        name = (f"{preset.name} · {preset.label}" if preset.label else preset.name)[:256]
-        value = preset.summary[:FIELD_VALUE_LIMIT] or "—"
+        label = engine_text(preset.label, locale) if preset.label else ""
+        name = (f"{preset.name} · {label}" if label else preset.name)[:256]
+        value = engine_text(preset.summary, locale)[:FIELD_VALUE_LIMIT] or "—"
         if len(name) + len(value) > budget:
             return count
         budget -= len(name) + len(value)
@@ -76,7 +77,7 @@ class StagesCog(commands.Cog):
                 title=t("stages.list_title", locale, ruleset=ruleset.name),
                 description=None if presets else t("stages.none", locale, ruleset=ruleset.name),
             )
-            shown = _add_preset_fields(embed, presets)
+            shown = _add_preset_fields(embed, presets, locale)
             if shown < len(presets):
                 embed.set_footer(text=t("stages.more", locale, count=len(presets) - shown))
             elif presets:
@@ -97,10 +98,10 @@ class StagesCog(commands.Cog):
             names = _shorten(", ".join(p.name for p in presets) or "—", NAMES_LIMIT)
             echoed = _shorten(stage, STAGE_ECHO_LIMIT)
             raise UserError("stages.unknown_stage", stage=echoed, ruleset=ruleset.name, names=names)
-        board = ruleset.stage_board(shown_stage, shown_options)
-        embed = discord.Embed(title=chosen.name[:256], description=_shorten(chosen.summary, 4096))
+        board = engine_text(ruleset.stage_board(shown_stage, shown_options), locale)
+        embed = discord.Embed(title=chosen.name[:256], description=_shorten(engine_text(chosen.summary, locale), 4096))
         if chosen.label:
-            embed.add_field(name=t("stages.label", locale), value=chosen.label)
+            embed.add_field(name=t("stages.label", locale), value=engine_text(chosen.label, locale))
         if len(board) <= BOARD_PREVIEW_LIMIT:
             embed.add_field(name=t("stages.board", locale), value=f"```\n{board}\n```", inline=False)
         text_name = catalogue.board_filename(ruleset, chosen.name)

@@ -10,7 +10,6 @@ import pytest
 from engine.registry import get_ruleset
 from engine.ruleset import Decision, Entrant, set_path
 from engine.tabella import RULESET
-from engine.tabella.ruleset import guide_text
 from tests.logged import LoggedRace
 
 from .scenario import CLASSIC_1, scenario
@@ -105,7 +104,7 @@ def test_the_registry_finds_the_ruleset_with_its_catalogue() -> None:
     assert ruleset is RULESET and ruleset.default_strategy == "cautious"
     assert set(ruleset.strategies) >= {"cautious", "aggressive"}
     assert {p.name for p in ruleset.presets()} >= {"classic", "random", "classic-1", "classic-8"}
-    assert "Resistenza" in ruleset.summary() and "Vigorilla" in guide_text()
+    assert "Resistenza" in ruleset.summary() and "Vigorilla" in (ruleset.guide() or "")
     assert "A: (1,5) climb, strettoia" in ruleset.stage_board("classic-1", {})
     board = ruleset.board_text(_race().state)
     assert board.splitlines()[2].startswith("A   15^  73v")

@@ -13,7 +13,7 @@ from tests.engine.wyscig.helpers import minutes, record, run, state
 from tests.logged import LoggedRace
 
 
-def at(hands: dict[str, str], steps: list[tuple[str, str]], pile: str = "39 " * 10, **kw: object) -> LoggedRace:
+def at(hands: dict[str, str], steps: list[tuple[str, str]], pile: str = "39 " * 6, **kw: object) -> LoggedRace:
     return run(record(hands, pile, steps, **kw))  # type: ignore[arg-type]
 
 

@@ -72,15 +72,15 @@ def test_the_excess_above_the_minutes_held_is_lost() -> None:
 def test_seed_example_the_leader_plays_47() -> None:
     """Leader 47: 47 and 45 ride in the peloton, 42 costs 5 and 40 costs 7, then a 48 takes the yellow."""
     hands = {
-        "p1": "47 41 41 41 41 41",
+        "p1": "47 39 39 39 39 39",
         "p2": "47 41 41 41 41 41",
-        "p3": "45 41 41 41 41 41",
-        "p4": "42 41 41 41 41 41",
-        "p5": "40 41 41 41 41 41",
-        "p6": "48 41 41 41 41 41",
+        "p3": "45 43 43 43 43 43",
+        "p4": "42 44 44 44 44 44",
+        "p5": "40 46 46 46 46 46",
+        "p6": "48 50 50 50 50 50",
     }
     steps = [("p1", "play 47"), ("p2", "play 47"), ("p3", "play 45"), ("p4", "play 42"), ("p5", "play 40")]
-    race = run(record(hands, "39 " * 12, steps))
+    race = run(record(hands, "39 39 39 41 41 41 43 43 43 44 44 44", steps))
     assert minutes(race) == {"p1": 0, "p2": 0, "p3": 0, "p4": 5, "p5": 7, "p6": 0}
     assert state(race).leader == "p1"
     race.play_step({"p6": "play 48"})
@@ -99,8 +99,8 @@ def test_seed_example_minutes_equal_the_difference(speed: int, taken: int) -> No
 @pytest.mark.rules("example:10.1-give-back", "D12")
 def test_seed_example_b_gives_back_six_minutes() -> None:
     """B holds 6 minutes, the leader plays 41, B plays 47: all 6 minutes go back, B stays in the peloton."""
-    hands = {"p1": "41 44 44 44 44 44", "p2": "47 44 44 44 44 44", "p3": "44 44 44 44 44 44"}
-    race = run(record(hands, "39 " * 10, [("p1", "play 41"), ("p2", "play 47")], minutes={"p2": 6}))
+    hands = {"p1": "41 42 42 42 42 42", "p2": "47 43 43 43 43 43", "p3": "44 44 44 44 44 44"}
+    race = run(record(hands, "39 " * 8, [("p1", "play 41"), ("p2", "play 47")], minutes={"p2": 6}))
     assert minutes(race)["p2"] == 0
     assert state(race).leader == "p1"
     assert state(race).reference == 41

@@ -47,7 +47,7 @@ def test_the_next_stage_is_led_by_the_winner_not_by_the_next_seat() -> None:
 @pytest.mark.rules("D7", "5.2")
 def test_a_climb_drawn_after_the_card_covers_the_next_riders_only() -> None:
     """P2's descent replacement is a climb: his 47 led on the flat, P3's 49 is blocked, P1's 46 costs 1."""
-    hands = {"p1": "45 46 41 41 41 41", "p2": "45 d 41 41 41 41", "p3": "49 41 41 41 41 41"}
+    hands = {"p1": "45 46 40 40 40 40", "p2": "45 d 42 42 42 42", "p3": "49 43 43 43 43 43"}
     race = run(record(hands, "39 39 c 39 39 39 39", [("p1", "play 45"), ("p2", "play 45 +1")]))
     assert (state(race).leader, state(race).reference) == ("p2", 47)
     assert not played(race)[-1]["on_climb"]

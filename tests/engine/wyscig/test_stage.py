@@ -131,7 +131,7 @@ def test_seats_and_the_first_leader_are_drawn_from_the_seed_and_fixed_for_the_ra
 def test_turns_go_round_in_seat_order_from_the_leader() -> None:
     """Seated P3, P1, P2 with P1 leading: P1, then P2, then P3."""
     hands = {"p1": "45 45", "p2": "45 45", "p3": "45 45"}
-    race = run(record(hands, "39 " * 9, seats=["p3", "p1", "p2"], leader="p1"))
+    race = run(record(hands, "39 " * 8, seats=["p3", "p1", "p2"], leader="p1"))
     order = []
     for _ in range(4):
         order.append(state(race).turn)

@@ -23,9 +23,9 @@ def test_on_his_turn_a_player_draws_the_seventh_card_before_playing() -> None:
 @pytest.mark.rules("D14")
 def test_after_a_new_leader_every_later_rider_compares_with_his_speed() -> None:
     """47, then 48 takes the lead: a 46 is now 2 below (peloton) and a 45 is 3 below (3 minutes)."""
-    hands = {"p1": "47 40 40 40 40 40", "p2": "48 40 40 40 40 40", "p3": "46 40 40 40 40 40", "p4": "45 40 40"}
+    hands = {"p1": "47 40 40 40 40 40", "p2": "48 41 41 41 41 41", "p3": "46 42 42 42 42 42", "p4": "45 43 43"}
     steps = [("p1", "play 47"), ("p2", "play 48"), ("p3", "play 46"), ("p4", "play 45")]
-    race = run(record(hands, "39 " * 10, steps))
+    race = run(record(hands, "39 " * 8, steps))
     assert state(race).leader == "p2"
     assert minutes(race) == {"p1": 0, "p2": 0, "p3": 0, "p4": 3}
 
@@ -46,12 +46,12 @@ def test_a_climb_drawn_is_laid_at_once_and_replaced_without_using_the_turn() -> 
 def test_constructed_example_a_climb_from_p2s_draw_until_his_next_turn() -> None:
     """§10.3 step by step: the climb blocks P2 and taxes P3, P4 gives back 2, it ends before P2 leads."""
     hands = {
-        "p1": "45 43 41 41 41 41",
-        "p2": "47 46 41 41 41 41",
+        "p1": "45 43 40 40 40 40",
+        "p2": "47 46 42 42 42 42",
         "p3": "44 41 41 41 41 41",
-        "p4": "47 41 41 41 41 41",
+        "p4": "47 50 50 50 50 50",
     }
-    pile = "39 c 39 39 39 39 39 39 39 39"
+    pile = "39 c 39 39 39 39 39 39"
     race = run(record(hands, pile, [("p1", "play 45")], minutes={"p4": 3}))
     assert state(race).reference == 45
     race.play_step({"p2": "play 47"})
@@ -76,7 +76,7 @@ def test_constructed_example_a_climb_from_p2s_draw_until_his_next_turn() -> None
 @pytest.mark.rules("D7")
 def test_a_climb_drawn_as_a_descent_replacement_starts_after_the_card() -> None:
     """P2 plays 45 + 1 descent against 45 and leads; the climb he draws for the descent covers P3 only."""
-    hands = {"p1": "45 41 41 41 41 41", "p2": "45 d 41 41 41 41", "p3": "48 41 41 41 41 41"}
+    hands = {"p1": "45 41 41 41 41 41", "p2": "45 d 42 42 42 42", "p3": "48 43 43 43 43 43"}
     race = run(record(hands, "39 39 c 39 39 39 39", [("p1", "play 45"), ("p2", "play 45 +1")]))
     assert (state(race).leader, state(race).reference) == ("p2", 47)
     assert [c.owner for c in state(race).climbs] == ["p2"]
@@ -92,7 +92,7 @@ def test_a_climb_drawn_as_a_descent_replacement_starts_after_the_card() -> None:
 def test_the_leaders_opening_climb_covers_exactly_the_first_lap() -> None:
     """A climb in the leader's opening hand: every card of lap one is on it, his second card is not."""
     hands = {"p1": "c 45 44 44 44 44", "p2": "47 43 43 43 43 43"}
-    race = run(record(hands, "39 " * 10, [("p1", "play 45"), ("p2", "play 47")]))
+    race = run(record(hands, "39 " * 8, [("p1", "play 45"), ("p2", "play 47")]))
     assert state(race).leader == "p1"
     assert hand(race, "p1") == [39, 39, 39, 44, 44, 44, 44]  # replacement and two draws: no climb held
     race.play_step({"p1": "play 44"})
@@ -104,10 +104,10 @@ def test_the_leaders_opening_climb_covers_exactly_the_first_lap() -> None:
 @pytest.mark.rules("D7", "D5")
 def test_another_players_opening_climb_lasts_until_his_second_turn() -> None:
     """P2's opening climb covers lap one and P1's second card, and ends as P2's second turn begins."""
-    hands = {"p1": "45 45 41 41 41 41", "p2": "c 44 45 41 41 41", "p3": "43 45 41 41 41 41", "p4": "45 43 41 41"}
+    hands = {"p1": "45 45 40 40 40 40", "p2": "c 44 45 41 41 41", "p3": "43 45 42 42 42 42", "p4": "45 43 46 46"}
     steps = [("p1", "play 45"), ("p2", "play 44"), ("p3", "play 43"), ("p4", "play 45")]
     steps += [("p1", "play 45"), ("p2", "play 45"), ("p3", "play 45"), ("p4", "play 43")]
-    race = run(record(hands, "39 " * 12, steps))
+    race = run(record(hands, "39 39 39 39 39 39 39 39 40 40 40 40", steps))
     assert [p["on_climb"] for p in played(race)] == [True] * 5 + [False] * 3
     assert minutes(race) == {"p1": 0, "p2": 1, "p3": 2, "p4": 0}
 
@@ -116,7 +116,7 @@ def test_another_players_opening_climb_lasts_until_his_second_turn() -> None:
 def test_overlapping_climbs_keep_the_road_climbing_until_the_last_ends() -> None:
     """Climbs from P2 (opening hand) and P1 (drawn on his 2nd turn): the road climbs while either holds."""
     hands = {"p1": "45 45 45 45 45 45", "p2": "c 44 44 44 44 44"}
-    pile = "39 39 39 c 39 39 39 39 39 39"
+    pile = "39 39 39 c 39 39 39 39"
     steps = [("p1", "play 45"), ("p2", "play 44"), ("p1", "play 45"), ("p2", "play 44"), ("p1", "play 45")]
     race = run(record(hands, pile, steps))
     # P2's opening climb ends at his 2nd turn (4th card), but P1's, laid at his 2nd turn, still holds;
@@ -141,7 +141,7 @@ def test_a_skipped_turn_still_ends_the_players_climb() -> None:
 @pytest.mark.rules("D8")
 def test_the_climbs_minus_two_is_shown_but_never_computed() -> None:
     """On a climb a 47 reads "47 (45 on the climb)" and is still compared as 47."""
-    hands = {"p1": "c 47 41 41 41 41", "p2": "47 41 41 41 41 41"}
+    hands = {"p1": "c 47 41 41 41 41", "p2": "47 42 42 42 42 42"}
     race = run(record(hands, "39 " * 8, [("p1", "play 47"), ("p2", "play 47")]))
     data = last_event(race, "wk.peloton")
     assert data["shown"] == "47 (45 on the climb)"
@@ -153,7 +153,7 @@ def test_the_climbs_minus_two_is_shown_but_never_computed() -> None:
 def test_descents_add_two_each_with_no_cap() -> None:
     """50 with one descent is 52; 50 with three descents is 56, beyond the German cap of 52."""
     hands = {"p1": "50 d d d d 41", "p2": "50 d 41 41 41 41"}
-    race = run(record(hands, "39 " * 10, [("p1", "play 50 +3")]))
+    race = run(record(hands, "39 " * 8, [("p1", "play 50 +3")]))
     assert state(race).reference == 56
     race.play_step({"p2": "play 50 +1"})
     assert played(race)[-1]["speed"] == 52
@@ -181,9 +181,9 @@ def test_descents_are_played_only_on_your_own_turn() -> None:
 @pytest.mark.rules("D10", "D9")
 def test_descents_on_a_climb_give_back_more_minutes_but_never_overtake() -> None:
     """4 minutes, 45 + 2 descents = 49 against 45 on a climb: all 4 go back, the leader stays."""
-    hands = {"p1": "c 45 41 41 41 41", "p2": "45 d d 41 41 41", "p3": "50 d 41 41 41 41"}
+    hands = {"p1": "c 45 41 41 41 41", "p2": "45 d d 42 42 42", "p3": "50 d 43 43 43 43"}
     steps = [("p1", "play 45"), ("p2", "play 45 +2"), ("p3", "play 50 +1")]
-    race = run(record(hands, "39 " * 12, steps, minutes={"p2": 4}))
+    race = run(record(hands, "39 " * 8, steps, minutes={"p2": 4}))
     assert minutes(race) == {"p1": 0, "p2": 0, "p3": 0}
     assert state(race).leader == "p1"
 
@@ -203,7 +203,7 @@ def test_a_hand_without_speed_cards_is_shown_discarded_and_redrawn() -> None:
 @pytest.mark.rules("D7", "D6")
 def test_a_climb_ending_and_a_new_climb_drawn_in_the_same_turn_are_two_climbs() -> None:
     """P2's first climb ends as his 2nd turn begins; the climb he then draws runs until his 3rd turn."""
-    hands = {"p1": "45 45 45 45 45 45", "p2": "46 46 45 45 45 45"}
+    hands = {"p1": "45 45 45 45 45 45", "p2": "46 46 44 44 44 44"}
     race = run(record(hands, "39 c 39 39 c 39 39 39 39", [("p1", "play 45"), ("p2", "play 46"), ("p1", "play 45")]))
     climbs = state(race).climbs
     assert [(c.owner, c.ends_at_turn) for c in climbs] == [("p2", 3)]
