@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.messages import Message, OrderError, msg
+from engine.messages import Message, OrderError, event, msg
 from engine.rng import Rng
 from engine.ruleset import (
     PROGRESS_KEY,
@@ -38,7 +38,6 @@ from engine.ruleset import (
 from engine.tabella import bots
 from engine.tabella.context import Intent
 from engine.tabella.decisions import decision_for
-from engine.tabella.events import event
 from engine.tabella.gazzetta import finish_race, publish
 from engine.tabella.models import Options, Setup, Stage
 from engine.tabella.orders import OrderContext, automatic_order, normalise, specials_in
@@ -315,7 +314,9 @@ class TabellaRuleset(Ruleset[RaceState]):
             if plan is None:
                 rider.status = "dns"  # D8: no plan, no start
                 events.append(
-                    event("did_not_start", "{name} sent no plan and does not start.", rider=rider.id, name=rider.name)
+                    event(
+                        "td.did_not_start", "{name} sent no plan and does not start.", rider=rider.id, name=rider.name
+                    )
                 )
                 continue
             if plan.get("received_at") is not None:  # else the setup's order_time stands
@@ -325,7 +326,7 @@ class TabellaRuleset(Ruleset[RaceState]):
                 rider.reinforced = bool(plan.get("bibitone"))  # D20: fixed at the start
             events.append(
                 event(
-                    "plan",
+                    "td.plan",
                     "{name}'s plan: {plan_text}",
                     rider=rider.id,
                     name=rider.name,
@@ -338,11 +339,10 @@ class TabellaRuleset(Ruleset[RaceState]):
             state.void = True  # D8: fewer than 2 starters -> void: the race is not run
             for rider in starters:
                 rider.status = "waiting"
-            events.append(
-                event(
-                    "void", "Only {count} rider(s) started: the race is void and awards no points.", count=len(starters)
-                )
-            )
+            count = len(starters)
+            one = "Only {count} rider started: the race is void and awards no points."
+            other = "Only {count} riders started: the race is void and awards no points."
+            events.append(event("td.void", one if count == 1 else other, count=count))  # plural by count
             return
         for number in range(state.round, LAST_ROUND + 1):
             if state.over:

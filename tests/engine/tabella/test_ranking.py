@@ -38,7 +38,7 @@ def test_e8_when_the_gazzetta_hits_the_bibitone_drinker_is_ranked_after_the_exha
         "hit": True,
         "caught": ["bea"],
         "names": "Bea",
-        "verb": "is",
+        "count": 1,
     }
     assert result.provisional is False
 
