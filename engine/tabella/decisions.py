@@ -7,7 +7,7 @@ player would decide it (start, each move's effort and direction, the sprint, the
 
 from __future__ import annotations
 
-from engine.messages import msg
+from engine.messages import Message, cached_msg, msg
 from engine.ruleset import Choice, Decision, InputField, Order
 from engine.tabella.orders import (
     ALLOWED_ROUNDS,
@@ -20,6 +20,39 @@ from engine.tabella.orders import (
 from engine.tabella.state import ROUNDS, RaceState
 from engine.tabella.syntax import example_text, format_order
 from engine.tabella.table import ROW_NAMES
+
+START_LABELS = {
+    "A": ("td.choice.start_a", "A Aggressiva"),
+    "B": ("td.choice.start_b", "B Bersagliera"),
+    "C": ("td.choice.start_c", "C Cavaliera"),
+}
+"""How a player reads each start (§5.2): the letter the syntax uses and the start's Italian title."""
+DIRECTION_LABELS = {"S": ("td.choice.dir_s", "S ↑"), "R": ("td.choice.dir_r", "R →"), "D": ("td.choice.dir_d", "D ↓")}
+PUSH_LABELS = {"up": ("td.choice.push_up", "up (towards A)"), "down": ("td.choice.push_down", "down (towards C)")}
+SPECIAL_LABELS = {
+    "V": ("td.choice.special_v", "V Vigorilla"),
+    "G": ("td.choice.special_g", "G Gomitata"),
+    "J": ("td.choice.special_j", "J Gancio di traino"),
+    "B": ("td.choice.special_b", "B Bottigliata"),
+    "X": ("td.choice.special_x", "X Scia"),
+    "P": ("td.choice.special_p", "P Mi alzo in piedi sui pedali"),
+    "V2": ("td.choice.special_v2", "V2 stolen Vigorilla (V2)"),
+    "B2": ("td.choice.special_b2", "B2 stolen bottle throw (B2)"),
+}
+"""Each special as a choice: its code and its name (§6)."""
+
+
+def _label(pair: tuple[str, str]) -> Message:
+    return cached_msg(pair[0], pair[1])
+
+
+def round_choice(label: str) -> Choice:
+    """A round as the syntax writes it (``start``, ``m3``, ``s2``), read as the player reads it."""
+    if label == "start":
+        return Choice(label, cached_msg("td.choice.round_start", "start"))
+    if label.startswith("m"):
+        return Choice(label, cached_msg("td.choice.round_move", "m{n}", n=int(label[1])))
+    return Choice(label, cached_msg("td.choice.round_sprint", "s{n}", n=int(label[1])))
 
 
 def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: OrderContext) -> Decision:
@@ -105,7 +138,7 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
                     path=["start"],
                     label=msg("td.field.start", "Start"),
                     kind="choice",
-                    choices=[Choice(value=k, label=f"{k} {v}") for k, v in START_TITLES.items()],
+                    choices=[Choice(value=k, label=_label(START_LABELS[k])) for k in START_TITLES],
                 )
             ]
         if 1 <= n <= 5 and not is_whole(order.get(label, {})):
@@ -117,7 +150,10 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
                         path=[label, "effort"],
                         label=msg("td.field.effort", "Move {n}: effort", n=n),
                         kind="choice",
-                        choices=[Choice(value=e, label=str(e)) for e in range(1, 6)],
+                        choices=[
+                            Choice(value=e, label=cached_msg("td.choice.effort", "{effort}", effort=e))
+                            for e in range(1, 6)
+                        ],
                     )
                 )
             if "dir" not in move:
@@ -126,11 +162,7 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
                         path=[label, "dir"],
                         label=msg("td.field.dir", "Move {n}: direction", n=n),
                         kind="choice",
-                        choices=[
-                            Choice(value="S", label="S ↑"),
-                            Choice(value="R", label="R →"),
-                            Choice(value="D", label="D ↓"),
-                        ],
+                        choices=[Choice(value=d, label=_label(DIRECTION_LABELS[d])) for d in ("S", "R", "D")],
                     )
                 )
             return fields
@@ -159,7 +191,10 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
                 path=["bibitone"],
                 label=msg("td.field.bibitone", "Bibitone (reinforced Vigorilla)?"),
                 kind="choice",
-                choices=[Choice(value=False, label="No"), Choice(value=True, label="Yes")],
+                choices=[
+                    Choice(value=False, label=cached_msg("td.choice.no", "No")),
+                    Choice(value=True, label=cached_msg("td.choice.yes", "Yes")),
+                ],
                 required=False,
             ),
         )
@@ -179,17 +214,17 @@ def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[In
             if part == "round":
                 rounds = [ROUNDS[n] for n in ctx.rounds if n in ALLOWED_ROUNDS[code]]
                 label = msg("td.field.special_round", "{name}: with which move", name=SPECIAL_NAMES[code])
-                choices = [Choice(value=r, label=r) for r in rounds]
+                choices = [round_choice(r) for r in rounds]
             elif part == "target":
                 label = msg("td.field.special_target", "{name}: target", name=SPECIAL_NAMES[code])
                 choices = [
-                    Choice(value=r.id, label=r.name)
+                    Choice(value=r.id, label=cached_msg("td.choice.rider", "{name}", name=r.name))
                     for r in state.riders
                     if r.id != ctx.entrant and (ctx.mode != "live" or r.racing)
                 ]
             else:
                 label = msg("td.field.special_dir", "{name}: push", name=SPECIAL_NAMES[code])
-                choices = [Choice(value="up", label="up (towards A)"), Choice(value="down", label="down (towards C)")]
+                choices = [Choice(value=d, label=_label(PUSH_LABELS[d])) for d in ("up", "down")]
             fields.append(InputField(["special", part], label, "choice", choices, None, None, False, group))
         return fields
     taken = ctx.used | {e["code"] for e in order.get("specials", [])}
@@ -201,7 +236,7 @@ def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[In
             path=["special", "code"],
             label=msg("td.field.special", "Add a special"),
             kind="choice",
-            choices=[Choice(value=c, label=f"{c} {SPECIAL_NAMES[c]}") for c in codes],
+            choices=[Choice(value=c, label=_label(SPECIAL_LABELS[c])) for c in codes],
             required=False,
         )
     ]
