@@ -202,7 +202,7 @@ class TabellaRenderer(SystemRenderer):
 
     def preview(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any], locale: str) -> Image.Image:
         from engine.tabella.models import Stage
-        from engine.tabella.ruleset import PRESETS
+        from engine.tabella.presets import PRESETS
         from engine.tabella.table import Course, check_table, classic_table
         from engine.tabella.views import course_data
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.messages import cached_msg
 from engine.ruleset import Column, column
 from engine.tabella.priority import time_key
 from engine.tabella.state import RaceState, Rider
@@ -13,13 +14,24 @@ from engine.tabella.state import RaceState, Rider
 def columns() -> list[Column]:
     """The figures of the result (§7: Velocità ranks, then Resistenza), as a table shows them.
     New objects each call: a result belongs to its caller."""
+    status = column("status", "td.column.status", "Status", "status", "text")
+    status.words = {
+        "finished": cached_msg("td.status.finished", "finished"),
+        "racing": cached_msg("td.status.racing", "racing"),
+        "exhausted": cached_msg("td.status.exhausted", "exhausted"),
+        "did_not_start": cached_msg("td.status.did_not_start", "did not start"),
+        "waiting": cached_msg("td.status.waiting", "waiting to start"),
+        "void": cached_msg("td.status.void", "void race"),
+    }
+    gazzetta = column("gazzetta", "td.column.gazzetta", "Gazzetta", "status", "text")
+    gazzetta.words = {"caught": cached_msg("td.status.caught", "caught doping, ranked last")}
     return [
         column("points", "td.column.points", "Points", "points"),
         column("V", "td.column.velocita", "Velocità", "rating"),
         column("R", "td.column.resistenza", "Resistenza", "rating"),
-        column("status", "td.column.status", "Status", "status", "text"),
+        status,
         column("progress", "td.column.progress", "Rounds completed", "count"),
-        column("gazzetta", "td.column.gazzetta", "Gazzetta", "status", "text"),
+        gazzetta,
     ]
 
 

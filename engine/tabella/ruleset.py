@@ -9,12 +9,8 @@ may be published later: until :meth:`TabellaRuleset.publish` the result is provi
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any, ClassVar
-
-from pydantic import BaseModel, ConfigDict
 
 from engine.messages import Message, OrderError, event, msg
 from engine.rng import Rng
@@ -41,43 +37,16 @@ from engine.tabella.decisions import decision_for
 from engine.tabella.gazzetta import finish_race, publish
 from engine.tabella.models import Options, Setup, Stage
 from engine.tabella.orders import OrderContext, automatic_order, normalise, specials_in
+from engine.tabella.presets import preset_list, stage_of
 from engine.tabella.ranking import columns, gazzetta_applies, points_for, rank
 from engine.tabella.rounds import resolve_round
 from engine.tabella.setup import apply_setup
 from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState, Rider
 from engine.tabella.syntax import format_order, parse_text
-from engine.tabella.table import ROW_NAMES, Course, check_table, classic_table, random_table
-from engine.tabella.views import course_data, course_text, public_rider
+from engine.tabella.table import ROW_NAMES, check_table, classic_table, random_table
+from engine.tabella.views import LEGEND, course_board, course_data, public_rider, stage_board, summary
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 20  # D2
-
-
-class PresetEntry(BaseModel):
-    """One named stage of ``presets.json``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    summary: str
-    stage: Stage
-
-
-def _presets() -> dict[str, PresetEntry]:
-    text = resources.files("engine.tabella").joinpath("presets.json").read_text(encoding="utf-8")
-    raw = json.loads(text)
-    return {name: PresetEntry.model_validate(entry) for name, entry in raw.items()}
-
-
-PRESETS = _presets()
-
-
-def _stage(stage: Mapping[str, Any] | str | None) -> Stage:
-    if stage is None:
-        return Stage()
-    if isinstance(stage, str):
-        if stage not in PRESETS:
-            raise ValueError(f"unknown Tabella stage {stage!r}; choose one of: {', '.join(PRESETS)}")
-        return PRESETS[stage].stage
-    return Stage.model_validate(dict(stage))
 
 
 STATE_FORMAT = "tabella.state/1"
@@ -100,16 +69,10 @@ class TabellaRuleset(Ruleset[RaceState]):
 
     # --- catalogue -------------------------------------------------------------------------------
     def presets(self) -> list[Preset]:
-        return [Preset(name=name, summary=entry.summary) for name, entry in PRESETS.items()]
+        return preset_list()
 
-    def summary(self) -> str:
-        return (
-            "Tabella del Destino: one rider each, Resistenza 30 and Velocità 5. The course is three rows "
-            "(A, B, C) of digit pairs: climbs cost 2 V, descents give 2 V. Plan a start (A/B/C), five route "
-            "moves (effort 1-5 and S/D/R, paid in Resistenza) and three sprint moves (R turned into V), plus "
-            "specials used once each: Vigorilla, Gomitata, Gancio, Bottigliata, Scia, Pedali. A third rider "
-            "in a cell (second in a strettoia) causes a Tamponamento. Highest Velocità after the sprint wins."
-        )
+    def summary(self) -> Message:
+        return summary()
 
     def default_entrants(self, humans: list[Entrant], options: Mapping[str, Any]) -> list[Entrant]:
         seats = list(humans)
@@ -122,23 +85,12 @@ class TabellaRuleset(Ruleset[RaceState]):
             n += 1
         return seats
 
-    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> str:
-        chosen = _stage(stage)
-        if isinstance(chosen.table, list):
-            table = check_table(chosen.table)
-        elif chosen.table == "classic":
-            table = classic_table()
-        else:
-            return "A random balanced table, drawn from the race seed when the race starts."
-        if chosen.rows == "random":
-            return "\n".join(f"row {i + 1:2}: {' '.join(map(str, row))}" for i, row in enumerate(table)) + (
-                "\nThree consecutive rows are drawn when the race starts."
-            )
-        return course_text(Course.of(table, int(chosen.rows)))
+    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> Message:
+        return stage_board(stage)
 
     def stage_data(self, stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
         """The preset's table and rows; ``"classic"`` and ``"random"`` stay (the rules' table, the seed's draw)."""
-        return _stage(stage).model_dump(mode="json")
+        return stage_of(stage).model_dump(mode="json")
 
     def player_limits(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> PlayerLimits:
         """2 to 20 riders, one per player, on every table and in both modes."""
@@ -155,7 +107,7 @@ class TabellaRuleset(Ruleset[RaceState]):
         setup: Mapping[str, Any] | None,
     ) -> tuple[RaceState, list[Event]]:
         opts = Options.model_validate(dict(options or {}))
-        chosen = _stage(stage)
+        chosen = stage_of(stage)
         plan = Setup.model_validate(dict(setup or {}))
         rng = Rng.from_seed(seed, "tabella")
         if isinstance(chosen.table, list):
@@ -485,16 +437,9 @@ class TabellaRuleset(Ruleset[RaceState]):
         lines = [
             f"Tabella del Destino · {state.table_source} table, rows {state.first_row}-{state.first_row + 2} · "
             + (f"next: {ROUNDS[state.round]}" if state.round <= LAST_ROUND and not state.over else "finished"),
-            "      " + "    ".join(str(p) for p in range(1, 6)),
+            course_board(course),
+            LEGEND,
         ]
-        for r, name in enumerate(ROW_NAMES):
-            cells = []
-            for p in range(1, 6):
-                pair = course.pair(r, p)
-                mark = "^" if pair.terrain == "climb" else "v" if pair.terrain == "descent" else "="
-                cells.append(f"{pair.a}{pair.b}{mark}")
-            lines.append(f"{name}   " + "  ".join(cells))
-        lines.append("^ climb, v descent, = flat; 0 = curvone, 1 = strettoia")
         for rider in state.riders:
             where = f"{ROW_NAMES[rider.row]}{rider.pair or ''}" if rider.row is not None else "-"
             lines.append(f"  {rider.name:<16} {rider.status:<9} {where:<3} R {rider.r:>2}  V {rider.v:>2}")

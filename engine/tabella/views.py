@@ -2,10 +2,60 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from engine.messages import Message, cached_msg, msg
+from engine.tabella.presets import stage_of
 from engine.tabella.state import Rider
-from engine.tabella.table import ROW_NAMES, Course
+from engine.tabella.table import PAIRS, ROW_NAMES, Course, check_table, classic_table
+
+LEGEND = "^ climb, v descent, = flat; a 0 makes a curvone, a 1 a strettoia"
+"""How to read :func:`course_board` (§3, D18), written once for the stage board and the race board."""
+
+
+def summary() -> Message:
+    """The rules in a few lines (``gregario rules``, ``/rules``)."""
+    return cached_msg(
+        "td.summary",
+        "Tabella del Destino: one rider each, Resistenza 30 and Velocità 5. The course is three rows "
+        "(A, B, C) of digit pairs: climbs cost 2 V, descents give 2 V. Plan a start (A/B/C), five route "
+        "moves (effort 1-5 and S/D/R, paid in Resistenza) and three sprint moves (R turned into V), plus "
+        "specials used once each: Vigorilla, Gomitata, Gancio, Bottigliata, Scia, Pedali. A third rider "
+        "in a cell (second in a strettoia) causes a Tamponamento. Highest Velocità after the sprint wins.",
+    )
+
+
+def course_board(course: Course) -> str:
+    """The course as a grid: a row per line, each pair's digits and its terrain mark (:data:`LEGEND`)."""
+    lines = ["    " + "    ".join(str(p) for p in range(1, PAIRS + 1))]
+    for r, name in enumerate(ROW_NAMES):
+        cells = []
+        for p in range(1, PAIRS + 1):
+            pair = course.pair(r, p)
+            mark = "^" if pair.terrain == "climb" else "v" if pair.terrain == "descent" else "="
+            cells.append(f"{pair.a}{pair.b}{mark}")
+        lines.append(f"{name}   " + "  ".join(cells))
+    return "\n".join(lines)
+
+
+def stage_board(stage: Mapping[str, Any] | str | None) -> Message:
+    """A stage before its race: the course with its legend, or the table its rows will be drawn from."""
+    chosen = stage_of(stage)
+    if isinstance(chosen.table, list):
+        table = check_table(chosen.table)
+    elif chosen.table == "classic":
+        table = classic_table()
+    else:
+        return cached_msg("td.board.random_table", "A fresh balanced table of digits, drawn when the race starts.")
+    if chosen.rows == "random":
+        rows = "\n".join(f"{i + 1:2}: {' '.join(map(str, row))}" for i, row in enumerate(table))
+        return msg(
+            "td.board.table",
+            "The table's rows:\n{rows}\nThree consecutive rows are drawn when the race starts.",
+            rows=rows,
+        )
+    return msg("td.board.course", "{board}\n" + LEGEND, board=course_board(Course.of(table, int(chosen.rows))))
 
 
 def course_data(course: Course) -> list[list[dict[str, Any]]]:
