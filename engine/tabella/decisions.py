@@ -220,7 +220,8 @@ def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[In
                 choices = [
                     Choice(value=r.id, label=cached_msg("td.choice.rider", "{name}", name=r.name))
                     for r in state.riders
-                    if r.id != ctx.entrant and (ctx.mode != "live" or r.racing)
+                    if r.id != ctx.entrant
+                    and (ctx.mode != "live" or r.racing or (state.round == 0 and r.status == "waiting"))
                 ]
             else:
                 label = msg("td.field.special_dir", "{name}: push", name=SPECIAL_NAMES[code])

@@ -72,7 +72,7 @@ def allowed_text(code: str) -> str:
 
 
 def _error(key: str, text: str, **params: Any) -> OrderError:
-    return OrderError.of(f"td.{key}", text, **params)
+    return OrderError.of(key, text, **params)
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class OrderContext:
 def resolve_target(raw: Any, ctx: OrderContext, where: str) -> str:
     """A target written as an id or a display name (``@Luca``, case-insensitive) -> the entrant id."""
     if not isinstance(raw, str) or not raw.strip().lstrip("@").strip():
-        raise _error("order.no_target", "{where}: name the rider to target, like @Luca", where=where)
+        raise _error("td.order.no_target", "{where}: name the rider to target, like @Luca", where=where)
     name = raw.strip().lstrip("@").strip()
     folded = name.casefold()
     found = [eid for eid, ename in ctx.names.items() if ename.casefold() == folded]
@@ -105,7 +105,7 @@ def resolve_target(raw: Any, ctx: OrderContext, where: str) -> str:
     if not found:
         riders = ", ".join(n for eid, n in ctx.names.items() if eid != ctx.entrant)
         raise _error(
-            "order.unknown_target",
+            "td.order.unknown_target",
             "{where}: there is no rider called {name} in this race; the others are {riders}",
             where=where,
             name=name,
@@ -113,7 +113,7 @@ def resolve_target(raw: Any, ctx: OrderContext, where: str) -> str:
         )
     if len(found) > 1:
         raise _error(
-            "order.ambiguous_target",
+            "td.order.ambiguous_target",
             "{where}: {count} riders are called {name}; write the rider's id instead ({ids})",
             where=where,
             count=len(found),
@@ -121,7 +121,7 @@ def resolve_target(raw: Any, ctx: OrderContext, where: str) -> str:
             ids=", ".join(found),
         )
     if found[0] == ctx.entrant:
-        raise _error("order.self_target", "{where}: you can't target yourself; name another rider", where=where)
+        raise _error("td.order.self_target", "{where}: you can't target yourself; name another rider", where=where)
     return found[0]
 
 
@@ -139,7 +139,7 @@ def check_start(raw: Any) -> str:
     value = START_NAMES.get(str(raw).strip().casefold()) if isinstance(raw, str) else None
     if value is None:
         raise _error(
-            "order.bad_start",
+            "td.order.bad_start",
             "start: choose A (Aggressiva), B (Bersagliera) or C (Cavaliera), you wrote {value}",
             value=raw,
         )
@@ -151,7 +151,7 @@ def check_bibitone(raw: Any) -> bool:
         return raw
     if isinstance(raw, str) and raw.strip().casefold() in TRUE_WORDS | FALSE_WORDS:
         return raw.strip().casefold() in TRUE_WORDS
-    raise _error("order.bad_bibitone", "bibitone: write yes or no, you wrote {value}", value=raw)
+    raise _error("td.order.bad_bibitone", "bibitone: write yes or no, you wrote {value}", value=raw)
 
 
 def check_move(label: str, raw: Any) -> dict[str, Any]:
@@ -161,7 +161,7 @@ def check_move(label: str, raw: Any) -> dict[str, Any]:
         found = _MOVE.fullmatch(raw.strip())
         if found is None or not found.group(2):
             raise _error(
-                "order.bad_move",
+                "td.order.bad_move",
                 "{where}: write an effort 1 to 5 and a direction S, D or R, like 3R; you wrote {value}",
                 where=where,
                 value=raw,
@@ -169,14 +169,14 @@ def check_move(label: str, raw: Any) -> dict[str, Any]:
         raw = {"effort": found.group(1), "dir": found.group(2)}
     if not isinstance(raw, Mapping):
         raise _error(
-            "order.bad_move",
+            "td.order.bad_move",
             "{where}: write an effort 1 to 5 and a direction S, D or R, like 3R; you wrote {value}",
             where=where,
             value=raw,
         )
     unknown = sorted(set(raw) - {"effort", "dir"})
     if unknown:
-        raise _error("order.bad_move_key", "{where}: unknown part {part}", where=where, part=unknown[0])
+        raise _error("td.order.bad_move_key", "{where}: unknown part {part}", where=where, part=unknown[0])
     move: dict[str, Any] = {}
     # A move object may be built one field at a time (effort, then direction): a missing part makes
     # the order incomplete, not wrong.
@@ -184,7 +184,7 @@ def check_move(label: str, raw: Any) -> dict[str, Any]:
         effort = _int(raw.get("effort"))
         if effort is None or not 1 <= effort <= 5:
             raise _error(
-                "order.bad_effort",
+                "td.order.bad_effort",
                 "{where}: effort must be 1 to 5, you wrote {value}",
                 where=where,
                 value=raw.get("effort"),
@@ -195,7 +195,7 @@ def check_move(label: str, raw: Any) -> dict[str, Any]:
         norm = DIRECTIONS.get(str(direction).strip().casefold())
         if norm is None:
             raise _error(
-                "order.bad_direction",
+                "td.order.bad_direction",
                 "{where}: direction must be S, D or R, you wrote {value}",
                 where=where,
                 value=direction,
@@ -209,7 +209,7 @@ def check_sprint(label: str, raw: Any) -> int:
     value = _int(raw)
     if value is None or value < 0:
         raise _error(
-            "order.bad_intensity",
+            "td.order.bad_intensity",
             "{where}: intensity must be a whole number 0 or more, you wrote {value}",
             where=part_name(label),
             value=raw,
@@ -220,17 +220,17 @@ def check_sprint(label: str, raw: Any) -> int:
 def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
     """One special entry: its code, its round (D9), its target and push direction (§8.2)."""
     if not isinstance(raw, Mapping):
-        raise _error("order.bad_special", "specials: each entry needs a code and a round, like V@m3")
+        raise _error("td.order.bad_special", "specials: each entry needs a code and a round, like V@m3")
     code = str(raw.get("code", "")).strip().upper()
     if code not in SPECIAL_NAMES:
         raise _error(
-            "order.unknown_special",
+            "td.order.unknown_special",
             "specials: {value} is not a special; use V, G, J, B, X, P, V2 or B2",
             value=raw.get("code"),
         )
     unknown = sorted(set(raw) - {"code", "round", "target", "dir", "bibitone"})
     if unknown:
-        raise _error("order.bad_special_key", "{code}: unknown part {part}", code=code, part=unknown[0])
+        raise _error("td.order.bad_special_key", "{code}: unknown part {part}", code=code, part=unknown[0])
     label = raw.get("round")
     live = ctx.live_round
     if label in (None, "") and live is not None:
@@ -238,7 +238,7 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
     label = str(label).strip().casefold() if label is not None else ""
     if label not in ROUNDS:
         raise _error(
-            "order.special_round",
+            "td.order.special_round",
             "{code}: say in which round, like {code}@m3 (start, m1-m5, s1-s3); you wrote {value}",
             code=code,
             value=raw.get("round") or "nothing",
@@ -247,21 +247,21 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
     where = f"{code}@{label}"
     if live is not None and number != live:
         raise _error(
-            "order.special_other_round",
+            "td.order.special_other_round",
             "{where}: this order is for {round}; specials go with the move of the round they are used in",
             where=where,
             round=ROUNDS[live],
         )
     if number not in ctx.rounds:
         raise _error(
-            "order.special_past",
+            "td.order.special_past",
             "{where}: that round is already over; this plan covers {rounds}",
             where=where,
             rounds=", ".join(ROUNDS[n] for n in ctx.rounds),
         )
     if number not in ALLOWED_ROUNDS[code]:
         raise _error(
-            "order.special_not_here",
+            "td.order.special_not_here",
             "{where}: the {name} can't be used in {round}; it is allowed in {allowed}",
             where=where,
             name=SPECIAL_NAMES[code],
@@ -273,7 +273,7 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
     stray_target = raw.get("target")
     if code not in NEEDS_TARGET and stray_target not in (None, ""):
         raise _error(
-            "order.no_target_here",
+            "td.order.no_target_here",
             "{where}: the {name} takes no target (you wrote {value})",
             where=where,
             name=SPECIAL_NAMES[code],
@@ -281,7 +281,7 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
         )
     if code != "G" and raw.get("dir") not in (None, ""):
         raise _error(
-            "order.no_direction_here",
+            "td.order.no_direction_here",
             "{where}: only a Gomitata takes a direction (you wrote {value})",
             where=where,
             value=raw.get("dir"),
@@ -293,7 +293,7 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
         norm = PUSH_DIRECTIONS.get(str(direction).strip().casefold()) if direction is not None else None
         if norm is None:
             raise _error(
-                "order.push_direction",
+                "td.order.push_direction",
                 "{where}: say which way you push, up (towards A) or down (towards C){wrote}",
                 where=where,
                 wrote=f", you wrote {direction}" if direction not in (None, "") else "",
@@ -301,7 +301,7 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
         entry["dir"] = norm
     if raw.get("bibitone"):
         if code != "V":
-            raise _error("order.bibitone_not_v", "{where}: bibitone goes on your V entry", where=where)
+            raise _error("td.order.bibitone_not_v", "{where}: bibitone goes on your V entry", where=where)
         entry["bibitone"] = True
     return entry
 
@@ -311,18 +311,18 @@ def check_pending_special(raw: Any, ctx: OrderContext, given: Sequence[Any]) -> 
     code is checked at once (known, not used yet, not already in the order); the whole entry is checked
     by :func:`check_special` once :func:`special_ready` says it is whole, and joins ``specials``."""
     if not isinstance(raw, Mapping):
-        raise _error("order.bad_special", "specials: each entry needs a code and a round, like V@m3")
+        raise _error("td.order.bad_special", "specials: each entry needs a code and a round, like V@m3")
     code = str(raw.get("code", "")).strip().upper()
     if code not in SPECIAL_NAMES:
         raise _error(
-            "order.unknown_special",
+            "td.order.unknown_special",
             "specials: {value} is not a special; use V, G, J, B, X, P, V2 or B2",
             value=raw.get("code"),
         )
     taken = {str(e.get("code", "")).upper() for e in given if isinstance(e, Mapping)}
     if code in taken or code in ctx.used:
         raise _error(
-            "order.special_used",
+            "td.order.special_used",
             "{code}: you have already used your {name} in this race",
             code=code,
             name=SPECIAL_NAMES[code],
@@ -363,16 +363,16 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
     for key, value in raw.items():
         if key == "start":
             if "start" not in labels:
-                raise _error("order.not_now", "start: the start is not part of this order")
+                raise _error("td.order.not_now", "start: the start is not part of this order")
             out["start"] = check_start(value)
         elif key == "bibitone":
             if ctx.mode == "live" and "start" not in labels:
-                raise _error("order.bibitone_late", "bibitone: the Bibitone is declared with the start")
+                raise _error("td.order.bibitone_late", "bibitone: the Bibitone is declared with the start")
             out["bibitone"] = check_bibitone(value)
         elif key in ROUNDS and key != "start":
             if key not in labels:
                 raise _error(
-                    "order.not_now",
+                    "td.order.not_now",
                     "{where}: this order is for {rounds}",
                     where=part_name(key),
                     rounds=", ".join(ROUNDS[n] for n in ctx.rounds),
@@ -383,7 +383,7 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
         elif key == "special":
             out["special"] = value
         else:
-            raise _error("order.unknown_key", "unknown part of the order: {part}", part=key)
+            raise _error("td.order.unknown_key", "unknown part of the order: {part}", part=key)
     specials = out.pop("specials", None)
     pending = out.pop("special", None)
     if specials is not None:
@@ -392,7 +392,7 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
 
             specials = parse_specials(specials, ctx)
         if not isinstance(specials, Sequence) or isinstance(specials, str):
-            raise _error("order.bad_specials", "specials must be a list of entries like V@m3")
+            raise _error("td.order.bad_specials", "specials must be a list of entries like V@m3")
     if pending is not None:
         pending = check_pending_special(pending, ctx, specials or [])
         if special_ready(pending, ctx):
@@ -406,7 +406,7 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
             if entry.pop("bibitone", False):
                 out["bibitone"] = True
         if out.get("bibitone") and ctx.mode == "live" and 0 not in ctx.rounds:
-            raise _error("order.bibitone_late", "bibitone: the Bibitone is declared with the start")
+            raise _error("td.order.bibitone_late", "bibitone: the Bibitone is declared with the start")
         out["specials"] = sorted(
             checked, key=lambda e: (ROUNDS.index(e["round"]), list(SPECIAL_NAMES).index(e["code"]))
         )
@@ -425,7 +425,7 @@ def _no_repeats(entries: list[dict[str, Any]], ctx: OrderContext) -> None:
         code = entry["code"]
         if code in seen:
             raise _error(
-                "order.special_twice",
+                "td.order.special_twice",
                 "{code} appears twice ({first} and {second}): each special is used once per race",
                 code=code,
                 first=seen[code],
@@ -433,7 +433,7 @@ def _no_repeats(entries: list[dict[str, Any]], ctx: OrderContext) -> None:
             )
         if code in ctx.used:
             raise _error(
-                "order.special_used",
+                "td.order.special_used",
                 "{code}: you have already used your {name} in this race",
                 code=code,
                 name=SPECIAL_NAMES[code],

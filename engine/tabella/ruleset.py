@@ -35,6 +35,7 @@ from engine.tabella import bots
 from engine.tabella.context import Intent
 from engine.tabella.decisions import decision_for
 from engine.tabella.gazzetta import finish_race, publish
+from engine.tabella.keys import MESSAGE_KEYS
 from engine.tabella.models import Options, Setup, Stage
 from engine.tabella.orders import OrderContext, automatic_order, normalise, specials_in
 from engine.tabella.presets import preset_list, stage_of
@@ -73,6 +74,9 @@ class TabellaRuleset(Ruleset[RaceState]):
 
     def summary(self) -> Message:
         return summary()
+
+    def message_keys(self) -> frozenset[str]:
+        return MESSAGE_KEYS
 
     def default_entrants(self, humans: list[Entrant], options: Mapping[str, Any]) -> list[Entrant]:
         seats = list(humans)
