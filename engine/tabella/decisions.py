@@ -76,13 +76,7 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
             order=format_order(order, ctx.names, live_round=state.round),
         )
     elif live:
-        label = ROUNDS[state.round]
-        prompt = msg(
-            "td.prompt.round",
-            "Round {label}: {what}",
-            label=label,
-            what=round_question(state.round),
-        )
+        prompt = round_prompt(state.round)
     elif complete:
         prompt = msg(
             "td.prompt.plan_ready",
@@ -97,16 +91,19 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
             missing=", ".join(missing),
         )
     info = [msg("td.info.course", "{line}", line=line) for line in state.course.lines()]
-    info.append(
-        msg(
-            "td.info.rider",
-            "{name}: Resistenza {r}, Velocità {v}{where}",
-            name=rider.name,
-            r=rider.r,
-            v=rider.v,
-            where=f", in {ROW_NAMES[rider.row]}{rider.pair or ''}" if rider.row is not None else "",
+    if rider.row is None:
+        info.append(msg("td.info.rider", "{name}: Resistenza {r}, Velocità {v}", name=rider.name, r=rider.r, v=rider.v))
+    else:
+        info.append(
+            msg(
+                "td.info.rider_placed",
+                "{name}: Resistenza {r}, Velocità {v}, in {cell}",
+                name=rider.name,
+                r=rider.r,
+                v=rider.v,
+                cell=f"{ROW_NAMES[rider.row]}{rider.pair or ''}",
+            )
         )
-    )
     return Decision(
         entrant=rid,
         kind="round" if live else "plan",
@@ -120,12 +117,28 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
     )
 
 
-def round_question(number: int) -> str:
+def round_prompt(number: int) -> Message:
+    """What a live round asks: the start, a route move or a sprint move, with any specials."""
+    label = ROUNDS[number]
     if number == 0:
-        return "choose your start (A Aggressiva, B Bersagliera, C Cavaliera), Bibitone or not, and any specials"
+        return cached_msg(
+            "td.prompt.round_start",
+            "Round {label}: choose your start (A Aggressiva, B Bersagliera, C Cavaliera), Bibitone or not, "
+            "and any specials",
+            label=label,
+        )
     if number <= 5:
-        return "choose the effort (1-5) and the direction (S up, R straight, D down) of your move, and any specials"
-    return "choose how much Resistenza to put into this sprint move, and any specials"
+        return cached_msg(
+            "td.prompt.round_move",
+            "Round {label}: choose the effort (1-5) and the direction (S up, R straight, D down) of your move, "
+            "and any specials",
+            label=label,
+        )
+    return cached_msg(
+        "td.prompt.round_sprint",
+        "Round {label}: choose how much Resistenza to put into this sprint move, and any specials",
+        label=label,
+    )
 
 
 def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[InputField]:

@@ -31,7 +31,9 @@ MESSAGE_KEYS = frozenset(
         # Prompts
         "td.prompt.plan",
         "td.prompt.plan_ready",
-        "td.prompt.round",
+        "td.prompt.round_move",
+        "td.prompt.round_sprint",
+        "td.prompt.round_start",
         "td.prompt.round_ready",
         # Fields' labels
         "td.field.bibitone",
@@ -74,6 +76,7 @@ MESSAGE_KEYS = frozenset(
         # Decision info lines
         "td.info.course",
         "td.info.rider",
+        "td.info.rider_placed",
         # Refused orders (fields)
         "td.order.ambiguous_target",
         "td.order.bad_bibitone",
