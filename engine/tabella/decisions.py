@@ -9,17 +9,11 @@ from __future__ import annotations
 
 from engine.messages import Message, cached_msg, msg
 from engine.ruleset import Choice, Decision, InputField, Order
-from engine.tabella.orders import (
-    ALLOWED_ROUNDS,
-    SPECIAL_NAMES,
-    START_TITLES,
-    OrderContext,
-    is_whole,
-    special_parts_missing,
-)
+from engine.tabella.orders import is_whole, special_parts_missing
 from engine.tabella.state import ROUNDS, RaceState
 from engine.tabella.syntax import example_text, format_order
 from engine.tabella.table import ROW_NAMES
+from engine.tabella.vocabulary import ALLOWED_ROUNDS, SPECIAL_NAMES, START_TITLES, OrderContext
 
 START_LABELS = {
     "A": ("td.choice.start_a", "A Aggressiva"),

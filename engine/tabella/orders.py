@@ -11,86 +11,31 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine.messages import OrderError
 from engine.ruleset import Order
 from engine.tabella.state import ROUNDS
+from engine.tabella.syntax import parse_specials
+from engine.tabella.vocabulary import (
+    ALLOWED_ROUNDS,
+    DIRECTIONS,
+    FALSE_WORDS,
+    NEEDS_TARGET,
+    PUSH_DIRECTIONS,
+    SPECIAL_NAMES,
+    START_NAMES,
+    TRUE_WORDS,
+    OrderContext,
+    allowed_text,
+    part_name,
+)
 
-START_NAMES = {
-    "a": "A",
-    "aggressiva": "A",
-    "b": "B",
-    "bersagliera": "B",
-    "c": "C",
-    "cavaliera": "C",
-}
-START_TITLES = {"A": "Aggressiva", "B": "Bersagliera", "C": "Cavaliera"}
-DIRECTIONS = {"s": "S", "d": "D", "r": "R"}
-PUSH_DIRECTIONS = {"up": "up", "su": "up", "down": "down", "giu": "down", "giù": "down"}
-SPECIAL_NAMES = {
-    "V": "Vigorilla",
-    "G": "Gomitata",
-    "J": "Gancio di traino",
-    "B": "Bottigliata",
-    "X": "Scia",
-    "P": "Mi alzo in piedi sui pedali",
-    "V2": "stolen Vigorilla (V2)",
-    "B2": "stolen bottle throw (B2)",
-}
-TRUE_WORDS = {"yes", "y", "si", "sì", "true", "1", "on"}
-FALSE_WORDS = {"no", "n", "false", "0", "off"}
-_ALL = frozenset(range(9))
-# D9: where each special may be used (V2/B2 wherever V/B are, except the start).
-ALLOWED_ROUNDS: dict[str, frozenset[int]] = {
-    "V": _ALL,
-    "G": _ALL,
-    "J": frozenset(range(1, 5)),
-    "B": _ALL,
-    "X": frozenset(range(1, 6)),
-    "P": _ALL,
-    "V2": frozenset(range(1, 9)),
-    "B2": frozenset(range(1, 9)),
-}
-NEEDS_TARGET = frozenset({"G", "J", "B", "B2"})
 _MOVE = re.compile(r"(-?\d+)\s*([^\d\s]*)")
-
-
-def part_name(label: str) -> str:
-    """How a player reads a round label in a message: ``move 3``, ``sprint 2``, ``start``."""
-    if label == "start":
-        return "start"
-    if label.startswith("m"):
-        return f"move {label[1]}"
-    return f"sprint {label[1]}"
-
-
-def allowed_text(code: str) -> str:
-    rounds = sorted(ALLOWED_ROUNDS[code])
-    return ", ".join(ROUNDS[r] for r in rounds)
 
 
 def _error(key: str, text: str, **params: Any) -> OrderError:
     return OrderError.of(key, text, **params)
-
-
-@dataclass(frozen=True)
-class OrderContext:
-    """What validation needs from the race: who orders, who else races, which rounds the order covers."""
-
-    entrant: str
-    names: Mapping[str, str]
-    """Entrant id -> display name, every rider of the race."""
-    mode: str
-    rounds: tuple[int, ...]
-    """Rounds this order may hold (plan: every round from the current one; live: the current one)."""
-    used: frozenset[str] = frozenset()
-    """Specials already used (live mode)."""
-
-    @property
-    def live_round(self) -> int | None:
-        return self.rounds[0] if self.mode == "live" else None
 
 
 def resolve_target(raw: Any, ctx: OrderContext, where: str) -> str:
@@ -388,8 +333,6 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
     pending = out.pop("special", None)
     if specials is not None:
         if isinstance(specials, str):
-            from engine.tabella.syntax import parse_specials  # syntax builds on this module
-
             specials = parse_specials(specials, ctx)
         if not isinstance(specials, Sequence) or isinstance(specials, str):
             raise _error("td.order.bad_specials", "specials must be a list of entries like V@m3")

@@ -37,7 +37,7 @@ from engine.tabella.decisions import decision_for
 from engine.tabella.gazzetta import finish_race, publish
 from engine.tabella.keys import MESSAGE_KEYS
 from engine.tabella.models import Options, Setup, Stage
-from engine.tabella.orders import OrderContext, automatic_order, normalise, specials_in
+from engine.tabella.orders import automatic_order, normalise, specials_in
 from engine.tabella.presets import preset_list, stage_of
 from engine.tabella.ranking import columns, gazzetta_applies, points_for, rank
 from engine.tabella.rounds import resolve_round
@@ -46,6 +46,7 @@ from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState, Rider
 from engine.tabella.syntax import format_order, parse_text
 from engine.tabella.table import ROW_NAMES, check_table, classic_table, random_table
 from engine.tabella.views import LEGEND, course_board, course_data, public_rider, stage_board, summary
+from engine.tabella.vocabulary import OrderContext
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 20  # D2
 

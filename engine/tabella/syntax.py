@@ -15,8 +15,8 @@ from typing import Any
 
 from engine.messages import OrderError
 from engine.ruleset import Order
-from engine.tabella.orders import PUSH_DIRECTIONS, START_NAMES, OrderContext, part_name
 from engine.tabella.state import ROUNDS
+from engine.tabella.vocabulary import PUSH_DIRECTIONS, START_NAMES, OrderContext, part_name
 
 SEPARATORS = frozenset(" \t\r\n;,·|")
 LABELS = {
