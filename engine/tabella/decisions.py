@@ -7,9 +7,11 @@ player would decide it (start, each move's effort and direction, the sprint, the
 
 from __future__ import annotations
 
-from engine.messages import Message, cached_msg, msg
+from collections.abc import Mapping
+
+from engine.messages import Message, OrderError, cached_msg, msg
 from engine.ruleset import Choice, Decision, InputField, Order
-from engine.tabella.orders import is_whole, special_parts_missing
+from engine.tabella.orders import awaited_ids, context, is_whole, special_parts_missing, validate
 from engine.tabella.state import ROUNDS, RaceState
 from engine.tabella.syntax import example_text, format_order
 from engine.tabella.table import ROW_NAMES
@@ -47,6 +49,26 @@ def round_choice(label: str) -> Choice:
     if label.startswith("m"):
         return Choice(label, cached_msg("td.choice.round_move", "m{n}", n=int(label[1])))
     return Choice(label, cached_msg("td.choice.round_sprint", "s{n}", n=int(label[1])))
+
+
+def awaited(state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
+    """A decision for each rider asked for an order, showing what ``partial`` already holds."""
+    partial = partial or {}
+    out = []
+    for rid in awaited_ids(state):
+        mine = partial.get(rid)
+        ctx = context(state, rid)
+        order: Order = {}
+        complete = False
+        if mine:
+            try:
+                checked = validate(state, rid, mine)
+            except OrderError:
+                pass  # a broken partial shows as nothing chosen yet
+            else:
+                order, complete = checked.order, checked.complete
+        out.append(decision_for(state, rid, order, complete, ctx))
+    return out
 
 
 def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: OrderContext) -> Decision:

@@ -1,4 +1,5 @@
-"""Orders: checking and normalising what a player sends (rules §8.1, §8.2, D9).
+"""Orders: checking and normalising what a player sends (rules §8.1, §8.2, D9), and the entry points the
+ruleset delegates to (who is awaited, validate, the automatic order).
 
 An order is one JSON object in both modes. A plan (plan mode) holds every round; a live order holds
 the round being played. Keys: ``start`` (A/B/C), ``bibitone`` (bool), ``m1``-``m5`` (``{"effort",
@@ -9,14 +10,16 @@ and the record's ``received_at``. Conditions that depend on the race situation a
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.messages import OrderError
-from engine.ruleset import Order
-from engine.tabella.state import ROUNDS
-from engine.tabella.syntax import parse_specials
+from engine.ruleset import Order, OrderMeta, Validated
+from engine.tabella import bots
+from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState
+from engine.tabella.syntax import parse_specials, parse_text
 from engine.tabella.vocabulary import (
     ALLOWED_ROUNDS,
     DIRECTIONS,
@@ -404,3 +407,105 @@ def automatic_order(ctx: OrderContext) -> Order:
             order[label] = 0
     order["specials"] = []
     return order
+
+
+# --- the entry points the ruleset delegates to -------------------------------------------------------
+def names_of(state: RaceState) -> dict[str, str]:
+    """Entrant id -> display name, every rider of the race."""
+    return {r.id: r.name for r in state.riders}
+
+
+def awaited_ids(state: RaceState) -> list[str]:
+    """Who is asked for an order: every starter in plan mode (D8), the riders still racing in live mode."""
+    if state.over:
+        return []
+    if state.mode == "plan":
+        return [r.id for r in state.riders if r.status in ("waiting", "racing")]
+    return [r.id for r in state.riders if r.racing or (r.status == "waiting" and state.round == 0)]
+
+
+def rounds_of(state: RaceState) -> tuple[int, ...]:
+    """The rounds an order covers now: all those left (plan mode, D1) or the one at hand (live mode)."""
+    if state.mode == "plan":
+        return tuple(range(state.round, LAST_ROUND + 1))
+    return (state.round,)
+
+
+def context(state: RaceState, entrant: str) -> OrderContext:
+    """What checking ``entrant``'s order needs from the race."""
+    rider = state.rider(entrant)
+    return OrderContext(
+        entrant=entrant,
+        names=names_of(state),
+        mode=state.mode,
+        rounds=rounds_of(state),
+        used=frozenset(rider.used),
+    )
+
+
+def validate(state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
+    """An order sent as text (§8.3) or as fields (merged into ``previous``), checked and normalised."""
+    if entrant not in awaited_ids(state):
+        raise OrderError.of("td.not_awaited", "No order is needed from you now: you are not racing.")
+    ctx = context(state, entrant)
+    if isinstance(order, str):
+        order = {"text": order}
+    if not isinstance(order, Mapping):
+        raise OrderError.of("td.order.not_object", "An order is a text message or a JSON object.")
+    raw: dict[str, Any]
+    if "text" in order:
+        text = order["text"]
+        if not isinstance(text, str):
+            raise OrderError.of("td.order.bad_text", "The text of an order must be a string.")
+        raw = parse_text(text, ctx)
+        extra = sorted(k for k in order if k != "text")
+        if extra:
+            raise OrderError.of(
+                "td.order.text_and_fields",
+                "Send either the text or the fields, not both (found {part} next to the text)",
+                part=extra[0],
+            )
+    else:
+        raw = merge(previous or {}, dict(order))
+    checked, complete = normalise(raw, ctx)
+    return Validated(order=checked, complete=complete)
+
+
+def auto_order(state: RaceState, entrant: str, partial: Order | None = None, strategy: str | None = None) -> Order:
+    """The automatic order (§4.1) or a bot's, keeping whatever the player already chose."""
+    ctx = context(state, entrant)
+    kept: Order = {}
+    if partial:
+        try:
+            kept, _ = normalise(dict(partial), ctx)
+        except OrderError:
+            kept = {}
+    if strategy is None:
+        base = automatic_order(ctx)  # §4.1: Cavaliera, 1R, 0, no specials
+    elif strategy in bots.STRATEGIES:
+        made = (bots.plan_order if state.mode == "plan" else bots.live_order)(state, entrant, strategy)
+        base, _ = normalise(made, ctx)
+    else:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(bots.STRATEGIES)}")
+    # What the player already chose stays, a half-chosen move included (its effort or direction).
+    return merge(base, kept)
+
+
+def checked(state: RaceState, rid: str, order: Order, meta: OrderMeta | None) -> Order:
+    """The order as validated (the driver validates already; a direct caller may not have), with its
+    bookkeeping (``received_at``, ``auto``) beside it under the same keys, for the round to read."""
+    result = validate(state, rid, order)
+    if not result.complete:
+        raise OrderError.of("td.order.incomplete", "The order of {rider} is incomplete.", rider=rid)
+    return {**result.order, **meta} if meta else result.order
+
+
+def merge(previous: Order, order: Order) -> Order:
+    """``order`` laid over ``previous``, a move's parts merged one level down (a panel sends one part at a time)."""
+    merged = {k: copy.deepcopy(v) for k, v in previous.items()}
+    for key, value in order.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return merged

@@ -19,6 +19,7 @@ ROUNDS = ("start", "m1", "m2", "m3", "m4", "m5", "s1", "s2", "s3")
 ROUTE_ROUNDS = range(1, 6)
 SPRINT_ROUNDS = range(6, 9)
 LAST_ROUND = 8
+MIN_PLAYERS, MAX_PLAYERS = 2, 20  # D2: riders in a race, one per player
 
 Status = Literal["waiting", "racing", "exhausted", "dns"]
 BottleStatus = Literal["full", "drunk", "thrown", "stolen"]

@@ -40,10 +40,10 @@ def test_the_catalogue_describes_the_system(ruleset_id: str) -> None:
     low, high = ruleset.player_limits(None, {})
     assert 1 <= low <= high
     assert ruleset.presets()
-    assert len(ruleset.summary()) > 40
+    assert len(str(ruleset.summary())) > 40
     assert ruleset.default_strategy in ruleset.strategies
     for preset in ruleset.presets():
-        assert ruleset.stage_board(preset.name, {}).strip()
+        assert str(ruleset.stage_board(preset.name, {})).strip()
 
 
 @pytest.mark.parametrize("ruleset_id", RULESETS)
