@@ -154,7 +154,7 @@ async def test_every_preset_of_every_rule_system_can_be_shown(
             reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
             assert reply.embeds[0]["title"] == preset.name, (ruleset.id, preset.name)
             board = await alice.download(reply.attachments[0].url)
-            assert board.decode("utf-8") == ruleset.stage_board(preset.name, {}), (ruleset.id, preset.name)
+            assert board.decode("utf-8") == str(ruleset.stage_board(preset.name, {})), (ruleset.id, preset.name)
 
 
 async def test_an_unknown_stage_name_of_1900_characters_still_gets_a_refusal_within_discords_limit(
