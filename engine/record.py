@@ -34,7 +34,7 @@ class Announced(BaseModel):
 
 def announcement_name(kind: str) -> str:
     """An announcement's name in a record: its kind without the rule system's prefix
-    (``tabella.gazzetta`` -> ``gazzetta``); a record may also give the full kind."""
+    (``td.gazzetta`` -> ``gazzetta``); a record may also give the full kind."""
     return kind.rsplit(".", 1)[-1]
 
 

@@ -40,7 +40,7 @@ def enter(ctx: RoundContext, rider_id: str) -> None:
     clamp = ctx.change_v(victim, -v_loss)
     assert rider.row is not None
     ctx.say(
-        "collision",
+        "td.collision",
         "Tamponamento in {cell}: {newcomer_name} arrives, {victim_name} (effort {effort}) is hit: "
         "-{r_loss} R, -{v_loss} V{clamp_text} (group of {group}).",
         cell=cell_name(rider.row, rider.pair),

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.messages import event
 from engine.ruleset import Event
-from engine.tabella.events import event
 from engine.tabella.state import RaceState, Rider
 from engine.tabella.table import Course, Pair
 

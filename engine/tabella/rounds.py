@@ -31,7 +31,7 @@ def new_context(state: RaceState, number: int, intents: dict[str, Intent]) -> Ro
 def resolve_round(state: RaceState, number: int, intents: dict[str, Intent]) -> RoundContext:
     """Play round ``number`` on ``state`` (changed in place) with every racing rider's intent."""
     ctx = new_context(state, number, intents)
-    ctx.say("round", "Round {label}.", round=number, label=ROUNDS[number], priority=list(ctx.priority))
+    ctx.say("td.round", "Round {label}.", round=number, label=ROUNDS[number], priority=list(ctx.priority))
     if number == 0:
         _start(ctx)
     elif number <= 5:
@@ -85,7 +85,7 @@ def _start(ctx: RoundContext) -> None:
         rider.v += gain
         ctx.lose_r(rider, cost)
         ctx.say(
-            "start",
+            "td.start",
             "{name} starts {title} from row {start} (R {r}, V {v}).",
             rider=rid,
             name=rider.name,
@@ -122,7 +122,7 @@ def _route(ctx: RoundContext) -> None:
         terrain_v = {"climb": -2, "descent": 2, "flat": 0}[pair.terrain]
         clamp = ctx.change_v(rider, terrain_v)  # D14: the climb's -2 is clamped at once
         ctx.say(
-            "move",
+            "td.move",
             "{name} plays {effort}{dir}{free_text}: {frm} -> {cell} {pair_text}, bonus +{bonus}, "
             "terrain {terrain_v:+d}{clamp_text} (R {r}, V {v}).",
             rider=rid,
@@ -158,7 +158,7 @@ def _sprint(ctx: RoundContext) -> None:
         paid = ctx.lose_r(rider, wanted)  # D16: reduced to R, V gained = R paid
         rider.v += paid
         ctx.say(
-            "sprint",
+            "td.sprint",
             "{name} sprints {paid}{reduced} (R {r}, V {v}).",
             rider=rid,
             name=rider.name,
@@ -180,7 +180,7 @@ def _exhaustion(ctx: RoundContext) -> None:
             rider.progress = ctx.number
             rider.v_at_stop = rider.v
             ctx.say(
-                "exhausted",
+                "td.exhausted",
                 "{name} is out of Resistenza and stops ({where}, V {v}).",
                 rider=rid,
                 name=rider.name,

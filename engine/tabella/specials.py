@@ -36,7 +36,7 @@ def drink(ctx: RoundContext, rider: Rider, code: str) -> None:
     if not ok:
         # D28: no full bottle of that kind in hand -> no effect.
         ctx.say(
-            "drink_failed",
+            "td.drink_failed",
             "{name} reaches for a bottle ({code}), but has none to drink.",
             rider=rider.id,
             name=rider.name,
@@ -49,7 +49,7 @@ def drink(ctx: RoundContext, rider: Rider, code: str) -> None:
         rider.doped = True  # D21: whoever drinks a reinforced bottle carries the doping risk
     ctx.drank.add(rider.id)
     ctx.say(
-        "drink",
+        "td.drink",
         "{name} drinks {whose}Vigorilla{bibitone_text}: +4 R{extra} (R {r}, V {v}).",
         rider=rider.id,
         name=rider.name,
@@ -68,7 +68,7 @@ def stand_up(ctx: RoundContext, rider: Rider) -> None:
     _use(rider, "P")
     rider.v += 2
     ctx.played_p.add(rider.id)
-    ctx.say("pedals", "{name} stands up on the pedals: +2 V (V {v}).", rider=rider.id, name=rider.name, v=rider.v)
+    ctx.say("td.pedals", "{name} stands up on the pedals: +2 V (V {v}).", rider=rider.id, name=rider.name, v=rider.v)
 
 
 def _where(ctx: RoundContext, rider: Rider) -> str:
@@ -110,7 +110,7 @@ def gomitata(ctx: RoundContext, pusher: Rider) -> None:
     else:
         text = "{name} elbows {target_name}, who falls: -2 R, -2 V"
     ctx.say(
-        "gomitata",
+        "td.gomitata",
         text + "{clamp_text}{move_text}.",
         rider=pusher.id,
         name=pusher.name,
@@ -151,7 +151,7 @@ def gancio(ctx: RoundContext, rider: Rider) -> None:
     else:
         text = "{name} hooks on to {target_name}: next move is free (no full bottle to steal)."
     ctx.say(
-        "gancio",
+        "td.gancio",
         text,
         rider=rider.id,
         name=rider.name,
@@ -188,7 +188,7 @@ def scia(ctx: RoundContext, rider: Rider) -> None:
         text = "{name} looks for a Scia, but rides alone."
     else:
         text = "{name} rides in the Scia: V {before} -> {v}."
-    ctx.say("scia", text, rider=rider.id, name=rider.name, works=works and bool(others), before=before, v=rider.v)
+    ctx.say("td.scia", text, rider=rider.id, name=rider.name, works=works and bool(others), before=before, v=rider.v)
 
 
 def bottigliata(ctx: RoundContext, rider: Rider, code: str) -> None:
@@ -206,7 +206,7 @@ def bottigliata(ctx: RoundContext, rider: Rider, code: str) -> None:
             stolen.status = "thrown"
     if not held:
         ctx.say(
-            "bottle_missing",
+            "td.bottle_missing",
             "{name} wants to throw a bottle ({code}), but has none in hand.",
             rider=rider.id,
             name=rider.name,
@@ -215,7 +215,7 @@ def bottigliata(ctx: RoundContext, rider: Rider, code: str) -> None:
         return
     if not target.racing:
         ctx.say(
-            "bottle_lost",
+            "td.bottle_lost",
             "{name} throws a bottle at {target_name}, who is no longer racing: the bottle is lost.",
             rider=rider.id,
             name=rider.name,
@@ -230,7 +230,7 @@ def bottigliata(ctx: RoundContext, rider: Rider, code: str) -> None:
         damage += 2  # §6.7, D26: standing on the pedals this round
     paid = ctx.lose_r(target, damage)
     ctx.say(
-        "bottigliata",
+        "td.bottigliata",
         "{name} hits {target_name} with a bottle: -{damage} R (R {r}).",
         rider=rider.id,
         name=rider.name,

@@ -328,10 +328,10 @@ def test_several_specials_in_one_round_resolve_in_the_rules_order() -> None:
     """At the start: P (+2 V) comes before Gomitate, so Anna (C, V 7) can no longer elbow Bob (B, V 6)."""
     race = scenario({"anna": {}, "bob": {}})
     events = play(race, {"anna": "start: C ; P ; G @Bob up ; B @Bob", "bob": "start: B"})
-    assert [e.kind for e in events if e.kind in {"tabella.pedals", "tabella.gomitata", "tabella.bottigliata"}] == [
-        "tabella.pedals",
-        "tabella.gomitata",
-        "tabella.bottigliata",
+    assert [e.kind for e in events if e.kind in {"td.pedals", "td.gomitata", "td.bottigliata"}] == [
+        "td.pedals",
+        "td.gomitata",
+        "td.bottigliata",
     ]
     assert kinds(events, "gomitata")[0].data["reason"] == "not faster"
     # Anna: V 5 + 2 = 7, falls to 5, R 28, moves up to B; Bob hit by the bottle: 29 - 2 = 27
