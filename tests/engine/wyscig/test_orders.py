@@ -176,6 +176,13 @@ def test_the_panel_and_the_public_view_show_the_lap_so_far() -> None:
     hands = {"p1": "47 41", "p2": "48 41", "p3": "42 41", "p4": "44 d 41"}
     race = run(record(hands, "39 " * 8, [("p1", "play 47"), ("p2", "play 48"), ("p3", "play 42")]))
     lap = "P1 47 (leader) · P2 48 (takes the lead) · P3 42 +6 min"
-    assert RULESET.public_view(state(race))["lap"] == lap
+    public = RULESET.public_view(state(race))["lap"]
+    assert public["text"] == lap
+    assert public["key"] == "wk.lap.then"  # "{before} · {card}": a translator chooses the separator
+    assert public["params"]["card"] == {
+        "key": "wk.lap.penalty",
+        "params": {"name": "P3", "speed": 42, "minutes": 6},
+        "text": "P3 42 +6 min",
+    }
     [decision] = RULESET.awaited(state(race))
     assert f"This lap: {lap}." in [m.text for m in decision.info]
