@@ -103,12 +103,18 @@ def hand(speeds: list[int], descents: int) -> Message:
     values = ", ".join(str(v) for v in sorted(speeds))
     if speeds and descents:
         return plural(
-            "wk.cards.speeds_descents", descents, "{speeds} and 1 descent", "{speeds} and {count} descents", speeds=values
+            "wk.cards.speeds_descents",
+            descents,
+            "{speeds} and 1 descent",
+            "{speeds} and {count} descents",
+            speeds=values,
         )
     if speeds:
         return message_of("wk.cards.speeds", {"speeds": values}, values)
     if descents:
-        return plural("wk.cards.descents_only", descents, "no speed card and 1 descent", "no speed card and {count} descents")
+        return plural(
+            "wk.cards.descents_only", descents, "no speed card and 1 descent", "no speed card and {count} descents"
+        )
     return message_of("wk.cards.none", {}, "no speed card")
 
 
