@@ -6,7 +6,7 @@ from __future__ import annotations
 
 MESSAGE_KEYS = frozenset(
     {
-        # Events (each event's kind is its message key)
+        # Events' kinds (each also its event's message key, unless worded by case below)
         "td.bottigliata",
         "td.bottle_lost",
         "td.bottle_missing",
@@ -28,6 +28,43 @@ MESSAGE_KEYS = frozenset(
         "td.sprint",
         "td.start",
         "td.void",
+        # Events worded by case: the message key of one kind's event differs from the kind
+        "td.drink.own",
+        "td.drink.own_bibitone",
+        "td.drink.stolen",
+        "td.drink.stolen_bibitone",
+        "td.gancio.hooked",
+        "td.gancio.missed",
+        "td.gancio.stole",
+        "td.gazzetta.caught",
+        "td.gazzetta.clean",
+        "td.gazzetta.nobody",
+        "td.gomitata.fails",
+        "td.gomitata.falls",
+        "td.scia.alone",
+        "td.scia.none_here",
+        "td.scia.rides",
+        # Nested messages: the parts of an event's sentence a translator words too
+        "td.clamp",
+        "td.gomitata.moved",
+        "td.gomitata.reason.not_faster",
+        "td.gomitata.reason.not_racing",
+        "td.gomitata.reason.off_the_road",
+        "td.gomitata.reason.out_of_reach",
+        "td.gomitata.reason.slower_start",
+        "td.move.clamp",
+        "td.move.free",
+        "td.pair",
+        "td.pair.curvone",
+        "td.pair.curvone_strettoia",
+        "td.pair.strettoia",
+        "td.sprint.reduced",
+        "td.start.aggressiva",
+        "td.start.bersagliera",
+        "td.start.cavaliera",
+        "td.terrain.climb",
+        "td.terrain.descent",
+        "td.terrain.flat",
         # Prompts
         "td.prompt.plan",
         "td.prompt.plan_ready",
