@@ -140,13 +140,13 @@ class Course:
         digits = self.table_rows[row]
         return Pair(digits[2 * pair - 2], digits[2 * pair - 1])
 
-    def lines(self) -> list[str]:
-        """The course drawn as three lines of digit pairs, A on top."""
+    def drawn_rows(self) -> list[tuple[str, int, str]]:
+        """The course's three rows, A on top: the row's letter, its number in the table, its digit pairs."""
         out = []
         for r, name in enumerate(ROW_NAMES):
             digits = self.table_rows[r]
             pairs = "  ".join(f"{digits[2 * i]}{digits[2 * i + 1]}" for i in range(PAIRS))
-            out.append(f"{name} (row {self.first_row + r}): {pairs}")
+            out.append((name, self.first_row + r, pairs))
         return out
 
 

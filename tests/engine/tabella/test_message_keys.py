@@ -63,9 +63,27 @@ BAD_ORDERS: list[Order | str] = [
 ]
 
 
+SAID: list[Message] = []
+"""Every message the races of this module said (nested ones included), for the English-words check."""
+
+
+def _nested(message: Message) -> list[Message]:
+    """``message`` and every message nested in its parameters (a parameter may be a message or a list)."""
+    found = [message]
+    for value in message.params.values():
+        for part in value if isinstance(value, list) else [value]:
+            if isinstance(part, Message):
+                found += _nested(part)
+    return found
+
+
 def _keys_of(message: Message | str | None) -> set[str]:
     assert not isinstance(message, str), f"a plain string reached a player: {message!r}"
-    return set() if message is None else {message.key}
+    if message is None:
+        return set()
+    said = _nested(message)
+    SAID.extend(said)
+    return {m.key for m in said}
 
 
 def _decision_keys(decision: Decision) -> set[str]:
@@ -96,7 +114,7 @@ def _by_fields(state: RaceState, entrant: str, pick: random.Random, seen: set[st
         try:
             partial = RULESET.validate(state, entrant, set_path(partial, field.path, value), partial).order
         except OrderError as refused:  # a special the round cannot take: the rules say so
-            seen.add(refused.message.key)
+            seen |= _keys_of(refused.message)
             return partial if decision.complete else RULESET.auto_order(state, entrant, partial)
     return RULESET.auto_order(state, entrant, partial)
 
@@ -107,7 +125,7 @@ def _refusals(state: RaceState, entrant: str) -> set[str]:
         try:
             RULESET.validate(state, entrant, bad)
         except OrderError as refused:
-            keys.add(refused.message.key)
+            keys |= _keys_of(refused.message)
     return keys
 
 
@@ -135,11 +153,14 @@ def _race(seed: int, options: dict[str, Any], stage: Any, seen: set[str], how: s
         for note in result.notes:
             seen |= _keys_of(note)
         for column in result.columns:
-            seen |= _keys_of(column.label) | {w.key for w in column.words.values()}
+            seen |= _keys_of(column.label)
+            for word in column.words.values():
+                seen |= _keys_of(word)
     if RULESET.pending_announcement(state) is not None:
         state, published = RULESET.publish(state)
         events += published
-        seen |= {n.key for n in RULESET.result(state).notes}
+        for note in RULESET.result(state).notes:
+            seen |= _keys_of(note)
     for event in events:
         seen |= {event.kind} | _keys_of(event.message)
 
@@ -158,7 +179,7 @@ def test_every_key_a_race_says_is_listed() -> None:
     for seed in range(1, 5):
         for options, stage, how in races:
             _race(seed, options, stage, seen, how)
-    seen |= {RULESET.summary().key} if isinstance(RULESET.summary(), Message) else set()
+    seen |= _keys_of(RULESET.summary())
     for preset in RULESET.presets():
         seen |= _keys_of(preset.summary) | _keys_of(preset.label)
         seen |= _keys_of(RULESET.stage_board(preset.name, {}))
