@@ -6,8 +6,8 @@ that moment, never in advance.
 
 from __future__ import annotations
 
-from engine.tabella.collision import enter
 from engine.messages import cached_msg, msg
+from engine.tabella.collision import enter
 from engine.tabella.context import RoundContext, clamp_text
 from engine.tabella.state import ROUNDS, Rider, StolenBottle
 from engine.tabella.table import ROW_NAMES, cell_name
@@ -15,7 +15,10 @@ from engine.tabella.table import ROW_NAMES, cell_name
 PUSH = {"up": -1, "down": 1}
 DRINK_TEXTS = {
     ("V", False): ("td.drink.own", "{name} drinks the Vigorilla: +4 R (R {r}, V {v})."),
-    ("V", True): ("td.drink.own_bibitone", "{name} drinks the Vigorilla — it's a Bibitone!: +4 R, +3 V (R {r}, V {v})."),
+    ("V", True): (
+        "td.drink.own_bibitone",
+        "{name} drinks the Vigorilla — it's a Bibitone!: +4 R, +3 V (R {r}, V {v}).",
+    ),
     ("V2", False): ("td.drink.stolen", "{name} drinks a stolen Vigorilla: +4 R (R {r}, V {v})."),
     ("V2", True): (
         "td.drink.stolen_bibitone",
@@ -212,7 +215,9 @@ def scia(ctx: RoundContext, rider: Rider) -> None:
         key, text = "td.scia.alone", "{name} looks for a Scia, but rides alone."
     else:
         key, text = "td.scia.rides", "{name} rides in the Scia: V {before} -> {v}."
-    ctx.say_as("td.scia", key, text, rider=rider.id, name=rider.name, works=works and bool(others), before=before, v=rider.v)
+    ctx.say_as(
+        "td.scia", key, text, rider=rider.id, name=rider.name, works=works and bool(others), before=before, v=rider.v
+    )
 
 
 def bottigliata(ctx: RoundContext, rider: Rider, code: str) -> None:
