@@ -66,6 +66,7 @@ MESSAGE_KEYS = frozenset(
         "td.terrain.descent",
         "td.terrain.flat",
         "td.order.nothing",
+        "td.order.you_wrote",
         "td.part.move",
         "td.part.sprint",
         "td.part.start",

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.messages import OrderError, cached_msg
+from engine.messages import OrderError, cached_msg, msg
 from engine.ruleset import Order, OrderMeta, Validated
 from engine.tabella import bots
 from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState
@@ -245,7 +245,9 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
                 "td.order.push_direction",
                 "{where}: say which way you push, up (towards A) or down (towards C){wrote}",
                 where=where,
-                wrote=f", you wrote {direction}" if direction not in (None, "") else "",
+                wrote=msg("td.order.you_wrote", ", you wrote {value}", value=direction)
+                if direction not in (None, "")
+                else "",
             )
         entry["dir"] = norm
     if raw.get("bibitone"):

@@ -53,6 +53,7 @@ BAD_ORDERS: list[Order | str] = [
     {"specials": [{"code": "J", "round": "s2", "target": "P2"}]},
     {"specials": [{"code": "G", "round": "m1", "target": "P2"}]},
     {"specials": [{"code": "G", "round": "m1"}]},
+    {"specials": [{"code": "G", "round": "m1", "target": "P2", "dir": "sideways"}]},
     {"specials": [{"code": "B", "round": "m1", "target": "P1"}]},
     {"specials": [{"code": "X", "round": "m1", "bibitone": True}]},
     {"specials": [{"code": "V", "round": "m1"}, {"code": "V", "round": "m2"}]},
@@ -199,7 +200,13 @@ def test_every_key_a_race_says_is_listed() -> None:
     assert len(seen) >= 100, sorted(MESSAGE_KEYS - seen)
     assert {"td.order.bad_start", "td.syntax.empty", "td.void", "td.gazzetta", "td.choice.special_v"} <= seen
     # Nested messages are collected too: a Gomitata's reason, a pair's terrain, a refusal's part of the order.
-    assert {"td.gomitata.reason.not_faster", "td.terrain.climb", "td.part.move", "td.special.j"} <= seen
+    assert {
+        "td.gomitata.reason.not_faster",
+        "td.terrain.climb",
+        "td.part.move",
+        "td.special.j",
+        "td.order.you_wrote",
+    } <= seen
 
 
 NOTATION_PARAMS = {
@@ -219,7 +226,6 @@ NOTATION_PARAMS = {
     # what the player wrote, quoted back in a refusal
     "value": "the player's own words",
     "part": "the player's own key",
-    "wrote": "the player's own words",
     "after": "the player's own text",
     # the order syntax: round labels (start, m1-m5, s1-s3), codes, a plan or an example written in it
     "label": "a round label",
