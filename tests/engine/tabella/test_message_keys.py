@@ -288,3 +288,12 @@ def test_every_key_the_source_names_is_listed_and_nothing_else() -> None:
 def test_every_key_starts_with_the_system_prefix(key: str) -> None:
     """Tabella's keys all start with td., so no two systems share a key."""
     assert key.startswith("td.") and key.strip() == key
+
+
+def test_a_gomitata_reason_reaches_json_as_a_message_a_front_end_translates() -> None:
+    """A failed Gomitata's reason travels in the event's JSON as its own key, parameters and English text."""
+    _, said = _everything_said()
+    failed = next(m for m in said if m.key == "td.gomitata.fails")
+    reason = failed.model_dump(mode="json")["params"]["reason"]
+    assert reason["key"].startswith("td.gomitata.reason.") and reason["key"] in MESSAGE_KEYS
+    assert f"but it fails ({reason['text']})" in failed.text
