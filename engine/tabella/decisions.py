@@ -15,7 +15,7 @@ from engine.tabella.orders import awaited_ids, context, is_whole, special_parts_
 from engine.tabella.state import ROUNDS, RaceState
 from engine.tabella.syntax import example_text, format_order
 from engine.tabella.table import ROW_NAMES
-from engine.tabella.vocabulary import ALLOWED_ROUNDS, SPECIAL_NAMES, START_TITLES, OrderContext
+from engine.tabella.vocabulary import ALLOWED_ROUNDS, SPECIAL_NAMES, START_TITLES, OrderContext, special_name
 
 START_LABELS = {
     "A": ("td.choice.start_a", "A Aggressiva"),
@@ -106,7 +106,10 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
             "(still missing: {missing})",
             missing=", ".join(missing),
         )
-    info = [msg("td.info.course", "{line}", line=line) for line in state.course.lines()]
+    info = [
+        msg("td.info.course", "{row} (row {number}): {pairs}", row=row, number=number, pairs=pairs)
+        for row, number, pairs in state.course.drawn_rows()
+    ]
     if rider.row is None:
         info.append(msg("td.info.rider", "{name}: Resistenza {r}, Velocità {v}", name=rider.name, r=rider.r, v=rider.v))
     else:
@@ -237,15 +240,15 @@ def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[In
     pending = order.get("special")
     if isinstance(pending, dict) and pending.get("code") in SPECIAL_NAMES:
         code = pending["code"]
-        group = msg("td.group.special", "{name}", name=SPECIAL_NAMES[code])
+        group = msg("td.group.special", "{name}", name=special_name(code))
         fields = []
         for part in special_parts_missing(pending, ctx):
             if part == "round":
                 rounds = [ROUNDS[n] for n in ctx.rounds if n in ALLOWED_ROUNDS[code]]
-                label = msg("td.field.special_round", "{name}: with which move", name=SPECIAL_NAMES[code])
+                label = msg("td.field.special_round", "{name}: with which move", name=special_name(code))
                 choices = [round_choice(r) for r in rounds]
             elif part == "target":
-                label = msg("td.field.special_target", "{name}: target", name=SPECIAL_NAMES[code])
+                label = msg("td.field.special_target", "{name}: target", name=special_name(code))
                 choices = [
                     Choice(value=r.id, label=cached_msg("td.choice.rider", "{name}", name=r.name))
                     for r in state.riders
@@ -253,7 +256,7 @@ def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[In
                     and (ctx.mode != "live" or r.racing or (state.round == 0 and r.status == "waiting"))
                 ]
             else:
-                label = msg("td.field.special_dir", "{name}: push", name=SPECIAL_NAMES[code])
+                label = msg("td.field.special_dir", "{name}: push", name=special_name(code))
                 choices = [Choice(value=d, label=_label(PUSH_LABELS[d])) for d in ("up", "down")]
             fields.append(InputField(["special", part], label, "choice", choices, None, None, False, group))
         return fields

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from engine.messages import event
+from engine.messages import Event, event, message_of
 from engine.rng import Rng
-from engine.ruleset import Event
 from engine.tabella.state import LAST_ROUND, RaceState
 
 
@@ -36,20 +35,23 @@ def publish(state: RaceState) -> Event:
     state.gazzetta_published = True
     caught = [r for r in state.riders if r.doped and r.status in ("racing", "exhausted")] if state.gazzetta_hit else []
     if caught:
+        key = "td.gazzetta.caught"
         text = (
             "GAZZETTA DELLO SPORT — Doping inquiry! {names} drank the Bibitone and is ranked last."
             if len(caught) == 1
             else "GAZZETTA DELLO SPORT — Doping inquiry! {names} drank the Bibitone and are ranked last."
         )  # a counted sentence: the data carry ``count`` for a catalogue's plural forms
     elif state.gazzetta_hit:
+        key = "td.gazzetta.nobody"
         text = "GAZZETTA DELLO SPORT — A doping inquiry makes the front page, but nobody in this race drank a Bibitone."
     else:
+        key = "td.gazzetta.clean"
         text = "GAZZETTA DELLO SPORT — No doping story on the front page today: the results stand."
-    return event(
-        "td.gazzetta",
-        text,
-        hit=bool(state.gazzetta_hit),
-        caught=[r.id for r in caught],
-        names=", ".join(r.name for r in caught),
-        count=len(caught),
-    )
+    data = {
+        "hit": bool(state.gazzetta_hit),
+        "caught": [r.id for r in caught],
+        "names": ", ".join(r.name for r in caught),
+        "count": len(caught),
+    }
+    # One kind, the front page; each of its three stories a message key of its own.
+    return Event("td.gazzetta", data, message_of(key, data, text.format_map(data)))

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine.messages import OrderError
+from engine.messages import OrderError, cached_msg, msg
 from engine.ruleset import Order, OrderMeta, Validated
 from engine.tabella import bots
 from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState
@@ -32,6 +32,7 @@ from engine.tabella.vocabulary import (
     OrderContext,
     allowed_text,
     part_name,
+    special_name,
 )
 
 _MOVE = re.compile(r"(-?\d+)\s*([^\d\s]*)")
@@ -189,7 +190,7 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
             "td.order.special_round",
             "{code}: say in which round, like {code}@m3 (start, m1-m5, s1-s3); you wrote {value}",
             code=code,
-            value=raw.get("round") or "nothing",
+            value=raw.get("round") or cached_msg("td.order.nothing", "nothing"),
         )
     number = ROUNDS.index(label)
     where = f"{code}@{label}"
@@ -212,7 +213,7 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
             "td.order.special_not_here",
             "{where}: the {name} can't be used in {round}; it is allowed in {allowed}",
             where=where,
-            name=SPECIAL_NAMES[code],
+            name=special_name(code),
             round=label,
             allowed=allowed_text(code),
         )
@@ -224,7 +225,7 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
             "td.order.no_target_here",
             "{where}: the {name} takes no target (you wrote {value})",
             where=where,
-            name=SPECIAL_NAMES[code],
+            name=special_name(code),
             value=str(stray_target).strip().lstrip("@").strip(),
         )
     if code != "G" and raw.get("dir") not in (None, ""):
@@ -244,7 +245,9 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
                 "td.order.push_direction",
                 "{where}: say which way you push, up (towards A) or down (towards C){wrote}",
                 where=where,
-                wrote=f", you wrote {direction}" if direction not in (None, "") else "",
+                wrote=msg("td.order.you_wrote", ", you wrote {value}", value=direction)
+                if direction not in (None, "")
+                else "",
             )
         entry["dir"] = norm
     if raw.get("bibitone"):
@@ -273,7 +276,7 @@ def check_pending_special(raw: Any, ctx: OrderContext, given: Sequence[Any]) -> 
             "td.order.special_used",
             "{code}: you have already used your {name} in this race",
             code=code,
-            name=SPECIAL_NAMES[code],
+            name=special_name(code),
         )
     return {**{k: v for k, v in raw.items() if v not in (None, "")}, "code": code}
 
@@ -382,7 +385,7 @@ def _no_repeats(entries: list[dict[str, Any]], ctx: OrderContext) -> None:
                 "td.order.special_used",
                 "{code}: you have already used your {name} in this race",
                 code=code,
-                name=SPECIAL_NAMES[code],
+                name=special_name(code),
             )
         seen[code] = entry["round"]
 

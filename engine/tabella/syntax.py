@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.messages import OrderError
+from engine.messages import OrderError, cached_msg
 from engine.ruleset import Order
 from engine.tabella.state import ROUNDS
 from engine.tabella.vocabulary import PUSH_DIRECTIONS, START_NAMES, OrderContext, part_name
@@ -234,7 +234,8 @@ class _Parser:
             return
         if field == "sprint" and len(self.sprint) < 3 and not _SPECIAL.match(token):
             if not _NUMBER.match(token):
-                extra = " (a plan has exactly 5 route moves)" if _MOVE_LIKE.match(token) and self.compact else ""
+                five = _MOVE_LIKE.match(token) and self.compact
+                extra = cached_msg("td.syntax.five_moves", " (a plan has exactly 5 route moves)") if five else ""
                 raise _error(
                     "td.syntax.bad_intensity",
                     "{where}: intensity must be a whole number 0 or more, you wrote {value}{extra}",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from engine.messages import Message, cached_msg
 from engine.tabella.state import ROUNDS
 
 START_NAMES = {
@@ -47,13 +48,33 @@ ALLOWED_ROUNDS: dict[str, frozenset[int]] = {
 NEEDS_TARGET = frozenset({"G", "J", "B", "B2"})
 
 
-def part_name(label: str) -> str:
-    """How a player reads a round label in a message: ``move 3``, ``sprint 2``, ``start``."""
+SPECIAL_TEXTS = {
+    "V": ("td.special.v", "Vigorilla"),
+    "G": ("td.special.g", "Gomitata"),
+    "J": ("td.special.j", "Gancio di traino"),
+    "B": ("td.special.b", "Bottigliata"),
+    "X": ("td.special.x", "Scia"),
+    "P": ("td.special.p", "Mi alzo in piedi sui pedali"),
+    "V2": ("td.special.v2", "stolen Vigorilla (V2)"),
+    "B2": ("td.special.b2", "stolen bottle throw (B2)"),
+}
+"""Each special's name as a message of its own (the English text is ``SPECIAL_NAMES``'), so a label or a
+refusal naming a special is worded whole by a translator."""
+
+
+def special_name(code: str) -> Message:
+    """How a player reads the special ``code`` in a message: ``Gancio di traino``, ``stolen Vigorilla (V2)``."""
+    return cached_msg(*SPECIAL_TEXTS[code])
+
+
+def part_name(label: str) -> Message:
+    """How a player reads a round label in a message: ``move 3``, ``sprint 2``, ``start`` (a message of its own,
+    so a refusal's ``where`` is translated too)."""
     if label == "start":
-        return "start"
+        return cached_msg("td.part.start", "start")
     if label.startswith("m"):
-        return f"move {label[1]}"
-    return f"sprint {label[1]}"
+        return cached_msg("td.part.move", "move {number}", number=int(label[1]))
+    return cached_msg("td.part.sprint", "sprint {number}", number=int(label[1]))
 
 
 def allowed_text(code: str) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import random
+import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +53,7 @@ BAD_ORDERS: list[Order | str] = [
     {"specials": [{"code": "J", "round": "s2", "target": "P2"}]},
     {"specials": [{"code": "G", "round": "m1", "target": "P2"}]},
     {"specials": [{"code": "G", "round": "m1"}]},
+    {"specials": [{"code": "G", "round": "m1", "target": "P2", "dir": "sideways"}]},
     {"specials": [{"code": "B", "round": "m1", "target": "P1"}]},
     {"specials": [{"code": "X", "round": "m1", "bibitone": True}]},
     {"specials": [{"code": "V", "round": "m1"}, {"code": "V", "round": "m2"}]},
@@ -63,9 +66,27 @@ BAD_ORDERS: list[Order | str] = [
 ]
 
 
+SAID: list[Message] = []
+"""Every message the races of this module said (nested ones included), for the English-words check."""
+
+
+def _nested(message: Message) -> list[Message]:
+    """``message`` and every message nested in its parameters (a parameter may be a message or a list)."""
+    found = [message]
+    for value in message.params.values():
+        for part in value if isinstance(value, list) else [value]:
+            if isinstance(part, Message):
+                found += _nested(part)
+    return found
+
+
 def _keys_of(message: Message | str | None) -> set[str]:
     assert not isinstance(message, str), f"a plain string reached a player: {message!r}"
-    return set() if message is None else {message.key}
+    if message is None:
+        return set()
+    said = _nested(message)
+    SAID.extend(said)
+    return {m.key for m in said}
 
 
 def _decision_keys(decision: Decision) -> set[str]:
@@ -96,7 +117,7 @@ def _by_fields(state: RaceState, entrant: str, pick: random.Random, seen: set[st
         try:
             partial = RULESET.validate(state, entrant, set_path(partial, field.path, value), partial).order
         except OrderError as refused:  # a special the round cannot take: the rules say so
-            seen.add(refused.message.key)
+            seen |= _keys_of(refused.message)
             return partial if decision.complete else RULESET.auto_order(state, entrant, partial)
     return RULESET.auto_order(state, entrant, partial)
 
@@ -107,7 +128,7 @@ def _refusals(state: RaceState, entrant: str) -> set[str]:
         try:
             RULESET.validate(state, entrant, bad)
         except OrderError as refused:
-            keys.add(refused.message.key)
+            keys |= _keys_of(refused.message)
     return keys
 
 
@@ -135,17 +156,22 @@ def _race(seed: int, options: dict[str, Any], stage: Any, seen: set[str], how: s
         for note in result.notes:
             seen |= _keys_of(note)
         for column in result.columns:
-            seen |= _keys_of(column.label) | {w.key for w in column.words.values()}
+            seen |= _keys_of(column.label)
+            for word in column.words.values():
+                seen |= _keys_of(word)
     if RULESET.pending_announcement(state) is not None:
         state, published = RULESET.publish(state)
         events += published
-        seen |= {n.key for n in RULESET.result(state).notes}
+        for note in RULESET.result(state).notes:
+            seen |= _keys_of(note)
     for event in events:
         seen |= {event.kind} | _keys_of(event.message)
 
 
-def test_every_key_a_race_says_is_listed() -> None:
-    """Bots, automatic orders, orders built from the fields, refusals, a void race: every key is listed."""
+@cache
+def _everything_said() -> tuple[frozenset[str], tuple[Message, ...]]:
+    """The keys and the messages (nested ones included) of the module's races, presets and boards."""
+    SAID.clear()
     seen: set[str] = set()
     races = [
         ({"mode": "plan"}, None, "bots"),
@@ -158,15 +184,90 @@ def test_every_key_a_race_says_is_listed() -> None:
     for seed in range(1, 5):
         for options, stage, how in races:
             _race(seed, options, stage, seen, how)
-    seen |= {RULESET.summary().key} if isinstance(RULESET.summary(), Message) else set()
+    seen |= _keys_of(RULESET.summary())
     for preset in RULESET.presets():
         seen |= _keys_of(preset.summary) | _keys_of(preset.label)
         seen |= _keys_of(RULESET.stage_board(preset.name, {}))
+    return frozenset(seen), tuple(SAID)
+
+
+def test_every_key_a_race_says_is_listed() -> None:
+    """Bots, automatic orders, orders built from the fields, refusals, a void race: every key is listed."""
+    seen, _ = _everything_said()
     unlisted = sorted(k for k in seen if k not in MESSAGE_KEYS)
     assert unlisted == []
     # The races reach far enough that a broken collection would show: refusals, events, fields, columns.
     assert len(seen) >= 100, sorted(MESSAGE_KEYS - seen)
     assert {"td.order.bad_start", "td.syntax.empty", "td.void", "td.gazzetta", "td.choice.special_v"} <= seen
+    # Nested messages are collected too: a Gomitata's reason, a pair's terrain, a refusal's part of the order.
+    assert {
+        "td.gomitata.reason.not_faster",
+        "td.terrain.climb",
+        "td.part.move",
+        "td.special.j",
+        "td.order.you_wrote",
+    } <= seen
+
+
+NOTATION_PARAMS = {
+    # players' display names and rider ids, as the race knows them
+    "name": "a display name",
+    "target_name": "a display name",
+    "newcomer_name": "a display name",
+    "victim_name": "a display name",
+    "names": "display names, comma-separated",
+    "rider": "a rider id",
+    "target": "a rider id",
+    "newcomer": "a rider id",
+    "victim": "a rider id",
+    "faller": "a rider id",
+    "caught": "rider ids",
+    "priority": "rider ids",
+    # what the player wrote, quoted back in a refusal
+    "value": "the player's own words",
+    "part": "the player's own key",
+    "after": "the player's own text",
+    # the order syntax: round labels (start, m1-m5, s1-s3), codes, a plan or an example written in it
+    "label": "a round label",
+    "round": "a round label",
+    "where": "a special at a round (G@m1) or an order's key",
+    "plan_text": "a plan in the order syntax",
+    "plan": "a plan in the order syntax",
+    "order": "an order in the order syntax",
+    "example": "an order in the order syntax",
+    "missing": "round labels",
+    "allowed": "round labels",
+    "rounds": "round labels",
+    # codes an event's data carry for front ends (never in the sentence)
+    "terrain": "climb, flat or descent (the sentence shows the pair's own nested message)",
+    "dir": "a direction code (S, D, R; up or down for a Gomitata)",
+    "delay": "an option's value",
+}
+"""Parameters whose string values are names, the player's own words or the game's notation; any other
+string parameter must hold no word (three letters or more), only codes like ``A3``, ``V2`` or ``m1``."""
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def test_no_message_parameter_holds_english_words() -> None:
+    """A translator words every sentence whole: no parameter outside names and notation holds a word of
+    English; the words a sentence needs come as nested messages, which a translation renders in turn."""
+    _, said = _everything_said()
+    wordy: set[tuple[str, str, str]] = set()
+    for message in said:
+        for param, value in message.params.items():
+            if param in NOTATION_PARAMS:
+                continue
+            for part in value if isinstance(value, list) else [value]:
+                if isinstance(part, str) and _WORD.search(part):
+                    wordy.add((message.key, param, part))
+    assert sorted(wordy)[:20] == []
+    assert len(said) > 10_000  # the races did run
+
+
+def test_the_words_check_catches_an_english_reason() -> None:
+    """The check would have caught the old Gomitata, whose reason was English words in a parameter."""
+    assert _WORD.search("not faster") and _WORD.search("move 1") and _WORD.search("climb")
+    assert not any(_WORD.search(code) for code in ("A3", "V2", "B2", "m1", "s3", "", "P@s3", "(3,1)"))
 
 
 def test_every_key_the_source_names_is_listed_and_nothing_else() -> None:
@@ -187,3 +288,12 @@ def test_every_key_the_source_names_is_listed_and_nothing_else() -> None:
 def test_every_key_starts_with_the_system_prefix(key: str) -> None:
     """Tabella's keys all start with td., so no two systems share a key."""
     assert key.startswith("td.") and key.strip() == key
+
+
+def test_a_gomitata_reason_reaches_json_as_a_message_a_front_end_translates() -> None:
+    """A failed Gomitata's reason travels in the event's JSON as its own key, parameters and English text."""
+    _, said = _everything_said()
+    failed = next(m for m in said if m.key == "td.gomitata.fails")
+    reason = failed.model_dump(mode="json")["params"]["reason"]
+    assert reason["key"].startswith("td.gomitata.reason.") and reason["key"] in MESSAGE_KEYS
+    assert f"but it fails ({reason['text']})" in failed.text
