@@ -204,8 +204,9 @@ def test_every_key_said_in_seeded_races_is_listed(races: tuple[set[str], list[Me
     assert len(said) >= 0.8 * len(keys), sorted(keys - said)
 
 
-NAMES = {"who", "giver", "receiver", "leader", "waiting", "board"}
-"""Parameters that hold names (``P1 #3``: a player's name and a cyclist's number) or the course's drawing."""
+NAMES = {"who", "giver", "receiver", "leader", "waiting", "board", "finish", "start"}
+"""Parameters that hold names (``P1 #3``: a player's name and a cyclist's number) or the course's drawing
+(its rows and its finish and start lines: marks only, checked below)."""
 
 PLAYERS_WORDS = {
     ("mc.bad_action", "action"),
@@ -244,6 +245,16 @@ def test_no_message_parameter_holds_english_words(races: tuple[set[str], list[Me
     said, spoken = races
     assert len(spoken) > 1000 and {"mc.fallback", "mc.where.line", "mc.action.wheel"} <= said
     assert sorted({found for m in spoken for found in english_params(m)}) == []
+
+
+def test_the_stage_boards_words_are_in_their_templates_and_the_drawing_holds_none() -> None:
+    """FINISH, START and the legend are the template's (a translator reaches them); the drawing is marks only."""
+    boards = [RULESET.stage_board(p.name, {}) for p in RULESET.presets()]
+    boards.append(RULESET.stage_board({"rocks": 0, "supply_spaces": 0}, {}))
+    for board in boards:
+        assert english_params(board) == []
+        assert all(not re.search(r"[A-Za-z]{2,}", str(v)) for v in board.params.values()), board.key
+        assert board.text.startswith("  FINISH ====") and "   START ----" in board.text
 
 
 def test_the_check_for_english_words_catches_a_word_and_passes_notation() -> None:
