@@ -22,13 +22,18 @@ def _row_line(course: Course, row: int, cells: list[str]) -> str:
 
 
 def draw_stage(course: Course) -> str:
-    """The whole course, one line per row: P/S/M section, ## rock, ++ supply space."""
-    width = course.lanes * 4
-    lines = ["  FINISH " + "=" * width]
+    """The whole course, one line per row from the finish down: P/S/M section, ## rock, ++ supply space.
+    No word in it: the words FINISH and START are the stage board's template's (:func:`stage_frame`)."""
+    lines = []
     for row in range(course.last_row, 0, -1):
         lines.append(_row_line(course, row, [_cell(course, row, lane) for lane in range(1, course.lanes + 1)]))
-    lines.append("   START " + "-" * width)
     return "\n".join(lines)
+
+
+def stage_frame(course: Course) -> dict[str, str]:
+    """The finish and start lines under the words of the stage board's template, as wide as the road."""
+    width = course.lanes * 4
+    return {"finish": "=" * width, "start": "-" * width}
 
 
 def draw_board(state: RaceState) -> str:
