@@ -63,6 +63,30 @@ class Message(Light):
     def __str__(self) -> str:
         return self.text
 
+    def __format__(self, spec: str) -> str:
+        """A message nested in another's parameters reads as its English text in the English rendering
+        (a front end renders it in the reader's language instead: ``bot.i18n.t``)."""
+        return format(self.text, spec)
+
+
+class Phrases(list[Message]):
+    """Several messages given as one parameter (the riders a collision stopped, the reasons a move was
+    refused): English reads them joined by commas; a front end renders each in the reader's language and
+    joins them the same way. Serialised as a plain list of messages."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return format(", ".join(m.text for m in self), spec)
+
+    def __str__(self) -> str:
+        return ", ".join(m.text for m in self)
+
+
+def phrases(messages: list[Message]) -> Phrases:
+    """Messages as one parameter of another message (see :class:`Phrases`)."""
+    return Phrases(messages)
+
 
 def message_of(key: str, params: dict[str, Any], text: str) -> Message:
     """A :class:`Message` whose English ``text`` is already written, built by position (the field order is

@@ -59,6 +59,10 @@ def _check_time(value: Any) -> None:
         ) from None
 
 
+MESSAGE_KEYS = frozenset({"order.bad_time", "order.incomplete"})
+"""The keys the driver itself may say (every other key belongs to a rule system's ``message_keys``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class StepPlayed:
     """One resolved step: its orders exactly as the record keeps them (bookkeeping keys included, bot orders

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from bot.cli import UsageError, brief, check_record_path, parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
-from bot.i18n import engine_text, t
+from bot.i18n import t
 from engine.messages import OrderError
 from engine.race import Race, StepPlayed
 from engine.record import RecordError
@@ -64,7 +64,7 @@ def render_field(term: Terminal, field: InputField) -> None:
     if field.kind == "choice":
         for i, choice in enumerate(field.choices, start=1):
             hint = f"  ({t(choice.hint)})" if choice.hint else ""
-            term.say(f"    {i}) {engine_text(choice.label)}{hint}")
+            term.say(f"    {i}) {t(choice.label)}{hint}")
     elif field.kind == "number":
         term.say(f"    {number_range(field)}")
 
