@@ -18,16 +18,14 @@ from engine.flamme_rouge.orders import choosing_letters, free_riders
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.flamme_rouge.texts import (
     card_label,
-    hand_card,
     rider_label,
     rider_msg,
-    sentence,
     start_square_label,
     terrain_name,
     type_label,
     type_name,
 )
-from engine.messages import Message, cached_msg, message_of
+from engine.messages import Message, cached_msg, message_of, msg, phrases
 from engine.ruleset import Choice, Decision, Order, choice, choice_field, decision
 
 _choice = choice
@@ -48,8 +46,8 @@ def card_choices(hand: list[int]) -> list[Choice]:
 def hand_info(letter: str, hand: list[int]) -> Message:
     """The rider's whole hand, every card shown (``6, 7, 7, 7``; ``2 (exhaustion), 5, 9, X``): the
     buttons offer each distinct value once (D26), but the player must see all four cards."""
-    cards = [hand_card(c) for c in sorted(hand, key=C.value)]
-    shown = ", ".join(str(c) for c in cards)
+    cards = phrases([card_label(c) for c in sorted(hand, key=C.value)])  # as the buttons name them
+    shown = str(cards)
     params: dict[str, Any] = {"rider": type_name(letter), "cards": cards}
     return message_of("fr.info.hand", params, f"{TYPE_NAMES[letter]}'s hand: {shown}")
 
@@ -100,7 +98,7 @@ def _team_info(state: RaceState, indexes: list[int]) -> list[Message]:
     for i in indexes:
         r = state.riders[i]
         out.append(
-            sentence(
+            msg(
                 "fr.info.rider",
                 "{rider}: square {square} ({terrain}), deck {deck}, recycled {recycled}",
                 rider=type_name(r.kind),
@@ -135,7 +133,7 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
     rejected = partial.get("rejected")
     if isinstance(rejected, dict) and rejected.get("rider") == letter:
         info.append(
-            sentence(  # not cached: the refused card is whatever the player sent
+            msg(  # not cached: the refused card is whatever the player sent
                 "fr.info.rejected",
                 "You can't play {card} for your {rider}; choose again.",
                 card=rejected.get("card"),

@@ -21,15 +21,15 @@ from engine.flamme_rouge.cards import EXHAUSTION
 from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of, hand_values
 from engine.flamme_rouge.grid import free_lane, square_of
 from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, RaceState
-from engine.flamme_rouge.texts import listed, sentence, type_name
-from engine.messages import Message, OrderError, message_of
+from engine.flamme_rouge.texts import listed, type_name
+from engine.messages import Message, OrderError, message_of, phrases
 from engine.ruleset import Order, Validated, validated
 
 LETTERS = {"r": "r", "rouleur": "r", "s": "s", "sprinteur": "s", "sprinter": "s"}
 _CARD = re.compile(r"^([rs])(\d+)$")
 
 
-def hand_text(hand: list[int]) -> list[Any] | Message:
+def hand_text(hand: list[int]) -> str | Message:
     """A hand as a refusal lists it: its values (``3, 4, 7``), the exhaustion card as 2."""
     return listed(sorted(C.value(c) for c in hand))
 
@@ -38,8 +38,8 @@ _validated = validated
 
 
 def _err(key: str, text: str, **params: Any) -> OrderError:
-    """A refusal; its parameters may be nested messages (rider types) or lists (a hand's values)."""
-    return OrderError(sentence(key, text, **params))
+    """A refusal; its parameters may be nested messages (rider types): English reads their text."""
+    return OrderError.of(key, text, **params)
 
 
 # --- text syntax ---------------------------------------------------------------------------------
@@ -236,7 +236,7 @@ def _letter(state: RaceState, entrant: str, value: Any) -> str:
         owned = [r for r in state.riders if r.owner == entrant and r.kind == letter and not r.bot]
         if owned:
             raise _err("fr.rider_crossed", "Your {rider} has already crossed the line.", rider=type_name(letter))
-        mine = listed([type_name(x) for x in letters])
+        mine = phrases([type_name(x) for x in letters]) if letters else listed([])
         raise _err(
             "fr.not_your_rider",
             "You have no {rider} in this race (yours: {mine}).",

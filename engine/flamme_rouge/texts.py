@@ -84,24 +84,12 @@ def card_name(card: int) -> Message | str:
     return message_of(special[0], {}, special[1])
 
 
-def hand_card(card: int) -> Message | str:
-    """A card of a hand as the hand line lists it: its value, the exhaustion card ``2 (exhaustion)`` (D26)."""
-    return card_label(card) if card == C.EXHAUSTION else C.label(card)
-
-
-def listed(values: list[Any]) -> list[Any] | Message:
-    """Values a sentence lists (``3, 4, 7``; riders' names): the list itself (joined with ``, `` when read),
-    or ``nothing`` as a message when there is none."""
+def listed(values: list[Any]) -> str | Message:
+    """Numbers or ids a sentence lists, in the game's notation (``3, 4, 7``; ``red-r, pink-s``), or ``nothing``
+    as a message when there is none."""
     if values:
-        return values
+        return ", ".join(str(v) for v in values)
     return message_of("fr.nothing", {}, "nothing")
-
-
-def english(value: Any) -> Any:
-    """A parameter as the English text shows it: a list joined with ``, ``, a message as its text."""
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return value
 
 
 def rider_msg(key: str, text: str, letter: str, **params: Any) -> Message:
@@ -110,12 +98,6 @@ def rider_msg(key: str, text: str, letter: str, **params: Any) -> Message:
     out = cached_msg(key, text, **params, rider=TYPE_NAMES[letter])
     out.params["rider"] = type_name(letter)
     return out
-
-
-def sentence(key: str, text: str, **params: Any) -> Message:
-    """A sentence whose parameters may be nested messages or lists of them: the English text reads each
-    message's text and each list joined with ``, ``."""
-    return message_of(key, params, text.format(**{k: english(v) for k, v in params.items()}))
 
 
 # --- choice labels (new Message each time: it belongs to whoever it is handed to) -------------------------

@@ -177,16 +177,18 @@ def test_every_key_a_race_emits_is_listed() -> None:
 
 
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_IDS = re.compile(r"^[a-z0-9-]+(, [a-z0-9-]+)*$")
 NOTATION: dict[str, re.Pattern[str]] = {
     "rider": _ID,
     "entrant": _ID,
     "who": _ID,
-    "free": _ID,
     "riders": _ID,
-    "names": re.compile(r"^[a-z0-9-]+(, [a-z0-9-]+)*$"),
+    "names": _IDS,
+    "free": _IDS,
+    "hand": re.compile(r"^\d+(, \d+)*$"),
 }
-"""String parameters that hold the game's notation (rider ids ``blue-s``, entrant ids), by parameter name. Any
-other string parameter may hold only digits (a card's value ``5``)."""
+"""String parameters that hold the game's notation (rider ids ``blue-s``, entrant ids, a hand's values
+``3, 4, 7``), by parameter name. Any other string parameter may hold only digits (a card's value ``5``)."""
 
 VERBATIM: dict[str, set[str]] = {
     "fr.bad_text": {"word"},
@@ -198,13 +200,20 @@ VERBATIM: dict[str, set[str]] = {
 """Parameters shown as they are, by message key: what the player typed (echoed back), the stage's name and
 its drawing in the stage board's own notation (whose legend is in the template)."""
 
+DATA_LISTS = {"riders"}
+"""List parameters that are event data only (the ids of ``fr.exhaustion``; its sentence reads ``names``). Any
+other list is a list of messages, which a front end renders one by one and joins."""
+
 
 def english_params(message: Message) -> list[str]:
-    """The parameters of ``message`` whose strings hold words rather than notation or numbers."""
+    """The parameters of ``message`` whose strings hold words rather than notation or numbers, and its lists
+    that are not lists of messages."""
     bad = []
     for name, value in message.params.items():
         if name in VERBATIM.get(message.key, ()):
             continue
+        if isinstance(value, list) and name not in DATA_LISTS and not all(isinstance(v, Message) for v in value):
+            bad.append(f"{message.key}: {name}={value!r}")
         for item in value if isinstance(value, list) else [value]:
             if isinstance(item, str) and not (item.isdigit() or (name in NOTATION and NOTATION[name].match(item))):
                 bad.append(f"{message.key}: {name}={item!r}")
@@ -224,7 +233,10 @@ def test_the_check_of_parameters_catches_english() -> None:
     assert english_params(message_of("fr.move", {"rider": "blue-r", "card": "Attack!"}, "")) != []
     assert english_params(message_of("fr.info.rider", {"terrain": "ascent"}, "")) != []
     assert english_params(message_of("fr.info.hand", {"cards": ["2 (exhaustion)", "5"]}, "")) != []
-    assert english_params(message_of("fr.rider_taken", {"rider": "blue-s", "free": ["red-r", "pink-s"]}, "")) == []
+    assert english_params(message_of("fr.info.hand", {"cards": [2, 5]}, "")) != []  # a list of messages, or no list
+    assert english_params(message_of("fr.not_your_rider", {"mine": "Rouleur, Sprinteur"}, "")) != []
+    assert english_params(message_of("fr.rider_taken", {"rider": "blue-s", "free": "red-r, pink-s"}, "")) == []
+    assert english_params(message_of("fr.bad_card", {"hand": "3, 4, 7"}, "")) == []
     assert english_params(message_of("fr.move", {"rider": "black-p1", "card": "9"}, "")) == []
 
 
