@@ -7,12 +7,12 @@ from collections.abc import Mapping
 
 from engine.messages import Message, msg, plural
 from engine.ruleset import Choice, Decision, InputField, Order
-from engine.wyscig.deck import describe_hand
+from engine.wyscig import texts
 from engine.wyscig.orders import partial_of
 from engine.wyscig.pace import Verdict, hint, judge
 from engine.wyscig.state import Player, RaceState
 from engine.wyscig.texts import card_label
-from engine.wyscig.views import lap_text
+from engine.wyscig.views import lap_line
 
 
 def awaited_ids(state: RaceState) -> list[str]:
@@ -93,7 +93,7 @@ def _prompt(state: RaceState, player: Player) -> Message:
 
 def _info(state: RaceState, player: Player) -> list[Message]:
     speeds = ", ".join(str(v) for v in player.speeds) or "—"
-    hand = describe_hand(player.speeds, player.descents)
+    hand = texts.hand(player.speeds, player.descents)
     info = [
         plural(
             "wk.info.hand",
@@ -117,8 +117,8 @@ def _info(state: RaceState, player: Player) -> list[Message]:
             pile=len(state.pile),
         ),
     ]
-    lap = lap_text(state)
-    if lap:
+    lap = lap_line(state)
+    if lap is not None:
         info.append(msg("wk.info.lap", "This lap: {lap}.", lap=lap))
     if player.minutes:
         info.append(

@@ -13,7 +13,8 @@ from pydantic import ValidationError
 
 from engine.messages import OrderError, plural
 from engine.ruleset import Order, Validated
-from engine.wyscig.deck import MAX_SPEED, MIN_SPEED, describe_hand
+from engine.wyscig import texts
+from engine.wyscig.deck import MAX_SPEED, MIN_SPEED
 from engine.wyscig.models import CardPlay
 from engine.wyscig.state import RaceState
 
@@ -31,7 +32,7 @@ def parse_text(state: RaceState, entrant: str, text: str) -> Order:
         raise OrderError.of(
             "wk.hand",
             "Your hand: {hand}. To play, write play {example}.",
-            hand=describe_hand(player.speeds, player.descents),
+            hand=texts.hand(player.speeds, player.descents),
             example=player.speeds[0] if player.speeds else 47,
         )
     if not text.strip():
@@ -46,7 +47,7 @@ def _syntax_error(state: RaceState, entrant: str, text: str) -> OrderError:
     """The most specific advice for unreadable text: what is missing, or what is one too many."""
     if _NO_CARD.match(text):
         player = state.players.get(entrant)
-        hand = describe_hand(player.speeds, player.descents) if player else "not dealt"
+        hand = texts.hand(player.speeds, player.descents) if player else texts.not_dealt()
         return OrderError.of(
             "wk.syntax_no_card",
             "Which speed card? Your hand is {hand}: write play 47, or play 50 +2 to add two descent cards.",
@@ -134,10 +135,10 @@ def check_order(
             "wk.bad_field",
             "The order's {field} is not right ({problem}): send a card and a number of descents, like play 50 +1.",
             field=field,
-            problem=err["msg"],
+            problem=texts.field_problem(err["type"], err["msg"]),
         ) from exc
     player = state.player(entrant)
-    hand = describe_hand(player.speeds, player.descents)
+    hand = texts.hand(player.speeds, player.descents)
     if model.card is not None and model.card not in player.speeds:
         if not MIN_SPEED <= model.card <= MAX_SPEED:
             raise OrderError.of(

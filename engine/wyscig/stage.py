@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from engine.messages import OrderError, event
 from engine.rng import Rng
 from engine.ruleset import Event, Order
+from engine.wyscig import texts
 from engine.wyscig.classification import general_classification, stage_ranking, stage_time
 from engine.wyscig.deck import CLIMB, Card, deck_presets, shuffled_deck, stacked_deal
 from engine.wyscig.orders import check_order, check_turn
@@ -163,12 +164,14 @@ def race_end_event(state: RaceState, winners: list[str], total: int) -> Event:
             winners=winners,
             name=names[0],
             total=total,
+            count=1,
         )
     return event(
         "wk.race_end",
         "The race is over: {name} share first place in {total} minutes.",
         winner=winners[0],
         winners=winners,
-        name=", ".join(names[:-1]) + " and " + names[-1],
+        name=texts.names(names),
         total=total,
+        count=len(names),
     )

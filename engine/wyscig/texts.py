@@ -9,6 +9,8 @@ Keys are written whole, as literals (never built by formatting), so that the tes
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.messages import Message, message_of, plural
 from engine.wyscig.deck import DeckPreset
 
@@ -91,3 +93,109 @@ _SUMMARY = (
 def summary() -> Message:
     """The rules in a paragraph (``gregario rules``, ``/rules``)."""
     return message_of("wk.summary", {}, _SUMMARY)
+
+
+# --- words inside other messages (nested messages: a translator reaches each) -------------------------------
+def hand(speeds: list[int], descents: int) -> Message:
+    """A hand the way a player reads it: ``39, 44, 47 and 2 descents`` (the ``hand`` of a refusal or info).
+
+    The speed values are notation; the words around them are a key's own, one key per case."""
+    values = ", ".join(str(v) for v in sorted(speeds))
+    if speeds and descents:
+        return plural(
+            "wk.cards.speeds_descents",
+            descents,
+            "{speeds} and 1 descent",
+            "{speeds} and {count} descents",
+            speeds=values,
+        )
+    if speeds:
+        return message_of("wk.cards.speeds", {"speeds": values}, values)
+    if descents:
+        return plural(
+            "wk.cards.descents_only", descents, "no speed card and 1 descent", "no speed card and {count} descents"
+        )
+    return message_of("wk.cards.none", {}, "no speed card")
+
+
+def not_dealt() -> Message:
+    """The hand of somebody who holds no seat in the race (a refusal names it)."""
+    return message_of("wk.cards.not_dealt", {}, "not dealt")
+
+
+def shown(card: int, descents: int, speed: int, on_climb: bool) -> Message:
+    """A card as the table sees it played: ``47``, ``47 + 2 descents = 51``, ``47 (45 on the climb)``.
+
+    D8: on a climb the speed it counts as is shown, never computed, so it is a parameter (``climb_speed``)."""
+    climb_speed = speed - 2
+    if descents:
+        if on_climb:
+            return plural(
+                "wk.shown.climb_descents",
+                descents,
+                "{card} + 1 descent = {speed} ({climb_speed} on the climb)",
+                "{card} + {count} descents = {speed} ({climb_speed} on the climb)",
+                card=card,
+                speed=speed,
+                climb_speed=climb_speed,
+            )
+        return plural(
+            "wk.shown.descents",
+            descents,
+            "{card} + 1 descent = {speed}",
+            "{card} + {count} descents = {speed}",
+            card=card,
+            speed=speed,
+        )
+    if on_climb:
+        return message_of(
+            "wk.shown.climb_card",
+            {"card": card, "speed": speed, "climb_speed": climb_speed},
+            f"{card} ({climb_speed} on the climb)",
+        )
+    return message_of("wk.shown.card", {"card": card, "speed": speed}, str(card))
+
+
+def lap_card(name: str, speed: int, outcome: str, blocked: bool, minutes: int) -> Message:
+    """One card of the lap line: "Anna 47 (leader)", "Carla 42 +5 min", "Bob 46" (one key per outcome)."""
+    params: dict[str, Any] = {"name": name, "speed": speed}
+    if outcome == "give_back":
+        params["minutes"] = -minutes
+        return message_of("wk.lap.give_back", params, f"{name} {speed} −{-minutes} min")
+    if blocked:
+        return message_of("wk.lap.blocked", params, f"{name} {speed} (no overtaking)")
+    if outcome == "pace":
+        return message_of("wk.lap.pace", params, f"{name} {speed} (leader)")
+    if outcome == "lead":
+        return message_of("wk.lap.lead", params, f"{name} {speed} (takes the lead)")
+    if outcome == "penalty":
+        params["minutes"] = minutes
+        return message_of("wk.lap.penalty", params, f"{name} {speed} +{minutes} min")
+    return message_of("wk.lap.peloton", params, f"{name} {speed}")
+
+
+def lap(cards: list[Message]) -> Message | None:
+    """The lap line: its cards one after the other ("Anna 47 (leader) · Bob 46"), each pair a message
+    (``wk.lap.then``) so that a translator chooses the separator; None before the first card."""
+    if not cards:
+        return None
+    line = cards[0]
+    for card in cards[1:]:
+        line = message_of("wk.lap.then", {"before": line, "card": card}, f"{line} · {card}")
+    return line
+
+
+def names(shared: list[str]) -> Message:
+    """The riders who share first place: "Anna and Bob", "Anna, Bob and Carla" (display names are notation)."""
+    first = ", ".join(shared[:-1])
+    return message_of("wk.names.and", {"names": first, "last": shared[-1]}, f"{first} and {shared[-1]}")
+
+
+# --- what pydantic says of a field of an order (``wk.bad_field``'s ``problem``) ------------------------------
+def field_problem(kind: str, text: str) -> Message:
+    """A field of a JSON order pydantic refused: a key per kind of problem; the English is pydantic's own."""
+    if kind == "extra_forbidden":
+        return message_of("wk.problem.unknown_field", {}, text)
+    if kind == "value_error":
+        return message_of("wk.problem.boolean", {}, text)
+    return message_of("wk.problem.number", {}, text)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.messages import event
 from engine.ruleset import Event
+from engine.wyscig import texts
 from engine.wyscig.deck import CLIMB, DESCENT, DESCENT_BONUS, Card
 from engine.wyscig.pace import Verdict, judge
 from engine.wyscig.state import Climb, Player, RaceState
@@ -156,9 +157,7 @@ def play(state: RaceState, entrant: str, card: int, descents: int, events: list[
 def _played_event(
     player: Player, card: int, descents: int, speed: int, before: int | None, on_climb: bool, verdict: Verdict
 ) -> Event:
-    shown = str(card) if not descents else f"{card} + {descents} descent{'s' if descents > 1 else ''} = {speed}"
-    if on_climb:
-        shown += f" ({speed - 2} on the climb)"  # D8: shown, never computed
+    shown = texts.shown(card, descents, speed, on_climb)  # D8: the climb's speed shown, never computed
     data = {
         "entrant": player.id,
         "name": player.name,

@@ -57,7 +57,7 @@ def public_view(state: RaceState) -> dict[str, Any]:
         "turn": state.turn,
         PROGRESS_KEY: progress_marker("stage", state.stage_number, state.stages, state.turn, lap=lap_number(state)),
         "played": [dict(p) for p in state.played],
-        "lap": lap_text(state),
+        "lap": _dumped(lap_line(state)),
         "players": [
             {
                 "id": p.id,
@@ -75,6 +75,11 @@ def public_view(state: RaceState) -> dict[str, Any]:
         ],
         "stage_results": [dict(r) for r in state.stage_results],
     }
+
+
+def _dumped(message: Message | None) -> dict[str, Any] | None:
+    """A message in a view as its JSON form (``key``, ``params``, ``text``), so a front end translates it."""
+    return None if message is None else message.model_dump()
 
 
 def private_view(state: RaceState, entrant: str) -> dict[str, Any]:
@@ -147,9 +152,6 @@ def result(state: RaceState) -> Result:
     )
 
 
-_TAGS = {"pace": " (leader)", "lead": " (takes the lead)", "peloton": "", "penalty": " +{m} min"}
-
-
 def lap_number(state: RaceState) -> int:
     """The lap of turns this stage is in (from 1): turns go round the seats, each lap one turn each, so
     the lap is the turn holder's turn number (counted when his turn begins); once the race is over, the
@@ -159,16 +161,18 @@ def lap_number(state: RaceState) -> int:
     return max([1, *(state.player(e).turns for e in state.seats)])
 
 
-def lap_text(state: RaceState) -> str:
-    """The cards of the last lap as the table sees them: "Anna 47 (leader) · Bob 46 · Carla 42 +5 min"."""
-    parts = []
-    for card in state.played[-(len(state.seats) - 1) :]:
-        outcome = card["outcome"]
-        if outcome == "give_back":
-            tag = f" −{-card['minutes']} min"
-        elif card.get("blocked"):
-            tag = " (no overtaking)"
-        else:
-            tag = _TAGS.get(outcome, "").format(m=card["minutes"])
-        parts.append(f"{state.player(card['entrant']).name} {card['speed']}{tag}")
-    return " · ".join(parts)
+def lap_line(state: RaceState) -> Message | None:
+    """The cards of the last lap as the table sees them: "Anna 47 (leader) · Bob 46 · Carla 42 +5 min"
+    (None before the first card); each card's words are a key's own, by its outcome."""
+    return texts.lap(
+        [
+            texts.lap_card(
+                state.player(card["entrant"]).name,
+                card["speed"],
+                card["outcome"],
+                bool(card.get("blocked")),
+                card["minutes"],
+            )
+            for card in state.played[-(len(state.seats) - 1) :]
+        ]
+    )
