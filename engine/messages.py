@@ -131,7 +131,7 @@ class Event(Light):
     message: Message
 
 
-def event(kind: str, text: str, /, **data: Any) -> Event:
+def event(kind: str, text: str, worded_as: str | None = None, /, **data: Any) -> Event:
     """The one way a rule system builds an :class:`Event`: its message has the key ``kind``, the event's
     ``data`` as parameters, and ``text`` (a ``str.format`` template of them) as its English rendering.
 
@@ -140,8 +140,12 @@ def event(kind: str, text: str, /, **data: Any) -> Event:
     (:func:`_renderer`), so the English text costs what a hand-written f-string costs (caching the text per
     data cost more than it saved: Flamme Rouge's moves rarely repeat exactly). The Event and its Message
     are new each time.
+
+    The optional ``worded_as`` (third, by position) gives the message a key of its own where one kind
+    (what happened, stable for front ends) is worded by case (a Gancio that missed, stole or only
+    hooked): each wording is then a key a translator reaches.
     """
-    return Event(kind, data, Message(kind, data, _renderer(text)(data)))
+    return Event(kind, data, Message(worded_as or kind, data, _renderer(text)(data)))
 
 
 def plural(key: str, count: int, one: str, other: str, /, **params: Any) -> Message:

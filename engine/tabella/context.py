@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.messages import Event, Message, event, message_of, msg
+from engine.messages import Event, Message, event, msg
 from engine.tabella.state import RaceState, Rider
 from engine.tabella.table import Course, Pair
 
@@ -65,7 +65,7 @@ class RoundContext:
     def say_as(self, kind: str, key: str, text: str, **data: Any) -> None:
         """An event of ``kind`` whose message has its own ``key``: one kind (what happened, stable for front
         ends) worded by case (a Gancio that missed, stole or only hooked), each wording a key of its own."""
-        self.events.append(Event(kind, data, message_of(key, data, text.format_map(data))))
+        self.events.append(event(kind, text, key, **data))
 
     # --- the basic effects every rule uses ----------------------------------------------------
     def lose_r(self, rider: Rider, amount: int) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.messages import Event, event, message_of
+from engine.messages import Event, event
 from engine.rng import Rng
 from engine.tabella.state import LAST_ROUND, RaceState
 
@@ -54,4 +54,4 @@ def publish(state: RaceState) -> Event:
         "count": len(caught),
     }
     # One kind, the front page; each of its three stories a message key of its own.
-    return Event("td.gazzetta", data, message_of(key, data, text.format_map(data)))
+    return event("td.gazzetta", text, key, **data)

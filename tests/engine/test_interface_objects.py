@@ -143,3 +143,10 @@ def test_an_events_english_text_is_exactly_what_str_format_gives() -> None:
     ]
     for text, data in cases:
         assert event("fr.x", text, **data).message.text == text.format(**data)
+
+
+def test_one_kind_worded_by_case_keeps_its_kind_and_gets_the_wordings_key() -> None:
+    """A Gancio that missed is still a td.gancio event, its sentence the key td.gancio.missed."""
+    missed = event("td.gancio", "{rider} reaches for {target} and misses.", "td.gancio.missed", rider="A", target="B")
+    assert missed.kind == "td.gancio" and missed.data == {"rider": "A", "target": "B"}
+    assert missed.message == Message("td.gancio.missed", {"rider": "A", "target": "B"}, "A reaches for B and misses.")
