@@ -465,12 +465,6 @@ class Ruleset(ABC, Generic[S]):
         """Publish the pending announcement: a new state (result no longer provisional) and its events."""
         raise ValueError("this race has nothing to publish")
 
-    def board_text(self, state: S) -> str:
-        """The race drawn as text for the terminal (public information only)."""
-        import json
-
-        return json.dumps(self.public_view(state), indent=1)
-
 
 def check_entrants(
     ruleset: Ruleset[Any], stage: Mapping[str, Any] | str | None, options: Mapping[str, Any], entrants: list[Entrant]

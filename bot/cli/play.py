@@ -20,6 +20,7 @@ from bot.cli import UsageError, brief, check_record_path, parse_options, parse_s
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
 from bot.i18n import t
+from bot.render import alt_text
 from engine.messages import OrderError
 from engine.race import Race, StepPlayed
 from engine.record import RecordError
@@ -163,8 +164,12 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     term.say(f"{ruleset.name} — seed {seed}. Riders: {', '.join(e.name for e in entrants)}")
     term.say(HELP.format(example=""))
 
+    names = {e.id: e.name for e in entrants}
+
     def show_board() -> None:
-        term.say(race.ruleset.board_text(race.state))
+        # The same words as the picture's description on Discord, through t(): the terminal reads the
+        # board in the player's terms, and nothing here knows the rule system.
+        term.say(alt_text(ruleset.id, ruleset.public_view(race.state), (), names=names))
 
     steps: list[dict[str, Any]] = []
     news: list[Event] = list(race.opening)

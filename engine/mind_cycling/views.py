@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.messages import Message, msg
-from engine.mind_cycling.board import draw_board, draw_stage, stage_frame
+from engine.mind_cycling.board import draw_stage, stage_frame
 from engine.mind_cycling.course import preview_course
 from engine.mind_cycling.decisions import awaited_ids
 from engine.mind_cycling.models import Options, stage_from
@@ -119,8 +119,3 @@ FRAME = "  FINISH {finish}\n{board}\n   START {start}\n"
 
 LEGEND = "P plains, S sprint, M mountain; ## rock, ++ supply space (a feed zone)."
 """The stage board's legend (part of each ``mc.stage_board*`` template)."""
-
-
-def board_text(state: RaceState) -> str:
-    """The part of the course where the cyclists are, as text (public information only)."""
-    return draw_board(state)

@@ -133,9 +133,6 @@ class TabellaRuleset(Ruleset[RaceState]):
     def result(self, state: RaceState) -> Result:
         return ranking.result(state)
 
-    def board_text(self, state: RaceState) -> str:
-        return views.board_text(state)
-
     def dump(self, state: RaceState) -> dict[str, Any]:
         return {"format": STATE_FORMAT, **state.to_data()}
 

@@ -12,7 +12,7 @@ from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState, Rider
 from engine.tabella.table import PAIRS, ROW_NAMES, Course, check_table, classic_table
 
 LEGEND = "^ climb, v descent, = flat; a 0 makes a curvone, a 1 a strettoia"
-"""How to read :func:`course_board` (§3, D18), written once for the stage board and the race board."""
+"""How to read :func:`course_board` (§3, D18), written once for the stage boards."""
 
 
 def summary() -> Message:
@@ -139,18 +139,3 @@ def private_view(state: RaceState, entrant: str) -> dict[str, Any]:
         "free_effort": rider.free_effort,
     }
     return view
-
-
-def board_text(state: RaceState) -> str:
-    """The race drawn for the terminal: the course with its legend, then each rider's place and figures."""
-    course = state.course
-    lines = [
-        f"Tabella del Destino · {state.table_source} table, rows {state.first_row}-{state.first_row + 2} · "
-        + (f"next: {ROUNDS[state.round]}" if state.round <= LAST_ROUND and not state.over else "finished"),
-        course_board(course),
-        LEGEND,
-    ]
-    for rider in state.riders:
-        where = f"{ROW_NAMES[rider.row]}{rider.pair or ''}" if rider.row is not None else "-"
-        lines.append(f"  {rider.name:<16} {rider.status:<9} {where:<3} R {rider.r:>2}  V {rider.v:>2}")
-    return "\n".join(lines)

@@ -103,9 +103,6 @@ class WyscigRuleset(Ruleset[RaceState]):
     def private_view(self, state: RaceState, entrant: str) -> dict[str, Any]:
         return views.private_view(state, entrant)
 
-    def board_text(self, state: RaceState) -> str:
-        return views.board_text(state)
-
     def result(self, state: RaceState) -> Result:
         return views.result(state)
 

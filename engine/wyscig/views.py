@@ -90,30 +90,6 @@ def private_view(state: RaceState, entrant: str) -> dict[str, Any]:
     return view
 
 
-def board_text(state: RaceState) -> str:
-    lines = [f"Wyścig kolarski · stage {state.stage_number}/{state.stages} · {state.deck}"]
-    if state.finished:
-        lines[0] += " · finished"
-    road = "CLIMB (−2 km/h, no overtaking, no tolerance)" if state.on_climb else "flat"
-    ref = "—" if state.reference is None else str(state.reference)
-    lines.append(f"Leader: {state.player(state.leader).name} · L = {ref} km/h · road: {road} · pile {len(state.pile)}")
-    for e in state.seats:
-        p = state.player(e)
-        mark = "[Y]" if e == state.leader else "   "
-        last = "" if not p.last else f"last {p.last['speed']}"
-        turn = " <- to play" if e == state.turn else ""
-        times = " ".join(str(t) for t in p.times) or "-"
-        lines.append(
-            f"{mark} {p.name:<16} {p.minutes:>3} min · {_cards(p.hand_size)} · {last:<8} · "
-            f"times {times} (total {p.total}){turn}"
-        )
-    return "\n".join(lines)
-
-
-def _cards(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
-
-
 def result(state: RaceState) -> Result:
     lines = general_classification([state.player(e) for e in state.seats])
     return Result(

@@ -121,4 +121,4 @@ def test_a_flamme_rouge_preset_is_raced_by_its_name_as_the_listing_shows_it(
     as_listed = listed.removeprefix("- ").split("]:", 1)[0] + "]"
     assert as_listed != preset  # the listing marks it with its label
     text = run_play(["--ruleset", "flamme_rouge", "--seed", "3", "--stage", as_listed], "quit\n")
-    assert f"{preset} - round 1" in text
+    assert f"{preset} · round 1" in text  # the board names the stage it is racing

@@ -164,16 +164,6 @@ def test_any_race_is_played_to_the_end_within_the_rules(seed: int, n: int, strat
     assert result.standings[0].figures["stage_times"][0] == min(times)
 
 
-@pytest.mark.rules("D22")
-def test_the_text_board_shows_the_race_but_no_hand() -> None:
-    """Leader, L, minutes, card counts and times; never the cards in anybody's hand."""
-    race = run(record({"p1": "45 41", "p2": "50 42"}, "39 39", [("p1", "play 45")], minutes={"p2": 4}))
-    board = RULESET.board_text(state(race))
-    assert "Leader: P1 · L = 45 km/h" in board
-    assert "4 min · 3 cards" in board and "<- to play" in board
-    assert "50" not in board and "42" not in board
-
-
 def test_a_preset_is_found_by_its_name_as_listed_with_its_label() -> None:
     """'itemised_108 [default]', as `gregario stages` lists it, is the itemised_108 deck; so is ITEMISED_108."""
     listed = [f"{p.name} [{p.label}]" if p.label else p.name for p in RULESET.presets()]
