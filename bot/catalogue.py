@@ -10,7 +10,7 @@ import re
 import unicodedata
 from typing import Any
 
-from bot.i18n import engine_text
+from bot.i18n import t
 from engine.registry import available_rulesets
 from engine.ruleset import Preset, Ruleset
 
@@ -110,7 +110,7 @@ def find_preset(ruleset: Ruleset[Any], name: str, locale: str = "en") -> Preset 
     for preset in ruleset.presets():
         listed = {preset.name}
         if preset.label:
-            for label in {engine_text(preset.label, locale), engine_text(preset.label)}:
+            for label in {t(preset.label, locale), t(preset.label)}:
                 listed |= {f"{preset.name} [{label}]", f"{preset.name} · {label}"}
         if wanted in {_fold(text) for text in listed}:
             return preset

@@ -63,6 +63,30 @@ class Message(Light):
     def __str__(self) -> str:
         return self.text
 
+    def __format__(self, spec: str) -> str:
+        """A message nested in another's parameters reads as its English text in the English rendering
+        (a front end renders it in the reader's language instead: ``bot.i18n.t``)."""
+        return format(self.text, spec)
+
+
+class Phrases(list[Message]):
+    """Several messages given as one parameter (the riders a collision stopped, the reasons a move was
+    refused): English reads them joined by commas; a front end renders each in the reader's language and
+    joins them the same way. Serialised as a plain list of messages."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return format(", ".join(m.text for m in self), spec)
+
+    def __str__(self) -> str:
+        return ", ".join(m.text for m in self)
+
+
+def phrases(messages: list[Message]) -> Phrases:
+    """Messages as one parameter of another message (see :class:`Phrases`)."""
+    return Phrases(messages)
+
 
 def message_of(key: str, params: dict[str, Any], text: str) -> Message:
     """A :class:`Message` whose English ``text`` is already written, built by position (the field order is
@@ -107,7 +131,7 @@ class Event(Light):
     message: Message
 
 
-def event(kind: str, text: str, /, **data: Any) -> Event:
+def event(kind: str, text: str, worded_as: str | None = None, /, **data: Any) -> Event:
     """The one way a rule system builds an :class:`Event`: its message has the key ``kind``, the event's
     ``data`` as parameters, and ``text`` (a ``str.format`` template of them) as its English rendering.
 
@@ -116,8 +140,12 @@ def event(kind: str, text: str, /, **data: Any) -> Event:
     (:func:`_renderer`), so the English text costs what a hand-written f-string costs (caching the text per
     data cost more than it saved: Flamme Rouge's moves rarely repeat exactly). The Event and its Message
     are new each time.
+
+    The optional ``worded_as`` (third, by position) gives the message a key of its own where one kind
+    (what happened, stable for front ends) is worded by case (a Gancio that missed, stole or only
+    hooked): each wording is then a key a translator reaches.
     """
-    return Event(kind, data, Message(kind, data, _renderer(text)(data)))
+    return Event(kind, data, Message(worded_as or kind, data, _renderer(text)(data)))
 
 
 def plural(key: str, count: int, one: str, other: str, /, **params: Any) -> Message:

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from engine.messages import OrderError
-from engine.record import Announced, RaceRecord, RecordError, announcement_name, describe_validation_error
+from engine.record import Announced, RaceRecord, RecordError, announcement_name
 from engine.registry import get_ruleset
 from engine.ruleset import (
     ORDER_META_KEYS,
@@ -30,6 +30,7 @@ from engine.ruleset import (
     Ruleset,
     Validated,
 )
+from engine.validation import describe_validation_error
 
 
 def split_meta(order: Order | str) -> tuple[Order | str, dict[str, Any]]:
@@ -56,6 +57,10 @@ def _check_time(value: Any) -> None:
         raise OrderError.of(
             "order.bad_time", "received_at must be an ISO 8601 time, not {value}", value=value
         ) from None
+
+
+MESSAGE_KEYS = frozenset({"order.bad_time", "order.incomplete"})
+"""The keys the driver itself may say (every other key belongs to a rule system's ``message_keys``)."""
 
 
 @dataclass(frozen=True, slots=True)

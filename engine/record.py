@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from engine.registry import RULESET_IDS
 from engine.ruleset import Entrant
+from engine.validation import describe_validation_error
 
 RECORD_FORMAT = "gregario.race/1"
 
@@ -33,7 +34,7 @@ class Announced(BaseModel):
 
 def announcement_name(kind: str) -> str:
     """An announcement's name in a record: its kind without the rule system's prefix
-    (``tabella.gazzetta`` -> ``gazzetta``); a record may also give the full kind."""
+    (``td.gazzetta`` -> ``gazzetta``); a record may also give the full kind."""
     return kind.rsplit(".", 1)[-1]
 
 
@@ -93,16 +94,6 @@ class RecordError(ValueError):
         super().__init__(text)
         self.step = step
         self.entrant = entrant
-
-
-def describe_validation_error(exc: ValidationError, prefix: str = "") -> str:
-    """One line per problem, each naming the offending field by its path (``entrants.1.id: ...``)."""
-    lines = []
-    for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"])
-        where = f"{prefix}{'.' if prefix and loc else ''}{loc}"
-        lines.append(f"{where or prefix or 'record'}: {err['msg']}")
-    return "\n".join(lines)
 
 
 def parse_record(text: str | bytes | dict[str, Any]) -> RaceRecord:

@@ -134,13 +134,12 @@ class Choice(Light):
     """One legal value for a field: what the order will hold, and how a player reads it."""
 
     value: Any
-    label: Message | str
-    """How a player reads the value, as a :class:`Message` (``str``: only until every system has moved to
-    messages; a translator cannot reach a plain string)."""
+    label: Message
+    """How a player reads the value (a message, so a translator reaches it)."""
     hint: Message | None = None
 
 
-def choice(value: Any, label: Message | str) -> Choice:
+def choice(value: Any, label: Message) -> Choice:
     """A :class:`Choice` without a hint, built by position (the hot path of ``awaited``)."""
     return Choice(value, label, None)
 
@@ -226,17 +225,6 @@ def validated(order: Order, complete: bool) -> Validated:
     return Validated(order, complete)
 
 
-def make_event(kind: str, data: dict[str, Any], message: Message) -> Event:
-    """An :class:`Event`, built by position (the field order is pinned by a test)."""
-    return Event(kind, data, message)
-
-
-def event_of(kind: str, data: dict[str, Any], text: str) -> Event:
-    """An :class:`Event` whose message has the key ``kind``, the event's data as parameters and an English
-    ``text`` already written: the hot path of a round's moves (one call builds both objects)."""
-    return Event(kind, data, Message(kind, data, text))
-
-
 class Standing(BaseModel):
     """One line of a result: who, which riders, which place, and the system's own figures."""
 
@@ -304,8 +292,8 @@ class Preset(BaseModel):
     """A named stage a lobby or the CLI can offer, with a one-line summary and its status label."""
 
     name: str
-    summary: Message | str
-    label: Message | str | None = None
+    summary: Message
+    label: Message | None = None
     """The preset's status (``default``, ``origin unverified``), shown beside its name, never part of it:
     the name alone finds the preset, and so does the name as a listing shows it with its label."""
 
@@ -328,7 +316,7 @@ class Ruleset(ABC, Generic[S]):
         """The named stages of this system."""
 
     @abstractmethod
-    def summary(self) -> Message | str:
+    def summary(self) -> Message:
         """A short rules summary (``gregario rules``, ``/rules``), as a message a translator can reach."""
 
     def guide(self, locale: str = "en") -> str | None:
@@ -355,10 +343,10 @@ class Ruleset(ABC, Generic[S]):
         bot seats (Flamme Rouge D22). Systems without default bot seats return the humans."""
         return list(humans)
 
-    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> Message | str:
+    @abstractmethod
+    def stage_board(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any]) -> Message:
         """A stage drawn as text (the terminal and ``/stages``): a message whose template carries the legend
         and whose parameters carry the drawing."""
-        return str(stage)
 
     @abstractmethod
     def stage_data(self, stage: Mapping[str, Any] | str | None) -> dict[str, Any]:
@@ -476,12 +464,6 @@ class Ruleset(ABC, Generic[S]):
     def publish(self, state: S) -> tuple[S, list[Event]]:
         """Publish the pending announcement: a new state (result no longer provisional) and its events."""
         raise ValueError("this race has nothing to publish")
-
-    def board_text(self, state: S) -> str:
-        """The race drawn as text for the terminal (public information only)."""
-        import json
-
-        return json.dumps(self.public_view(state), indent=1)
 
 
 def check_entrants(

@@ -181,10 +181,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             args.file, as_json=args.json, publish=args.publish, every_step=args.steps, reveal=args.reveal
         )
     if args.command == "rules":
-        from bot.i18n import engine_text
+        from bot.i18n import t
         from engine.registry import get_ruleset
 
-        print(engine_text(get_ruleset(args.ruleset).summary()))
+        print(t(get_ruleset(args.ruleset).summary()))
         return 0
     if args.command == "db":
         from bot.cli.db import db_command

@@ -19,12 +19,14 @@ from pydantic import ValidationError
 from bot.cli import UsageError, brief, check_record_path, parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
-from bot.i18n import engine_text, t
+from bot.i18n import t
+from bot.render import alt_text
 from engine.messages import OrderError
 from engine.race import Race, StepPlayed
-from engine.record import RecordError, describe_validation_error
+from engine.record import RecordError
 from engine.registry import get_ruleset
 from engine.ruleset import Decision, Entrant, Event, InputField, Order, set_path
+from engine.validation import describe_validation_error
 
 HUMAN_ID = "you"
 HELP = (
@@ -63,7 +65,7 @@ def render_field(term: Terminal, field: InputField) -> None:
     if field.kind == "choice":
         for i, choice in enumerate(field.choices, start=1):
             hint = f"  ({t(choice.hint)})" if choice.hint else ""
-            term.say(f"    {i}) {engine_text(choice.label)}{hint}")
+            term.say(f"    {i}) {t(choice.label)}{hint}")
     elif field.kind == "number":
         term.say(f"    {number_range(field)}")
 
@@ -162,8 +164,12 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     term.say(f"{ruleset.name} — seed {seed}. Riders: {', '.join(e.name for e in entrants)}")
     term.say(HELP.format(example=""))
 
+    names = {e.id: e.name for e in entrants}
+
     def show_board() -> None:
-        term.say(race.ruleset.board_text(race.state))
+        # The same words as the picture's description on Discord, through t(): the terminal reads the
+        # board in the player's terms, and nothing here knows the rule system.
+        term.say(alt_text(ruleset.id, ruleset.public_view(race.state), (), names=names))
 
     steps: list[dict[str, Any]] = []
     news: list[Event] = list(race.opening)

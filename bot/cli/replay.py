@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli import brief
-from bot.i18n import engine_text, t
+from bot.i18n import t
 from bot.standings import figure_text
 from engine.race import Race, StepPlayed, replay
 from engine.record import Announced, RecordError, parse_record
@@ -157,13 +157,13 @@ def stages_command(ruleset_id: str, stage: str | None) -> int:
     ruleset = get_ruleset(ruleset_id)
     if stage:
         try:
-            print(engine_text(ruleset.stage_board(stage, {})))
+            print(t(ruleset.stage_board(stage, {})))
         except ValueError as exc:
             print(f"gregario stages: {exc}", file=sys.stderr)
             return 2
         return 0
-    print(f"{ruleset.name}: {len(ruleset.presets())} stages")
+    print(f"{ruleset.name}: {len(ruleset.presets())} presets")
     for preset in ruleset.presets():
-        label = f" [{engine_text(preset.label)}]" if preset.label else ""
-        print(f"- {preset.name}{label}: {engine_text(preset.summary)}")
+        label = f" [{t(preset.label)}]" if preset.label else ""
+        print(f"- {preset.name}{label}: {t(preset.summary)}")
     return 0

@@ -22,8 +22,9 @@ from bot.cli import UsageError, brief, check_record_path, parse_options, parse_s
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
 from engine.race import Race, StepPlayed
-from engine.record import RecordError, describe_validation_error
+from engine.record import RecordError
 from engine.registry import get_ruleset
+from engine.validation import describe_validation_error
 
 
 def wilson_interval(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:

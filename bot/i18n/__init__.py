@@ -104,7 +104,7 @@ def t(key: str | Message, locale: str | None = DEFAULT_LOCALE, **params: Any) ->
     fallback when no catalog knows its key.
     """
     if isinstance(key, Message):
-        merged = {**key.params, **params}
+        merged = {name: _nested(value, locale) for name, value in {**key.params, **params}.items()}
         template = _template(key.key, locale, merged)
         if template is None:
             return key.text
@@ -115,12 +115,21 @@ def t(key: str | Message, locale: str | None = DEFAULT_LOCALE, **params: Any) ->
     return _format(template, params, fallback=None)
 
 
-def engine_text(value: Message | str, locale: str | None = DEFAULT_LOCALE) -> str:
-    """An engine text in ``locale``: a :class:`Message` through :func:`t`, a plain string as it is.
+def _is_message(value: Any) -> bool:
+    """A message as an event's or a decision's JSON holds it: ``{"key", "params", "text"}``."""
+    return isinstance(value, dict) and isinstance(value.get("key"), str) and isinstance(value.get("text"), str)
 
-    Transitional: the engine's labels, summaries and boards are becoming messages system by system
-    (issue #12); once all are, callers use :func:`t` directly and this goes."""
-    return t(value, locale) if isinstance(value, Message) else value
+
+def _nested(value: Any, locale: str | None) -> Any:
+    """A message parameter ready for a template: a nested message (object or JSON) in ``locale``, a list of
+    them joined by commas (as the engine's English joins them); anything else as it is."""
+    if isinstance(value, Message):
+        return t(value, locale)
+    if _is_message(value):
+        return t(Message(value["key"], dict(value.get("params") or {}), value["text"]), locale)
+    if isinstance(value, list) and value and all(isinstance(v, Message) or _is_message(v) for v in value):
+        return ", ".join(_nested(v, locale) for v in value)
+    return value
 
 
 def _format(template: str, params: dict[str, Any], fallback: str | None) -> str:

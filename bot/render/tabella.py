@@ -66,7 +66,7 @@ def token_box(row: str, pair: int | None, k: int) -> tuple[int, int, int, int]:
 
 def _round_label(view: Mapping[str, Any], events: Sequence[EventLike]) -> str:
     """The round the events tell (the view already names the next one), else the view's."""
-    told = [str(d.get("label")) for k, d in event_data(events) if k == "tabella.round" and d.get("label")]
+    told = [str(d.get("label")) for k, d in event_data(events) if k == "td.round" and d.get("label")]
     return told[-1] if told else str(view.get("round_label", ""))
 
 
@@ -112,7 +112,7 @@ class TabellaRenderer(SystemRenderer):
         for p in range(1, 6):
             x, _ = cell_origin("A", p)
             canvas.text((x + CELL_W / 2, head_y), str(p), 13, True, MUTED, "mm")
-        collided = {str(d.get("cell")) for k, d in event_data(events) if k == "tabella.collision"}
+        collided = {str(d.get("cell")) for k, d in event_data(events) if k == "td.collision"}
         for r_index, row in enumerate(view["course"]):
             name = ROWS[r_index]
             x0, y0 = cell_origin(name, 0)
@@ -148,7 +148,7 @@ class TabellaRenderer(SystemRenderer):
                     canvas.text((x + CELL_W - 16, y + CELL_H - 16), "!", 14, True, (255, 255, 255), "mm")
         # This round's moves: an arrow per rider from the cell it left to the cell it reached.
         for kind, data in event_data(events):
-            if kind != "tabella.move" or not data.get("frm") or not data.get("cell") or data["frm"] == data["cell"]:
+            if kind != "td.move" or not data.get("frm") or not data.get("cell") or data["frm"] == data["cell"]:
                 continue
             frm, to = str(data["frm"]), str(data["cell"])
             if frm[0] not in ROWS or to[0] not in ROWS:
@@ -202,7 +202,7 @@ class TabellaRenderer(SystemRenderer):
 
     def preview(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any], locale: str) -> Image.Image:
         from engine.tabella.models import Stage
-        from engine.tabella.ruleset import PRESETS
+        from engine.tabella.presets import PRESETS
         from engine.tabella.table import Course, check_table, classic_table
         from engine.tabella.views import course_data
 

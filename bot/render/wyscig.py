@@ -180,14 +180,14 @@ class WyscigRenderer(SystemRenderer):
 
     def preview(self, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any], locale: str) -> Image.Image:
         from engine.wyscig.deck import deck_presets
-        from engine.wyscig.models import StageModel
+        from engine.wyscig.models import Stage
 
-        model = StageModel.model_validate({"deck": stage} if isinstance(stage, str) else dict(stage or {}))
+        model = Stage.model_validate({"deck": stage} if isinstance(stage, str) else dict(stage or {}))
         deck = deck_presets()[model.deck]
         speeds = list(deck.speed_values)
         height = 260
         canvas = Canvas.new(WIDTH, height)
-        canvas.title(model.deck, t("render.wk.preview_subtitle", locale, stages=model.stages, cards=deck.size))
+        canvas.title(model.deck, t("render.wk.preview_subtitle", locale, count=model.stages, cards=deck.size))
         # The deck as bars: one per speed card value, plus climbs and descents.
         bars = [(str(s), deck.per_speed, TERRAIN["flat"]) for s in speeds]
         bars += [

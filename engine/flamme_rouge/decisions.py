@@ -16,9 +16,16 @@ from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of
 from engine.flamme_rouge.grid import free_start_positions
 from engine.flamme_rouge.orders import choosing_letters, free_riders
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
-from engine.flamme_rouge.texts import card_label, rider_label, start_square_label, type_label
-from engine.flamme_rouge.track import TERRAIN_NAMES
-from engine.messages import Message, cached_msg, message_of, msg
+from engine.flamme_rouge.texts import (
+    card_label,
+    rider_label,
+    rider_msg,
+    start_square_label,
+    terrain_name,
+    type_label,
+    type_name,
+)
+from engine.messages import Message, cached_msg, message_of, msg, phrases
 from engine.ruleset import Choice, Decision, Order, choice, choice_field, decision
 
 _choice = choice
@@ -39,10 +46,10 @@ def card_choices(hand: list[int]) -> list[Choice]:
 def hand_info(letter: str, hand: list[int]) -> Message:
     """The rider's whole hand, every card shown (``6, 7, 7, 7``; ``2 (exhaustion), 5, 9, X``): the
     buttons offer each distinct value once (D26), but the player must see all four cards."""
-    names = ["2 (exhaustion)" if c == C.EXHAUSTION else C.label(c) for c in sorted(hand, key=C.value)]
-    shown = ", ".join(names)
-    rider = TYPE_NAMES[letter]
-    return message_of("fr.info.hand", {"rider": rider, "cards": names, "hand": shown}, f"{rider}'s hand: {shown}")
+    cards = phrases([card_label(c) for c in sorted(hand, key=C.value)])  # as the buttons name them
+    shown = str(cards)
+    params: dict[str, Any] = {"rider": type_name(letter), "cards": cards}
+    return message_of("fr.info.hand", params, f"{TYPE_NAMES[letter]}'s hand: {shown}")
 
 
 def awaited_ids(state: RaceState) -> list[str]:
@@ -94,9 +101,9 @@ def _team_info(state: RaceState, indexes: list[int]) -> list[Message]:
             msg(
                 "fr.info.rider",
                 "{rider}: square {square} ({terrain}), deck {deck}, recycled {recycled}",
-                rider=r.type_name,
+                rider=type_name(r.kind),
                 square=r.square,
-                terrain=TERRAIN_NAMES[terrain[r.square]],
+                terrain=terrain_name(terrain[r.square]),
                 deck=len(r.deck),
                 recycled=len(r.recycled),
             )
@@ -130,17 +137,17 @@ def energy_decision(state: RaceState, entrant: str, letters: list[str], partial:
                 "fr.info.rejected",
                 "You can't play {card} for your {rider}; choose again.",
                 card=rejected.get("card"),
-                rider=TYPE_NAMES[letter],
+                rider=type_name(letter),
             )
         )
     info.append(hand_info(letter, hand))
-    prompt = cached_msg("fr.prompt.card", "Choose the {rider}'s card", rider=TYPE_NAMES[letter])
+    prompt = rider_msg("fr.prompt.card", "Choose the {rider}'s card", letter)
     fields = [
         _field(
             ["cards", letter],
-            cached_msg("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]),
+            rider_msg("fr.field.card", "{rider}", letter),
             card_choices(hand),
-            cached_msg("fr.group.rider", "{rider}", rider=TYPE_NAMES[letter]),
+            rider_msg("fr.group.rider", "{rider}", letter),
         )
     ]
     return decision(entrant, "energy", prompt, fields, partial, complete=False, example=example, info=info)
@@ -169,7 +176,7 @@ def place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
                 [_choice(p, start_square_label(p)) for p in positions],
             )
         )
-        prompt = cached_msg("fr.prompt.place_square", "Choose the {rider}'s start square", rider=TYPE_NAMES[rider])
+        prompt = rider_msg("fr.prompt.place_square", "Choose the {rider}'s start square", rider)
     complete = rider is not None and "square" in chosen
     return decision(
         entrant, "place", prompt, [] if complete else fields, partial, complete=complete, example="place s 3"
@@ -194,13 +201,6 @@ def bid_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
         prompt = cached_msg("fr.prompt.bid_done", "Breakaway: your bid is chosen")
         return decision(entrant, "bid", prompt, [], partial, complete=True, example="bid r6")
     hand = hand_of(state, rider_index(state, entrant, letter), HAND_SIZE)[0]
-    prompt = cached_msg(
-        "fr.prompt.bid_card",
-        "Breakaway round {n}: choose the {rider}'s bid",
-        n=state.bid_round,
-        rider=TYPE_NAMES[letter],
-    )
-    fields = [
-        _field(["bid", "card"], cached_msg("fr.field.card", "{rider}", rider=TYPE_NAMES[letter]), card_choices(hand))
-    ]
+    prompt = rider_msg("fr.prompt.bid_card", "Breakaway round {n}: choose the {rider}'s bid", letter, n=state.bid_round)
+    fields = [_field(["bid", "card"], rider_msg("fr.field.card", "{rider}", letter), card_choices(hand))]
     return decision(entrant, "bid", prompt, fields, partial, complete=False, example="bid r6")

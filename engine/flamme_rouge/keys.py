@@ -133,4 +133,32 @@ COLUMNS = frozenset(
 )
 """The headings of the standings' columns."""
 
-MESSAGE_KEYS: frozenset[str] = EVENTS | REFUSALS | DECISIONS | LABELS | CATALOGUE | COLUMNS
+WORDS = frozenset(
+    {
+        "fr.card.attack",
+        "fr.card.exhaustion",
+        "fr.card.muscle",
+        "fr.colour.black",
+        "fr.colour.blue",
+        "fr.colour.green",
+        "fr.colour.pink",
+        "fr.colour.red",
+        "fr.colour.white",
+        "fr.nothing",
+        "fr.rider.first",
+        "fr.rider.peloton_rider",
+        "fr.rider.rouleur",
+        "fr.rider.sprinteur",
+        "fr.terrain.ascent",
+        "fr.terrain.cobbles",
+        "fr.terrain.descent",
+        "fr.terrain.finish",
+        "fr.terrain.flat",
+        "fr.terrain.start",
+        "fr.terrain.supply",
+    }
+)
+"""Words inside other messages' parameters (nested messages): rider types, team colours, terrains, the special
+cards' names, ``nothing`` for an empty list."""
+
+MESSAGE_KEYS: frozenset[str] = EVENTS | REFUSALS | DECISIONS | LABELS | CATALOGUE | COLUMNS | WORDS

@@ -20,22 +20,25 @@ from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.cards import EXHAUSTION
 from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of, hand_values
 from engine.flamme_rouge.grid import free_lane, square_of
-from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, TYPE_NAMES, RaceState
-from engine.messages import OrderError, join_values
+from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, RaceState
+from engine.flamme_rouge.texts import listed, type_name
+from engine.messages import Message, OrderError, message_of, phrases
 from engine.ruleset import Order, Validated, validated
 
 LETTERS = {"r": "r", "rouleur": "r", "s": "s", "sprinteur": "s", "sprinter": "s"}
 _CARD = re.compile(r"^([rs])(\d+)$")
 
 
-def hand_text(hand: list[int]) -> str:
-    return join_values(sorted(C.value(c) for c in hand))
+def hand_text(hand: list[int]) -> str | Message:
+    """A hand as a refusal lists it: its values (``3, 4, 7``), the exhaustion card as 2."""
+    return listed(sorted(C.value(c) for c in hand))
 
 
 _validated = validated
 
 
 def _err(key: str, text: str, **params: Any) -> OrderError:
+    """A refusal; its parameters may be nested messages (rider types): English reads their text."""
     return OrderError.of(key, text, **params)
 
 
@@ -99,7 +102,7 @@ def parse_text(text: str) -> Order:
             )
         letter = m.group(1)
         if letter in cards:
-            raise _err("fr.two_cards", "You gave two cards for your {rider}.", rider=TYPE_NAMES[letter])
+            raise _err("fr.two_cards", "You gave two cards for your {rider}.", rider=type_name(letter))
         cards[letter] = int(m.group(2))
         i += 1
     if cards:
@@ -232,12 +235,12 @@ def _letter(state: RaceState, entrant: str, value: Any) -> str:
     if letter not in letters:
         owned = [r for r in state.riders if r.owner == entrant and r.kind == letter and not r.bot]
         if owned:
-            raise _err("fr.rider_crossed", "Your {rider} has already crossed the line.", rider=TYPE_NAMES[letter])
-        mine = join_values([TYPE_NAMES[x] for x in letters])
+            raise _err("fr.rider_crossed", "Your {rider} has already crossed the line.", rider=type_name(letter))
+        mine = phrases([type_name(x) for x in letters]) if letters else listed([])
         raise _err(
             "fr.not_your_rider",
             "You have no {rider} in this race (yours: {mine}).",
-            rider=TYPE_NAMES[letter],
+            rider=type_name(letter),
             mine=mine,
         )
     return letter
@@ -250,7 +253,7 @@ def check_card(state: RaceState, entrant: str, letter: str, value: Any) -> int:
         raise _err(
             "fr.bad_card",
             "A card is a number, like 5 (your {rider}'s hand is {hand}).",
-            rider=TYPE_NAMES[letter],
+            rider=type_name(letter),
             hand=hand_text(hand),
         )
     if value < 2 or (value not in hand and (value != 2 or EXHAUSTION not in hand)):
@@ -258,7 +261,7 @@ def check_card(state: RaceState, entrant: str, letter: str, value: Any) -> int:
             "fr.card_not_in_hand",
             "You can't play {card} for your {rider}: your hand is {hand}",
             card=value,
-            rider=TYPE_NAMES[letter],
+            rider=type_name(letter),
             hand=hand_text(hand),
         )
     return value
@@ -307,7 +310,7 @@ def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) ->
             raise _err(
                 "fr.first_locked",
                 "Your {rider}'s hand was drawn first; the order of the draws can't change now.",
-                rider=TYPE_NAMES[first],
+                rider=type_name(first),
             )
         first = f
     raw = body.get("cards") or {}
@@ -332,9 +335,9 @@ def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) ->
         raise _err(
             "fr.card_locked",
             "Your {rider} already plays {card}: it is locked once your {other}'s hand has been shown.",
-            rider=TYPE_NAMES[first],
+            rider=type_name(first),
             card=prev_cards[first],
-            other=TYPE_NAMES[second],
+            other=type_name(second),
         )
     cards = dict(prev_cards)
     combined = first in new_cards and first not in prev_cards
@@ -346,7 +349,7 @@ def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) ->
             raise _err(
                 "fr.first_card_first",
                 "Choose your {rider}'s card first: its hand is drawn first.",
-                rider=TYPE_NAMES[first] if first else "first rider",
+                rider=type_name(first) if first else message_of("fr.rider.first", {}, "first rider"),
             )
         try:
             cards[second] = check_card(state, entrant, second, new_cards[second])
@@ -387,8 +390,8 @@ def validate_place(state: RaceState, entrant: str, body: Order, prev: Order) -> 
         if letter not in unplaced:
             owned = any(r.kind == letter for r in state.riders_of(entrant))
             if owned:
-                raise _err("fr.already_placed", "Your {rider} is already on the grid.", rider=TYPE_NAMES[letter])
-            raise _err("fr.no_rider_to_place", "You have no {rider} in this race.", rider=TYPE_NAMES[letter])
+                raise _err("fr.already_placed", "Your {rider} is already on the grid.", rider=type_name(letter))
+            raise _err("fr.no_rider_to_place", "You have no {rider} in this race.", rider=type_name(letter))
         rider = letter
     out: dict[str, Any] = {}
     if rider is not None:
@@ -427,7 +430,7 @@ def validate_bid(state: RaceState, entrant: str, body: Order, prev: Order) -> Va
             raise _err(
                 "fr.bid_rider_fixed",
                 "Your {rider} is your bidding rider: both bids come from the same rider.",
-                rider=TYPE_NAMES[fixed],
+                rider=type_name(fixed),
             )
         rider = letter
     rider = rider or fixed
@@ -444,7 +447,7 @@ def validate_bid(state: RaceState, entrant: str, body: Order, prev: Order) -> Va
                 "fr.card_not_in_hand",
                 "You can't play {card} for your {rider}: your hand is {hand}",
                 card=card,
-                rider=TYPE_NAMES[rider],
+                rider=type_name(rider),
                 hand=hand_text(hand),
             )
         out["card"] = card
@@ -472,12 +475,12 @@ def validate_choice(state: RaceState, entrant: str, body: Order) -> Validated:
         taken = any(r.id == rid for r in state.riders)
         if taken:
             raise _err(
-                "fr.rider_taken", "The {rider} is already taken. Free riders: {free}", rider=rid, free=join_values(free)
+                "fr.rider_taken", "The {rider} is already taken. Free riders: {free}", rider=rid, free=listed(free)
             )
         raise _err(
             "fr.no_such_rider",
             "There is no rider {rider} to choose. Free riders: {free}",
             rider=rid,
-            free=join_values(free),
+            free=listed(free),
         )
     return _validated({"rider": rid}, True)

@@ -12,11 +12,15 @@ from engine.flamme_rouge.movement import move, movement_order, occupancy, target
 from engine.flamme_rouge.orders import every_racing_team
 from engine.flamme_rouge.slipstream import slipstream
 from engine.flamme_rouge.state import DONE, MUSCLE, PELOTON, RaceState
-from engine.messages import Event, event
+from engine.flamme_rouge.texts import card_name
+from engine.messages import Event, Message, event
 from engine.ruleset import Order
 
 PELOTON_FRONT_ATTACK, PELOTON_REAR_ATTACK = 2, 9
 """§7.2: Attack! moves the front Peloton rider 2 and the rear one 9."""
+
+_PLAIN = frozenset(range(2, 10))
+"""The energy cards, named by their value alone."""
 
 _MOVED = "{rider} plays {card} and moves from {from} to {to}."
 _BLOCKED = "{rider} is blocked short of square {target} and stops on {to}."
@@ -111,13 +115,16 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
     played = energy_cards(state, orders, events)
     order = movement_order(riders)
     values, labels = C.VALUES, C.LABELS
-    moves: dict[int, tuple[int, str]] = {i: (values[card], labels[card]) for i, card in played.items()}
+    # A special card (a player's exhaustion card) is named by a message, an energy card by its value.
+    moves: dict[int, tuple[int, Message | str]] = {
+        i: (values[card], labels[card] if card in _PLAIN else card_name(card)) for i, card in played.items()
+    }
     if len(played) < len(order):
         bot_values, peloton_card = flip_bots(state, order)
         for i, v in bot_values.items():
             moves[i] = (v, labels[v])
         if peloton_card is not None and peloton_card >= 0:
-            events.append(event("fr.peloton_card", "The Peloton turns up {card}.", card=C.label(peloton_card)))
+            events.append(event("fr.peloton_card", "The Peloton turns up {card}.", card=card_name(peloton_card)))
         elif peloton_card is not None:  # D20: an empty deck moves both riders 2
             events.append(
                 event(

@@ -40,7 +40,7 @@ from engine.flamme_rouge.state import (
 from engine.flamme_rouge.strategies import auto_order
 from engine.flamme_rouge.texts import preset_label, preset_summary, stage_board, summary
 from engine.flamme_rouge.track import catalogue
-from engine.flamme_rouge.views import board_text, private_view, public_view
+from engine.flamme_rouge.views import private_view, public_view
 from engine.messages import Message, event
 from engine.rng import Rng
 from engine.ruleset import (
@@ -214,10 +214,6 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
     def finished(self, state: RaceState) -> bool:
         return state.phase == DONE
 
-    def board_text(self, state: RaceState) -> str:
-        return board_text(state)
-
-    # --- persistence -----------------------------------------------------------------------------
     def dump(self, state: RaceState) -> dict[str, Any]:
         return {"format": STATE_FORMAT, **state.to_json()}
 

@@ -10,11 +10,95 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.state import PELOTON_RIDER, ROULEUR, SPRINTEUR, TYPE_NAMES
-from engine.flamme_rouge.track import ASCENT, COBBLE, DESCENT, SUPPLY, StageEntry, Track
-from engine.messages import Message, message_of, plural
+from engine.flamme_rouge.track import (
+    ASCENT,
+    COBBLE,
+    DESCENT,
+    FINISH,
+    FLAT,
+    START,
+    SUPPLY,
+    TERRAIN_NAMES,
+    StageEntry,
+    Track,
+)
+from engine.messages import Message, cached_msg, message_of, plural
+
+# --- words inside sentences (nested messages: a translator reaches each word, not only the sentence) -----
+_TYPE_WORDS = {
+    ROULEUR: ("fr.rider.rouleur", "Rouleur"),
+    SPRINTEUR: ("fr.rider.sprinteur", "Sprinteur"),
+    PELOTON_RIDER: ("fr.rider.peloton_rider", "Peloton rider"),
+}
+_COLOUR_WORDS = {
+    "black": ("fr.colour.black", "black"),
+    "blue": ("fr.colour.blue", "blue"),
+    "green": ("fr.colour.green", "green"),
+    "red": ("fr.colour.red", "red"),
+    "pink": ("fr.colour.pink", "pink"),
+    "white": ("fr.colour.white", "white"),
+}
+_TERRAIN_WORDS = {
+    START: "fr.terrain.start",
+    FLAT: "fr.terrain.flat",
+    ASCENT: "fr.terrain.ascent",
+    DESCENT: "fr.terrain.descent",
+    SUPPLY: "fr.terrain.supply",
+    COBBLE: "fr.terrain.cobbles",
+    FINISH: "fr.terrain.finish",
+}
+_CARD_WORDS = {
+    C.EXHAUSTION: ("fr.card.exhaustion", "exhaustion 2"),
+    C.ATTACK: ("fr.card.attack", "Attack!"),
+    C.MUSCLE: ("fr.card.muscle", "Muscle 5"),
+}
+
+
+def type_name(letter: str) -> Message:
+    """A rider type inside a sentence (``Choose the {rider}'s card``): ``Rouleur``, ``Sprinteur``."""
+    key, text = _TYPE_WORDS[letter]
+    return message_of(key, {}, text)
+
+
+def colour_name(colour: str) -> Message:
+    """A team colour inside a sentence or label (``blue Sprinteur``)."""
+    key, text = _COLOUR_WORDS[colour]
+    return message_of(key, {}, text)
+
+
+def terrain_name(terrain: str) -> Message:
+    """A square's terrain inside a sentence (``square 12 (ascent)``)."""
+    return message_of(_TERRAIN_WORDS[terrain], {}, TERRAIN_NAMES[terrain])
+
+
+def card_name(card: int) -> Message | str:
+    """A played card as an event names it: its value (``5``, notation), or the special card's name as a
+    message (``exhaustion 2``, ``Attack!``, ``Muscle 5``)."""
+    special = _CARD_WORDS.get(card)
+    if special is None:
+        return C.label(card)
+    return message_of(special[0], {}, special[1])
+
+
+def listed(values: list[Any]) -> str | Message:
+    """Numbers or ids a sentence lists, in the game's notation (``3, 4, 7``; ``red-r, pink-s``), or ``nothing``
+    as a message when there is none."""
+    if values:
+        return ", ".join(str(v) for v in values)
+    return message_of("fr.nothing", {}, "nothing")
+
+
+def rider_msg(key: str, text: str, letter: str, **params: Any) -> Message:
+    """A sentence naming a rider type (prompts, field labels, refusals): the English text formatted once per
+    key and parameters (:func:`~engine.messages.cached_msg`), the ``rider`` parameter the type's own message."""
+    out = cached_msg(key, text, **params, rider=TYPE_NAMES[letter])
+    out.params["rider"] = type_name(letter)
+    return out
+
 
 # --- choice labels (new Message each time: it belongs to whoever it is handed to) -------------------------
 _TYPE_LABELS = {
@@ -41,8 +125,8 @@ def card_label(card: int) -> Message:
 def rider_label(rider_id: str) -> Message:
     """A free rider of the one-rider choice (D23): ``blue Sprinteur``."""
     colour, letter = rider_id.split("-")
-    rider = TYPE_NAMES[letter]
-    return message_of("fr.label.team_rider", {"colour": colour, "rider": rider}, f"{colour} {rider}")
+    params: dict[str, Any] = {"colour": colour_name(colour), "rider": type_name(letter)}
+    return message_of("fr.label.team_rider", params, f"{colour} {TYPE_NAMES[letter]}")
 
 
 def start_square_label(square: int) -> Message:

@@ -91,23 +91,3 @@ def private_view(state: RaceState, entrant: str) -> dict[str, Any]:
         "decks": {r.id: {"size": len(r.deck), "contents": _counts(r.deck)} for r in mine},
     }
     return view
-
-
-def board_text(state: RaceState) -> str:
-    """The race as text: one line per occupied square, front first, lanes right to left."""
-    track = state.track
-    lines = [f"{track.name} - round {state.round} ({state.phase})"]
-    by_square: dict[int, list[Rider]] = {}
-    for r in state.riders:
-        if r.square > 0 and not r.off:
-            by_square.setdefault(r.square, []).append(r)
-    for sq in sorted(by_square, reverse=True):
-        lanes = ["." * 9] * track.lanes[sq]
-        for r in by_square[sq]:
-            lanes[r.lane - 1] = f"{r.id:<9}"
-        mark = "F" if sq >= track.finish else track.terrain[sq]
-        lines.append(f"{sq:>3} {mark} | " + " | ".join(lanes))
-    crossed = [r for r in state.riders if r.off]
-    if crossed:
-        lines.append("crossed: " + ", ".join(f"{r.id} (round {r.crossed}, +{r.past})" for r in crossed))
-    return "\n".join(lines)

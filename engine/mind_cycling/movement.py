@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from engine.messages import Message
 from engine.mind_cycling.course import CAPS, OWN_SECTION
 from engine.mind_cycling.state import Cyclist, RaceState
+from engine.mind_cycling.texts import path_problem
 
 STEPS: dict[str, int] = {"F": 0, "FL": -1, "FR": 1}
 """D4: a step is forward, or diagonally forward-left / forward-right; each costs 1."""
@@ -71,18 +73,18 @@ def may_attack(state: RaceState, cyclist: Cyclist) -> bool:
     return cyclist.bottle and in_own_section(state, cyclist)
 
 
-def check_path(state: RaceState, cyclist: Cyclist, path: list[str]) -> str | None:
+def check_path(state: RaceState, cyclist: Cyclist, path: list[str]) -> Message | None:
     """Why an explicit path can't be ridden from the cyclist's space (None if it can)."""
     row, lane = cyclist.row, cyclist.lane
     for i, step in enumerate(path, start=1):
         row, lane = step_target(row, lane, step)
         if not 1 <= lane <= state.course.lanes:
-            return f"step {i} ({step}) would leave the road (lanes 1-{state.course.lanes})"
+            return path_problem("off_road", n=i, step=step, lanes=state.course.lanes)
         if row > state.course.last_row:
-            return None if i == len(path) else f"step {i} ({step}) already crosses the finish line"
+            return None if i == len(path) else path_problem("crosses", n=i, step=step)
         if (row, lane) in state.course.rocks:
-            return f"step {i} ({step}) runs into a rock on row {row}, lane {lane}"
+            return path_problem("rock", n=i, step=step, row=row, lane=lane)
         other = state.at(row, lane)
         if other is not None:
-            return f"step {i} ({step}) runs into {state.label(other.key)} on row {row}, lane {lane}"
+            return path_problem("cyclist", n=i, step=step, who=state.label(other.key), row=row, lane=lane)
     return None

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.messages import OrderError
+from engine.messages import Message, OrderError
 from engine.mind_cycling.decisions import awaited_entrants
 from engine.mind_cycling.movement import ATTACK_BONUS, STEPS, check_path, may_attack, path_end_lane
 from engine.mind_cycling.rounds import (
@@ -26,6 +26,7 @@ from engine.mind_cycling.rounds import (
     wheel_target,
 )
 from engine.mind_cycling.state import Cyclist, RaceState, RoundContext
+from engine.mind_cycling.texts import action_label, nobody_label, where_label
 from engine.ruleset import Order, Validated
 
 ACTIONS = ("move", "attack", "wheel", "relay")
@@ -59,7 +60,7 @@ def _lines(text: str) -> list[str]:
     return out
 
 
-def _number(state: RaceState, entrant: str, token: str, where: str) -> int:
+def _number(state: RaceState, entrant: str, token: str, where: Message) -> int:
     m = re.fullmatch(r"#?(\d+)", token)
     if token.lower() in ROLE_NAMES:
         return ROLE_NAMES[token.lower()]
@@ -82,7 +83,7 @@ def _number(state: RaceState, entrant: str, token: str, where: str) -> int:
     return number
 
 
-def _path(token: str, where: str) -> list[str]:
+def _path(token: str, where: Message) -> list[str]:
     steps = [s.strip().upper() for s in token.split(",") if s.strip()]
     for s in steps:
         if s not in STEPS:
@@ -90,7 +91,7 @@ def _path(token: str, where: str) -> list[str]:
     return steps
 
 
-def parse_ride(words: list[str], where: str) -> dict[str, Any]:
+def parse_ride(words: list[str], where: Message) -> dict[str, Any]:
     """``[N] [path=F,F,FL | F,F,FL] [lane=K]`` after move/attack (and ``[lane=K]`` after wheel/relay)."""
     out: dict[str, Any] = {}
     for word in words:
@@ -123,7 +124,7 @@ def parse_intents(state: RaceState, entrant: str, text: str) -> dict[str, Any]:
     if not lines:
         raise _err("mc.empty", "The order is empty: write one line per cyclist, like '#3 move 5 lane=2'.")
     for i, line in enumerate(lines, start=1):
-        where = f"Line {i} ('{line}')"
+        where = where_label("line", n=i, line=line)
         words = line.split()
         if len(words) < 2:
             raise _err("mc.bad_line", "{where}: write a cyclist and an action, like '#3 move 5'.", where=where)
@@ -169,13 +170,13 @@ def check_intents(state: RaceState, entrant: str, order: dict[str, Any]) -> tupl
     team = {c.number: c for c in state.team(entrant)}
     out: dict[str, dict[str, Any]] = {}
     for name, intent in raw.items():
-        number = _number(state, entrant, str(name), f"Cyclist '{name}'")
+        number = _number(state, entrant, str(name), where_label("cyclist", name=str(name)))
         if number not in road:
             raise _err(
                 "mc.not_on_road",
                 "#{number} is not on the road any more; your cyclists on the road: {road}.",
                 number=number,
-                road=", ".join(f"#{n}" for n in road) or "none",
+                road=", ".join(f"#{n}" for n in road) or nobody_label(),
             )
         out[str(number)] = check_intent(state, team[number], intent)
     complete = all(str(n) in out and "action" in out[str(n)] for n in road)
@@ -209,7 +210,10 @@ def check_intent(state: RaceState, cyclist: Cyclist, intent: Any) -> dict[str, A
         distance = intent["distance"]
         if action in ("wheel", "relay"):
             raise _err(
-                "mc.ride_distance", "{who}: a {action} takes no distance (it is a free ride).", who=who, action=action
+                "mc.ride_distance",
+                "{who}: a {action} takes no distance (it is a free ride).",
+                who=who,
+                action=action_label(action),
             )
         if not isinstance(distance, int) or isinstance(distance, bool) or not 0 <= distance <= MAX_STEPS:
             raise _err(
@@ -221,7 +225,12 @@ def check_intent(state: RaceState, cyclist: Cyclist, intent: Any) -> dict[str, A
         out["distance"] = distance
     if "path" in intent:
         if action in ("wheel", "relay"):
-            raise _err("mc.ride_path", "{who}: a {action} takes no path (it is a free ride).", who=who, action=action)
+            raise _err(
+                "mc.ride_path",
+                "{who}: a {action} takes no path (it is a free ride).",
+                who=who,
+                action=action_label(action),
+            )
         path = intent["path"]
         if not isinstance(path, list) or any(s not in STEPS for s in path) or len(path) > MAX_STEPS:
             raise _err(
@@ -270,8 +279,9 @@ def _path_on_road(state: RaceState, cyclist: Cyclist, path: list[str], who: str)
             )
 
 
-def parse_live(text: str, where: str = "Your answer") -> dict[str, Any]:
+def parse_live(text: str, where: Message | None = None) -> dict[str, Any]:
     """§9.5 live answers: ``move F,F,FL`` · ``attack ...`` · ``wheel`` · ``relay`` · ``later``."""
+    where = where or where_label("answer")
     words = text.split()
     if not words:
         raise _err("mc.empty", "The answer is empty: write move, attack, wheel, relay or later.")
@@ -299,7 +309,7 @@ def check_turn(state: RaceState, ctx: RoundContext, cyclist: Cyclist, order: dic
             "mc.ride_not_now",
             "{who} can only {action} right after the cyclist in front of it moves; now it moves or attacks.",
             who=who,
-            action=action,
+            action=action_label(action),
         )
     if action not in ("move", "attack"):
         raise _err("mc.bad_action", "{who}: choose move or attack.", who=who)
@@ -336,7 +346,7 @@ def check_prompt(state: RaceState, ctx: RoundContext, cyclist: Cyclist, order: d
                 "mc.ride_refused",
                 "{who} can't {action} now: {why}.",
                 who=state.label(cyclist.key),
-                action=action,
+                action=action_label(action),
                 why=why,
             )
     return {"action": action}
@@ -350,7 +360,7 @@ def check_passes(state: RaceState, entrant: str, order: dict[str, Any]) -> tuple
         raise _err("mc.bad_passes", "Answer with the passes of your domestiques, like '#3 pass' or 'no pass'.")
     out: dict[str, int] = {}
     for name, to in raw.items():
-        number = _number(state, entrant, str(name), f"Cyclist '{name}'")
+        number = _number(state, entrant, str(name), where_label("cyclist", name=str(name)))
         key = f"{entrant}#{number}"
         if key not in legal:
             raise _err(
@@ -377,7 +387,7 @@ def parse_passes(state: RaceState, entrant: str, text: str) -> dict[str, Any]:
     legal = {k: v for k, v in possible_passes(state).items() if state.cyclists[k].entrant == entrant}
     out: dict[str, int] = {}
     for i, line in enumerate(_lines(text), start=1):
-        where = f"Line {i} ('{line}')"
+        where = where_label("line", n=i, line=line)
         words = line.lower().split()
         if words and words[0].startswith("#"):
             number = _number(state, entrant, words[0], where)
@@ -427,7 +437,7 @@ def validate(state: RaceState, entrant: str, order: Order | str, previous: Order
             words = text.split()
             if len(words) != 1:
                 raise OrderError.of("mc.bad_place", "Name one cyclist for the grid slot, like #3.")
-            body = {"cyclist": _number(state, entrant, words[0], "Your answer")}
+            body = {"cyclist": _number(state, entrant, words[0], where_label("answer"))}
         return Validated(order=check_place(state, entrant, body), complete=True)
     if state.phase == "passes":
         if text is not None:

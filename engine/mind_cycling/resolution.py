@@ -23,6 +23,7 @@ from engine.mind_cycling.rounds import (
     wheel_target,
 )
 from engine.mind_cycling.state import RaceState, RoundContext, cyclist_key
+from engine.mind_cycling.texts import action_label, ride_refusal_reason
 from engine.ruleset import Event
 
 Intent = dict[str, Any]
@@ -119,7 +120,7 @@ def _ride_chain(
                     "{who} can't {action}: {why}. It moves normally at its own place instead.",
                     who=state.label(follower),
                     cyclist=follower,
-                    action=action,
+                    action=action_label(action),
                     why=why,
                 )
             )
@@ -139,14 +140,14 @@ def act_at_own_place(state: RaceState, ctx: RoundContext, key: str, intent: Inte
     wanted: int | None = intent.get("distance")
     if action in ("wheel", "relay"):
         if key not in ctx.declined:
-            why = ride_refusal(state, ctx, key) or "nobody in front of it moved before its turn"
+            why = ride_refusal(state, ctx, key) or ride_refusal_reason("nobody_moved")
             events.append(
                 event(
                     "mc.fallback",
                     "{who} can't {action}: {why}. It moves normally instead.",
                     who=state.label(key),
                     cyclist=key,
-                    action=action,
+                    action=action_label(action),
                     why=why,
                 )
             )
@@ -165,7 +166,7 @@ def act_at_own_place(state: RaceState, ctx: RoundContext, key: str, intent: Inte
                     "its bottle.",
                     who=state.label(key),
                     cyclist=key,
-                    action="attack",
+                    action=action_label("attack"),
                 )
             )
         steps = _reduce(state, key, wanted if wanted is not None else (len(path) if path else top), top, events)

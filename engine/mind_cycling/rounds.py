@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.messages import event
+from engine.messages import Message, event
 from engine.mind_cycling.movement import (
     base_maximum,
     can_enter,
@@ -17,6 +17,7 @@ from engine.mind_cycling.movement import (
     step_target,
 )
 from engine.mind_cycling.state import RaceState, RoundContext
+from engine.mind_cycling.texts import ride_refusal_reason
 from engine.ruleset import Event
 
 FINISHERS_FOR_END = 12
@@ -153,27 +154,27 @@ def maximum(state: RaceState, ctx: RoundContext, key: str) -> int:
 
 
 # --- wheel and relay ------------------------------------------------------------------------------
-def ride_refusal(state: RaceState, ctx: RoundContext, key: str) -> str | None:
+def ride_refusal(state: RaceState, ctx: RoundContext, key: str) -> Message | None:
     """Why ``key`` may neither wheel nor relay now (§6.1, §6.2), or None."""
     c = state.cyclists[key]
     if key not in ctx.front:
-        return "it is not behind anyone in a train"  # D15
+        return ride_refusal_reason("not_in_train")  # D15
     if key in ctx.declined:
-        return "it already let its chance go"
+        return ride_refusal_reason("declined")
     if c.role == "sprinter" and state.course.section_kind(ctx.start_rows[key]) == "mountain":
-        return "a sprinter that starts the round in the mountains can't"  # §6.1
+        return ride_refusal_reason("sprinter_mountain")  # §6.1
     if key in ctx.fatigued:
-        return "a fatigued domestique can't"
+        return ride_refusal_reason("fatigued")
     if ctx.front[key] in ctx.attacked:
-        return "the cyclist in front of it attacked"
+        return ride_refusal_reason("front_attacked")
     members = ctx.train[key]
     ahead = members[: members.index(key)]
     if any(m in ctx.crossed for m in ahead):
-        return "a cyclist ahead of it in its train crossed the line and broke the train"
+        return ride_refusal_reason("train_broken")
     return None
 
 
-def wheel_target(state: RaceState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
+def wheel_target(state: RaceState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, Message | None]:
     """D16: the space directly behind the followed cyclist's current position (or why not)."""
     refusal = ride_refusal(state, ctx, key)
     if refusal:
@@ -184,23 +185,23 @@ def wheel_target(state: RaceState, ctx: RoundContext, key: str) -> tuple[tuple[i
     if dest == (me.row, me.lane):
         return dest, None
     if dest in state.course.rocks or state.at(*dest) is not None:
-        return None, f"the space behind {state.label(leader.key)} (row {dest[0]}, lane {dest[1]}) is not free"
+        return None, ride_refusal_reason("wheel_space", who=state.label(leader.key), row=dest[0], lane=dest[1])
     return dest, None
 
 
-def relay_target(state: RaceState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, str | None]:
+def relay_target(state: RaceState, ctx: RoundContext, key: str) -> tuple[tuple[int, int] | None, Message | None]:
     """D16: the space directly in front of the train's frontmost cyclist now (or why not)."""
     refusal = ride_refusal(state, ctx, key)
     if refusal:
         return None, refusal
     members = ctx.train[key]
     if members.index(key) > 3:
-        return None, "only the front four of a train may relay"  # §6.2
+        return None, ride_refusal_reason("not_front_four")  # §6.2
     others = [state.cyclists[m] for m in members if m != key and state.cyclists[m].on_road]
     front = min(others, key=lambda c: (-c.row, c.lane))
     dest = (front.row + 1, front.lane)
     if dest[0] <= state.course.last_row and (dest in state.course.rocks or state.at(*dest) is not None):
-        return None, f"the space in front of {state.label(front.key)} (row {dest[0]}, lane {dest[1]}) is not free"
+        return None, ride_refusal_reason("relay_space", who=state.label(front.key), row=dest[0], lane=dest[1])
     return dest, None
 
 

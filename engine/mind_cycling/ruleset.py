@@ -123,6 +123,3 @@ class MindCyclingRuleset(Ruleset[RaceState]):
     def load(self, data: Mapping[str, Any]) -> RaceState:
         check_state_format(data, STATE_FORMAT)
         return RaceState.from_json({k: v for k, v in data.items() if k != "format"})
-
-    def board_text(self, state: RaceState) -> str:
-        return views.board_text(state)

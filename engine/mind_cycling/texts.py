@@ -93,6 +93,58 @@ def modifiers_info(c: Cyclist, cap: int, wind: bool, fatigued: bool) -> list[Mes
     return out
 
 
+RIDE_REFUSALS: dict[str, tuple[str, str]] = {
+    "not_in_train": ("mc.why.not_in_train", "it is not behind anyone in a train"),
+    "declined": ("mc.why.declined", "it already let its chance go"),
+    "sprinter_mountain": ("mc.why.sprinter_mountain", "a sprinter that starts the round in the mountains can't"),
+    "fatigued": ("mc.why.fatigued", "a fatigued domestique can't"),
+    "front_attacked": ("mc.why.front_attacked", "the cyclist in front of it attacked"),
+    "train_broken": ("mc.why.train_broken", "a cyclist ahead of it in its train crossed the line and broke the train"),
+    "not_front_four": ("mc.why.not_front_four", "only the front four of a train may relay"),
+    "nobody_moved": ("mc.why.nobody_moved", "nobody in front of it moved before its turn"),
+    "wheel_space": ("mc.why.wheel_space", "the space behind {who} (row {row}, lane {lane}) is not free"),
+    "relay_space": ("mc.why.relay_space", "the space in front of {who} (row {row}, lane {lane}) is not free"),
+}
+"""Why a cyclist may not wheel or relay now (§6.1, §6.2, D15, D16): the ``why`` of ``mc.fallback`` and
+``mc.ride_refused``, each reason a sentence of its own."""
+
+PATH_PROBLEMS: dict[str, tuple[str, str]] = {
+    "off_road": ("mc.path.off_road", "step {n} ({step}) would leave the road (lanes 1-{lanes})"),
+    "crosses": ("mc.path.crosses", "step {n} ({step}) already crosses the finish line"),
+    "rock": ("mc.path.rock", "step {n} ({step}) runs into a rock on row {row}, lane {lane}"),
+    "cyclist": ("mc.path.cyclist", "step {n} ({step}) runs into {who} on row {row}, lane {lane}"),
+}
+"""Why an explicit path can't be ridden (live mode): the ``problem`` of ``mc.blocked``."""
+
+WHERE: dict[str, tuple[str, str]] = {
+    "line": ("mc.where.line", "Line {n} ('{line}')"),
+    "cyclist": ("mc.where.cyclist", "Cyclist '{name}'"),
+    "answer": ("mc.where.answer", "Your answer"),
+}
+"""Which part of a text order a refusal is about: the ``where`` that opens it (the quoted text is the
+player's own)."""
+
+
+def ride_refusal_reason(code: str, **params: object) -> Message:
+    """Why a cyclist may not wheel or relay now, by the code of :data:`RIDE_REFUSALS`."""
+    return _word(RIDE_REFUSALS[code], **params)
+
+
+def path_problem(code: str, **params: object) -> Message:
+    """Why an explicit path can't be ridden, by the code of :data:`PATH_PROBLEMS`."""
+    return _word(PATH_PROBLEMS[code], **params)
+
+
+def where_label(code: str, **params: object) -> Message:
+    """The part of a text order a refusal is about: ``Line 2 ('#3 fly')``, ``Cyclist '9'``, ``Your answer``."""
+    return _word(WHERE[code], **params)
+
+
+def nobody_label() -> Message:
+    """An empty list of cyclists, as a sentence reads it: ``none``."""
+    return message_of("mc.none", {}, "none")
+
+
 DEFAULT_LABEL = message_of("mc.preset.default", {}, "default")
 """The label of the default course in a list of presets (``classic [default]``)."""
 
@@ -134,6 +186,10 @@ EVENT_KINDS = frozenset(
 )  # fmt: skip
 """Every event kind (the kind is its message's key)."""
 
+EVENT_WORDS = frozenset(key for key, _ in RIDE_REFUSALS.values())
+"""The messages nested in events' data (and in refusals): why a wheel or relay can't be ridden. The
+actions' words (``mc.action.*``) are listed with the decisions' choices."""
+
 REFUSALS = frozenset(
     {
         "mc.not_entrant", "mc.not_your_turn", "mc.race_over_no_order", "mc.bad_order", "mc.bad_place",
@@ -144,6 +200,9 @@ REFUSALS = frozenset(
         "mc.ride_path", "mc.bad_path", "mc.path_length", "mc.path_and_lane", "mc.pass_not_domestique",
         "mc.off_road", "mc.ride_not_now", "mc.no_attack", "mc.too_far", "mc.blocked", "mc.bad_prompt",
         "mc.ride_refused", "mc.bad_passes", "mc.cannot_pass", "mc.wrong_receiver", "mc.which_pass",
+        "mc.none",
+        *(key for key, _ in PATH_PROBLEMS.values()),
+        *(key for key, _ in WHERE.values()),
     }
 )  # fmt: skip
 """Every refusal of an order (:class:`~engine.messages.OrderError`)."""
@@ -185,4 +244,4 @@ CATALOGUE_TEXTS = frozenset(
 def message_keys() -> frozenset[str]:
     """Every message key Mind Cycling may emit: the lists above and each preset's summary."""
     presets = {preset_key(name) for name in load_presets()}
-    return EVENT_KINDS | REFUSALS | DECISION_TEXTS | RESULT_TEXTS | CATALOGUE_TEXTS | presets
+    return EVENT_KINDS | EVENT_WORDS | REFUSALS | DECISION_TEXTS | RESULT_TEXTS | CATALOGUE_TEXTS | presets

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.messages import Message, msg
-from engine.mind_cycling.board import draw_board, draw_stage
+from engine.mind_cycling.board import draw_stage, stage_frame
 from engine.mind_cycling.course import preview_course
 from engine.mind_cycling.decisions import awaited_ids
 from engine.mind_cycling.models import Options, stage_from
@@ -83,16 +83,17 @@ def stage_board(stage: Mapping[str, Any] | str | None, options: Mapping[str, Any
     model = stage_from(dict(stage) if isinstance(stage, Mapping) else stage)
     course = preview_course(model, opts.lanes, opts.medal_section)
     board = draw_stage(course)
+    frame = stage_frame(course)
     rocks = model.rocks if isinstance(model.rocks, int) else 0
     supply = model.supply_spaces if isinstance(model.supply_spaces, int) else 0
     climb = course.medal_mountain
     if climb is None or not (rocks or supply):
-        return msg("mc.stage_board", "{board}\n" + LEGEND, board=board)
-    where = {"board": board, "first": climb.first, "last": climb.last}
+        return msg("mc.stage_board", FRAME + LEGEND, board=board, **frame)
+    where = {"board": board, "first": climb.first, "last": climb.last, **frame}
     if rocks and supply:
         return msg(
             "mc.stage_board_random",
-            "{board}\n" + LEGEND + "\nPlaced at random by the race seed on rows {first} to {last}: "
+            FRAME + LEGEND + "\nPlaced at random by the race seed on rows {first} to {last}: "
             "rocks {rocks}, supply spaces {supply}.",
             rocks=rocks,
             supply=supply,
@@ -101,22 +102,20 @@ def stage_board(stage: Mapping[str, Any] | str | None, options: Mapping[str, Any
     if rocks:
         return msg(
             "mc.stage_board_random_rocks",
-            "{board}\n" + LEGEND + "\nPlaced at random by the race seed on rows {first} to {last}: rocks {rocks}.",
+            FRAME + LEGEND + "\nPlaced at random by the race seed on rows {first} to {last}: rocks {rocks}.",
             rocks=rocks,
             **where,
         )
     return msg(
         "mc.stage_board_random_supply",
-        "{board}\n" + LEGEND + "\nPlaced at random by the race seed on rows {first} to {last}: supply spaces {supply}.",
+        FRAME + LEGEND + "\nPlaced at random by the race seed on rows {first} to {last}: supply spaces {supply}.",
         supply=supply,
         **where,
     )
 
 
+FRAME = "  FINISH {finish}\n{board}\n   START {start}\n"
+"""The stage board's frame: the finish line on top, the rows (``board``), the start line."""
+
 LEGEND = "P plains, S sprint, M mountain; ## rock, ++ supply space (a feed zone)."
 """The stage board's legend (part of each ``mc.stage_board*`` template)."""
-
-
-def board_text(state: RaceState) -> str:
-    """The part of the course where the cyclists are, as text (public information only)."""
-    return draw_board(state)

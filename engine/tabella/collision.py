@@ -6,7 +6,7 @@ every lane change caused by a Gomitata (D19).
 
 from __future__ import annotations
 
-from engine.tabella.context import RoundContext
+from engine.tabella.context import RoundContext, clamp_text
 from engine.tabella.table import cell_name
 
 V_LOSS = {"climb": 3, "flat": 2, "descent": 1}
@@ -40,7 +40,7 @@ def enter(ctx: RoundContext, rider_id: str) -> None:
     clamp = ctx.change_v(victim, -v_loss)
     assert rider.row is not None
     ctx.say(
-        "collision",
+        "td.collision",
         "Tamponamento in {cell}: {newcomer_name} arrives, {victim_name} (effort {effort}) is hit: "
         "-{r_loss} R, -{v_loss} V{clamp_text} (group of {group}).",
         cell=cell_name(rider.row, rider.pair),
@@ -53,7 +53,7 @@ def enter(ctx: RoundContext, rider_id: str) -> None:
         r_loss=paid,
         v_loss=v_loss,
         clamp=clamp,
-        clamp_text=f", V below 0 costs {clamp} R more" if clamp else "",
+        clamp_text=clamp_text(clamp),
         curvone=pair.curvone,
         strettoia=pair.strettoia,
         r=victim.r,

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.ruleset import Event
-from engine.tabella.events import event
+from engine.messages import Event, Message, event, msg
 from engine.tabella.state import RaceState, Rider
 from engine.tabella.table import Course, Pair
 
@@ -63,6 +62,11 @@ class RoundContext:
     def say(self, kind: str, text: str, **data: Any) -> None:
         self.events.append(event(kind, text, **data))
 
+    def say_as(self, kind: str, key: str, text: str, **data: Any) -> None:
+        """An event of ``kind`` whose message has its own ``key``: one kind (what happened, stable for front
+        ends) worded by case (a Gancio that missed, stole or only hooked), each wording a key of its own."""
+        self.events.append(event(kind, text, key, **data))
+
     # --- the basic effects every rule uses ----------------------------------------------------
     def lose_r(self, rider: Rider, amount: int) -> int:
         """D15: R never goes below 0; returns what was actually paid."""
@@ -85,3 +89,8 @@ class RoundContext:
         """A Gomitata fall (§6.3): -2 R, -2 V, then the clamp (D22). Returns the R paid for the clamp."""
         self.lose_r(rider, 2)
         return self.change_v(rider, -2)
+
+
+def clamp_text(clamp: int) -> Message | str:
+    """``, V below 0 costs 2 R more`` when a fall or a collision drove V below 0 (D14), else nothing."""
+    return msg("td.clamp", ", V below 0 costs {clamp} R more", clamp=clamp) if clamp else ""

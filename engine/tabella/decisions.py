@@ -7,19 +7,68 @@ player would decide it (start, each move's effort and direction, the sprint, the
 
 from __future__ import annotations
 
-from engine.messages import msg
+from collections.abc import Mapping
+
+from engine.messages import Message, OrderError, cached_msg, msg
 from engine.ruleset import Choice, Decision, InputField, Order
-from engine.tabella.orders import (
-    ALLOWED_ROUNDS,
-    SPECIAL_NAMES,
-    START_TITLES,
-    OrderContext,
-    is_whole,
-    special_parts_missing,
-)
+from engine.tabella.orders import awaited_ids, context, is_whole, special_parts_missing, validate
 from engine.tabella.state import ROUNDS, RaceState
 from engine.tabella.syntax import example_text, format_order
 from engine.tabella.table import ROW_NAMES
+from engine.tabella.vocabulary import ALLOWED_ROUNDS, SPECIAL_NAMES, START_TITLES, OrderContext, special_name
+
+START_LABELS = {
+    "A": ("td.choice.start_a", "A Aggressiva"),
+    "B": ("td.choice.start_b", "B Bersagliera"),
+    "C": ("td.choice.start_c", "C Cavaliera"),
+}
+"""How a player reads each start (§5.2): the letter the syntax uses and the start's Italian title."""
+DIRECTION_LABELS = {"S": ("td.choice.dir_s", "S ↑"), "R": ("td.choice.dir_r", "R →"), "D": ("td.choice.dir_d", "D ↓")}
+PUSH_LABELS = {"up": ("td.choice.push_up", "up (towards A)"), "down": ("td.choice.push_down", "down (towards C)")}
+SPECIAL_LABELS = {
+    "V": ("td.choice.special_v", "V Vigorilla"),
+    "G": ("td.choice.special_g", "G Gomitata"),
+    "J": ("td.choice.special_j", "J Gancio di traino"),
+    "B": ("td.choice.special_b", "B Bottigliata"),
+    "X": ("td.choice.special_x", "X Scia"),
+    "P": ("td.choice.special_p", "P Mi alzo in piedi sui pedali"),
+    "V2": ("td.choice.special_v2", "V2 stolen Vigorilla (V2)"),
+    "B2": ("td.choice.special_b2", "B2 stolen bottle throw (B2)"),
+}
+"""Each special as a choice: its code and its name (§6)."""
+
+
+def _label(pair: tuple[str, str]) -> Message:
+    return cached_msg(pair[0], pair[1])
+
+
+def round_choice(label: str) -> Choice:
+    """A round as the syntax writes it (``start``, ``m3``, ``s2``), read as the player reads it."""
+    if label == "start":
+        return Choice(label, cached_msg("td.choice.round_start", "start"))
+    if label.startswith("m"):
+        return Choice(label, cached_msg("td.choice.round_move", "m{n}", n=int(label[1])))
+    return Choice(label, cached_msg("td.choice.round_sprint", "s{n}", n=int(label[1])))
+
+
+def awaited(state: RaceState, partial: Mapping[str, Order] | None = None) -> list[Decision]:
+    """A decision for each rider asked for an order, showing what ``partial`` already holds."""
+    partial = partial or {}
+    out = []
+    for rid in awaited_ids(state):
+        mine = partial.get(rid)
+        ctx = context(state, rid)
+        order: Order = {}
+        complete = False
+        if mine:
+            try:
+                checked = validate(state, rid, mine)
+            except OrderError:
+                pass  # a broken partial shows as nothing chosen yet
+            else:
+                order, complete = checked.order, checked.complete
+        out.append(decision_for(state, rid, order, complete, ctx))
+    return out
 
 
 def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: OrderContext) -> Decision:
@@ -29,7 +78,7 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
     fields: list[InputField] = [
         InputField(
             path=[],
-            label=msg("tabella.field.text", "Write it in one message"),
+            label=msg("td.field.text", "Write it in one message"),
             kind="text",
             required=False,
         )
@@ -38,42 +87,42 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
     missing = [ROUNDS[n] for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
     if live and complete:
         prompt = msg(
-            "tabella.prompt.round_ready",
+            "td.prompt.round_ready",
             "Your order: {order}. You may still change it until the round resolves.",
             order=format_order(order, ctx.names, live_round=state.round),
         )
     elif live:
-        label = ROUNDS[state.round]
-        prompt = msg(
-            "tabella.prompt.round",
-            "Round {label}: {what}",
-            label=label,
-            what=round_question(state.round),
-        )
+        prompt = round_prompt(state.round)
     elif complete:
         prompt = msg(
-            "tabella.prompt.plan_ready",
+            "td.prompt.plan_ready",
             "Your plan is complete: {plan}. You may still change it until the deadline.",
             plan=format_order(order, ctx.names),
         )
     else:
         prompt = msg(
-            "tabella.prompt.plan",
+            "td.prompt.plan",
             "Send your whole race plan: start, five route moves, three sprint moves and any specials "
             "(still missing: {missing})",
             missing=", ".join(missing),
         )
-    info = [msg("tabella.info.course", "{line}", line=line) for line in state.course.lines()]
-    info.append(
-        msg(
-            "tabella.info.rider",
-            "{name}: Resistenza {r}, Velocità {v}{where}",
-            name=rider.name,
-            r=rider.r,
-            v=rider.v,
-            where=f", in {ROW_NAMES[rider.row]}{rider.pair or ''}" if rider.row is not None else "",
+    info = [
+        msg("td.info.course", "{row} (row {number}): {pairs}", row=row, number=number, pairs=pairs)
+        for row, number, pairs in state.course.drawn_rows()
+    ]
+    if rider.row is None:
+        info.append(msg("td.info.rider", "{name}: Resistenza {r}, Velocità {v}", name=rider.name, r=rider.r, v=rider.v))
+    else:
+        info.append(
+            msg(
+                "td.info.rider_placed",
+                "{name}: Resistenza {r}, Velocità {v}, in {cell}",
+                name=rider.name,
+                r=rider.r,
+                v=rider.v,
+                cell=f"{ROW_NAMES[rider.row]}{rider.pair or ''}",
+            )
         )
-    )
     return Decision(
         entrant=rid,
         kind="round" if live else "plan",
@@ -87,12 +136,28 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
     )
 
 
-def round_question(number: int) -> str:
+def round_prompt(number: int) -> Message:
+    """What a live round asks: the start, a route move or a sprint move, with any specials."""
+    label = ROUNDS[number]
     if number == 0:
-        return "choose your start (A Aggressiva, B Bersagliera, C Cavaliera), Bibitone or not, and any specials"
+        return cached_msg(
+            "td.prompt.round_start",
+            "Round {label}: choose your start (A Aggressiva, B Bersagliera, C Cavaliera), Bibitone or not, "
+            "and any specials",
+            label=label,
+        )
     if number <= 5:
-        return "choose the effort (1-5) and the direction (S up, R straight, D down) of your move, and any specials"
-    return "choose how much Resistenza to put into this sprint move, and any specials"
+        return cached_msg(
+            "td.prompt.round_move",
+            "Round {label}: choose the effort (1-5) and the direction (S up, R straight, D down) of your move, "
+            "and any specials",
+            label=label,
+        )
+    return cached_msg(
+        "td.prompt.round_sprint",
+        "Round {label}: choose how much Resistenza to put into this sprint move, and any specials",
+        label=label,
+    )
 
 
 def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[InputField]:
@@ -103,9 +168,9 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             return [
                 InputField(
                     path=["start"],
-                    label=msg("tabella.field.start", "Start"),
+                    label=msg("td.field.start", "Start"),
                     kind="choice",
-                    choices=[Choice(value=k, label=f"{k} {v}") for k, v in START_TITLES.items()],
+                    choices=[Choice(value=k, label=_label(START_LABELS[k])) for k in START_TITLES],
                 )
             ]
         if 1 <= n <= 5 and not is_whole(order.get(label, {})):
@@ -115,22 +180,21 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
                 fields.append(
                     InputField(
                         path=[label, "effort"],
-                        label=msg("tabella.field.effort", "Move {n}: effort", n=n),
+                        label=msg("td.field.effort", "Move {n}: effort", n=n),
                         kind="choice",
-                        choices=[Choice(value=e, label=str(e)) for e in range(1, 6)],
+                        choices=[
+                            Choice(value=e, label=cached_msg("td.choice.effort", "{effort}", effort=e))
+                            for e in range(1, 6)
+                        ],
                     )
                 )
             if "dir" not in move:
                 fields.append(
                     InputField(
                         path=[label, "dir"],
-                        label=msg("tabella.field.dir", "Move {n}: direction", n=n),
+                        label=msg("td.field.dir", "Move {n}: direction", n=n),
                         kind="choice",
-                        choices=[
-                            Choice(value="S", label="S ↑"),
-                            Choice(value="R", label="R →"),
-                            Choice(value="D", label="D ↓"),
-                        ],
+                        choices=[Choice(value=d, label=_label(DIRECTION_LABELS[d])) for d in ("S", "R", "D")],
                     )
                 )
             return fields
@@ -138,7 +202,7 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             return [
                 InputField(
                     path=[label],
-                    label=msg("tabella.field.sprint", "Sprint {n}: intensity", n=n - 5),
+                    label=msg("td.field.sprint", "Sprint {n}: intensity", n=n - 5),
                     kind="number",
                     minimum=0,
                 )
@@ -147,7 +211,7 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
     extras += [
         InputField(
             path=["specials"],
-            label=msg("tabella.field.specials", "Specials (like V@m3 bibitone, G@m2 @Luca down)"),
+            label=msg("td.field.specials", "Specials (like V@m3 bibitone, G@m2 @Luca down)"),
             kind="text",
             required=False,
         )
@@ -157,9 +221,12 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             0,
             InputField(
                 path=["bibitone"],
-                label=msg("tabella.field.bibitone", "Bibitone (reinforced Vigorilla)?"),
+                label=msg("td.field.bibitone", "Bibitone (reinforced Vigorilla)?"),
                 kind="choice",
-                choices=[Choice(value=False, label="No"), Choice(value=True, label="Yes")],
+                choices=[
+                    Choice(value=False, label=cached_msg("td.choice.no", "No")),
+                    Choice(value=True, label=cached_msg("td.choice.yes", "Yes")),
+                ],
                 required=False,
             ),
         )
@@ -173,23 +240,24 @@ def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[In
     pending = order.get("special")
     if isinstance(pending, dict) and pending.get("code") in SPECIAL_NAMES:
         code = pending["code"]
-        group = msg("tabella.group.special", "{name}", name=SPECIAL_NAMES[code])
+        group = msg("td.group.special", "{name}", name=special_name(code))
         fields = []
         for part in special_parts_missing(pending, ctx):
             if part == "round":
                 rounds = [ROUNDS[n] for n in ctx.rounds if n in ALLOWED_ROUNDS[code]]
-                label = msg("tabella.field.special_round", "{name}: with which move", name=SPECIAL_NAMES[code])
-                choices = [Choice(value=r, label=r) for r in rounds]
+                label = msg("td.field.special_round", "{name}: with which move", name=special_name(code))
+                choices = [round_choice(r) for r in rounds]
             elif part == "target":
-                label = msg("tabella.field.special_target", "{name}: target", name=SPECIAL_NAMES[code])
+                label = msg("td.field.special_target", "{name}: target", name=special_name(code))
                 choices = [
-                    Choice(value=r.id, label=r.name)
+                    Choice(value=r.id, label=cached_msg("td.choice.rider", "{name}", name=r.name))
                     for r in state.riders
-                    if r.id != ctx.entrant and (ctx.mode != "live" or r.racing)
+                    if r.id != ctx.entrant
+                    and (ctx.mode != "live" or r.racing or (state.round == 0 and r.status == "waiting"))
                 ]
             else:
-                label = msg("tabella.field.special_dir", "{name}: push", name=SPECIAL_NAMES[code])
-                choices = [Choice(value="up", label="up (towards A)"), Choice(value="down", label="down (towards C)")]
+                label = msg("td.field.special_dir", "{name}: push", name=special_name(code))
+                choices = [Choice(value=d, label=_label(PUSH_LABELS[d])) for d in ("up", "down")]
             fields.append(InputField(["special", part], label, "choice", choices, None, None, False, group))
         return fields
     taken = ctx.used | {e["code"] for e in order.get("specials", [])}
@@ -199,9 +267,9 @@ def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[In
     return [
         InputField(
             path=["special", "code"],
-            label=msg("tabella.field.special", "Add a special"),
+            label=msg("td.field.special", "Add a special"),
             kind="choice",
-            choices=[Choice(value=c, label=f"{c} {SPECIAL_NAMES[c]}") for c in codes],
+            choices=[Choice(value=c, label=_label(SPECIAL_LABELS[c])) for c in codes],
             required=False,
         )
     ]

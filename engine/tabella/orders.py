@@ -1,4 +1,5 @@
-"""Orders: checking and normalising what a player sends (rules §8.1, §8.2, D9).
+"""Orders: checking and normalising what a player sends (rules §8.1, §8.2, D9), and the entry points the
+ruleset delegates to (who is awaited, validate, the automatic order).
 
 An order is one JSON object in both modes. A plan (plan mode) holds every round; a live order holds
 the round being played. Keys: ``start`` (A/B/C), ``bibitone`` (bool), ``m1``-``m5`` (``{"effort",
@@ -9,94 +10,42 @@ and the record's ``received_at``. Conditions that depend on the race situation a
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from engine.messages import OrderError
-from engine.ruleset import Order
-from engine.tabella.state import ROUNDS
+from engine.messages import OrderError, cached_msg, msg
+from engine.ruleset import Order, OrderMeta, Validated
+from engine.tabella import bots
+from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState
+from engine.tabella.syntax import parse_specials, parse_text
+from engine.tabella.vocabulary import (
+    ALLOWED_ROUNDS,
+    DIRECTIONS,
+    FALSE_WORDS,
+    NEEDS_TARGET,
+    PUSH_DIRECTIONS,
+    SPECIAL_NAMES,
+    START_NAMES,
+    TRUE_WORDS,
+    OrderContext,
+    allowed_text,
+    part_name,
+    special_name,
+)
 
-START_NAMES = {
-    "a": "A",
-    "aggressiva": "A",
-    "b": "B",
-    "bersagliera": "B",
-    "c": "C",
-    "cavaliera": "C",
-}
-START_TITLES = {"A": "Aggressiva", "B": "Bersagliera", "C": "Cavaliera"}
-DIRECTIONS = {"s": "S", "d": "D", "r": "R"}
-PUSH_DIRECTIONS = {"up": "up", "su": "up", "down": "down", "giu": "down", "giù": "down"}
-SPECIAL_NAMES = {
-    "V": "Vigorilla",
-    "G": "Gomitata",
-    "J": "Gancio di traino",
-    "B": "Bottigliata",
-    "X": "Scia",
-    "P": "Mi alzo in piedi sui pedali",
-    "V2": "stolen Vigorilla (V2)",
-    "B2": "stolen bottle throw (B2)",
-}
-TRUE_WORDS = {"yes", "y", "si", "sì", "true", "1", "on"}
-FALSE_WORDS = {"no", "n", "false", "0", "off"}
-_ALL = frozenset(range(9))
-# D9: where each special may be used (V2/B2 wherever V/B are, except the start).
-ALLOWED_ROUNDS: dict[str, frozenset[int]] = {
-    "V": _ALL,
-    "G": _ALL,
-    "J": frozenset(range(1, 5)),
-    "B": _ALL,
-    "X": frozenset(range(1, 6)),
-    "P": _ALL,
-    "V2": frozenset(range(1, 9)),
-    "B2": frozenset(range(1, 9)),
-}
-NEEDS_TARGET = frozenset({"G", "J", "B", "B2"})
 _MOVE = re.compile(r"(-?\d+)\s*([^\d\s]*)")
 
 
-def part_name(label: str) -> str:
-    """How a player reads a round label in a message: ``move 3``, ``sprint 2``, ``start``."""
-    if label == "start":
-        return "start"
-    if label.startswith("m"):
-        return f"move {label[1]}"
-    return f"sprint {label[1]}"
-
-
-def allowed_text(code: str) -> str:
-    rounds = sorted(ALLOWED_ROUNDS[code])
-    return ", ".join(ROUNDS[r] for r in rounds)
-
-
 def _error(key: str, text: str, **params: Any) -> OrderError:
-    return OrderError.of(f"tabella.{key}", text, **params)
-
-
-@dataclass(frozen=True)
-class OrderContext:
-    """What validation needs from the race: who orders, who else races, which rounds the order covers."""
-
-    entrant: str
-    names: Mapping[str, str]
-    """Entrant id -> display name, every rider of the race."""
-    mode: str
-    rounds: tuple[int, ...]
-    """Rounds this order may hold (plan: every round from the current one; live: the current one)."""
-    used: frozenset[str] = frozenset()
-    """Specials already used (live mode)."""
-
-    @property
-    def live_round(self) -> int | None:
-        return self.rounds[0] if self.mode == "live" else None
+    return OrderError.of(key, text, **params)
 
 
 def resolve_target(raw: Any, ctx: OrderContext, where: str) -> str:
     """A target written as an id or a display name (``@Luca``, case-insensitive) -> the entrant id."""
     if not isinstance(raw, str) or not raw.strip().lstrip("@").strip():
-        raise _error("order.no_target", "{where}: name the rider to target, like @Luca", where=where)
+        raise _error("td.order.no_target", "{where}: name the rider to target, like @Luca", where=where)
     name = raw.strip().lstrip("@").strip()
     folded = name.casefold()
     found = [eid for eid, ename in ctx.names.items() if ename.casefold() == folded]
@@ -105,7 +54,7 @@ def resolve_target(raw: Any, ctx: OrderContext, where: str) -> str:
     if not found:
         riders = ", ".join(n for eid, n in ctx.names.items() if eid != ctx.entrant)
         raise _error(
-            "order.unknown_target",
+            "td.order.unknown_target",
             "{where}: there is no rider called {name} in this race; the others are {riders}",
             where=where,
             name=name,
@@ -113,7 +62,7 @@ def resolve_target(raw: Any, ctx: OrderContext, where: str) -> str:
         )
     if len(found) > 1:
         raise _error(
-            "order.ambiguous_target",
+            "td.order.ambiguous_target",
             "{where}: {count} riders are called {name}; write the rider's id instead ({ids})",
             where=where,
             count=len(found),
@@ -121,7 +70,7 @@ def resolve_target(raw: Any, ctx: OrderContext, where: str) -> str:
             ids=", ".join(found),
         )
     if found[0] == ctx.entrant:
-        raise _error("order.self_target", "{where}: you can't target yourself; name another rider", where=where)
+        raise _error("td.order.self_target", "{where}: you can't target yourself; name another rider", where=where)
     return found[0]
 
 
@@ -139,7 +88,7 @@ def check_start(raw: Any) -> str:
     value = START_NAMES.get(str(raw).strip().casefold()) if isinstance(raw, str) else None
     if value is None:
         raise _error(
-            "order.bad_start",
+            "td.order.bad_start",
             "start: choose A (Aggressiva), B (Bersagliera) or C (Cavaliera), you wrote {value}",
             value=raw,
         )
@@ -151,7 +100,7 @@ def check_bibitone(raw: Any) -> bool:
         return raw
     if isinstance(raw, str) and raw.strip().casefold() in TRUE_WORDS | FALSE_WORDS:
         return raw.strip().casefold() in TRUE_WORDS
-    raise _error("order.bad_bibitone", "bibitone: write yes or no, you wrote {value}", value=raw)
+    raise _error("td.order.bad_bibitone", "bibitone: write yes or no, you wrote {value}", value=raw)
 
 
 def check_move(label: str, raw: Any) -> dict[str, Any]:
@@ -161,7 +110,7 @@ def check_move(label: str, raw: Any) -> dict[str, Any]:
         found = _MOVE.fullmatch(raw.strip())
         if found is None or not found.group(2):
             raise _error(
-                "order.bad_move",
+                "td.order.bad_move",
                 "{where}: write an effort 1 to 5 and a direction S, D or R, like 3R; you wrote {value}",
                 where=where,
                 value=raw,
@@ -169,14 +118,14 @@ def check_move(label: str, raw: Any) -> dict[str, Any]:
         raw = {"effort": found.group(1), "dir": found.group(2)}
     if not isinstance(raw, Mapping):
         raise _error(
-            "order.bad_move",
+            "td.order.bad_move",
             "{where}: write an effort 1 to 5 and a direction S, D or R, like 3R; you wrote {value}",
             where=where,
             value=raw,
         )
     unknown = sorted(set(raw) - {"effort", "dir"})
     if unknown:
-        raise _error("order.bad_move_key", "{where}: unknown part {part}", where=where, part=unknown[0])
+        raise _error("td.order.bad_move_key", "{where}: unknown part {part}", where=where, part=unknown[0])
     move: dict[str, Any] = {}
     # A move object may be built one field at a time (effort, then direction): a missing part makes
     # the order incomplete, not wrong.
@@ -184,7 +133,7 @@ def check_move(label: str, raw: Any) -> dict[str, Any]:
         effort = _int(raw.get("effort"))
         if effort is None or not 1 <= effort <= 5:
             raise _error(
-                "order.bad_effort",
+                "td.order.bad_effort",
                 "{where}: effort must be 1 to 5, you wrote {value}",
                 where=where,
                 value=raw.get("effort"),
@@ -195,7 +144,7 @@ def check_move(label: str, raw: Any) -> dict[str, Any]:
         norm = DIRECTIONS.get(str(direction).strip().casefold())
         if norm is None:
             raise _error(
-                "order.bad_direction",
+                "td.order.bad_direction",
                 "{where}: direction must be S, D or R, you wrote {value}",
                 where=where,
                 value=direction,
@@ -209,7 +158,7 @@ def check_sprint(label: str, raw: Any) -> int:
     value = _int(raw)
     if value is None or value < 0:
         raise _error(
-            "order.bad_intensity",
+            "td.order.bad_intensity",
             "{where}: intensity must be a whole number 0 or more, you wrote {value}",
             where=part_name(label),
             value=raw,
@@ -220,17 +169,17 @@ def check_sprint(label: str, raw: Any) -> int:
 def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
     """One special entry: its code, its round (D9), its target and push direction (§8.2)."""
     if not isinstance(raw, Mapping):
-        raise _error("order.bad_special", "specials: each entry needs a code and a round, like V@m3")
+        raise _error("td.order.bad_special", "specials: each entry needs a code and a round, like V@m3")
     code = str(raw.get("code", "")).strip().upper()
     if code not in SPECIAL_NAMES:
         raise _error(
-            "order.unknown_special",
+            "td.order.unknown_special",
             "specials: {value} is not a special; use V, G, J, B, X, P, V2 or B2",
             value=raw.get("code"),
         )
     unknown = sorted(set(raw) - {"code", "round", "target", "dir", "bibitone"})
     if unknown:
-        raise _error("order.bad_special_key", "{code}: unknown part {part}", code=code, part=unknown[0])
+        raise _error("td.order.bad_special_key", "{code}: unknown part {part}", code=code, part=unknown[0])
     label = raw.get("round")
     live = ctx.live_round
     if label in (None, "") and live is not None:
@@ -238,33 +187,33 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
     label = str(label).strip().casefold() if label is not None else ""
     if label not in ROUNDS:
         raise _error(
-            "order.special_round",
+            "td.order.special_round",
             "{code}: say in which round, like {code}@m3 (start, m1-m5, s1-s3); you wrote {value}",
             code=code,
-            value=raw.get("round") or "nothing",
+            value=raw.get("round") or cached_msg("td.order.nothing", "nothing"),
         )
     number = ROUNDS.index(label)
     where = f"{code}@{label}"
     if live is not None and number != live:
         raise _error(
-            "order.special_other_round",
+            "td.order.special_other_round",
             "{where}: this order is for {round}; specials go with the move of the round they are used in",
             where=where,
             round=ROUNDS[live],
         )
     if number not in ctx.rounds:
         raise _error(
-            "order.special_past",
+            "td.order.special_past",
             "{where}: that round is already over; this plan covers {rounds}",
             where=where,
             rounds=", ".join(ROUNDS[n] for n in ctx.rounds),
         )
     if number not in ALLOWED_ROUNDS[code]:
         raise _error(
-            "order.special_not_here",
+            "td.order.special_not_here",
             "{where}: the {name} can't be used in {round}; it is allowed in {allowed}",
             where=where,
-            name=SPECIAL_NAMES[code],
+            name=special_name(code),
             round=label,
             allowed=allowed_text(code),
         )
@@ -273,15 +222,15 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
     stray_target = raw.get("target")
     if code not in NEEDS_TARGET and stray_target not in (None, ""):
         raise _error(
-            "order.no_target_here",
+            "td.order.no_target_here",
             "{where}: the {name} takes no target (you wrote {value})",
             where=where,
-            name=SPECIAL_NAMES[code],
+            name=special_name(code),
             value=str(stray_target).strip().lstrip("@").strip(),
         )
     if code != "G" and raw.get("dir") not in (None, ""):
         raise _error(
-            "order.no_direction_here",
+            "td.order.no_direction_here",
             "{where}: only a Gomitata takes a direction (you wrote {value})",
             where=where,
             value=raw.get("dir"),
@@ -293,15 +242,17 @@ def check_special(raw: Any, ctx: OrderContext) -> dict[str, Any]:
         norm = PUSH_DIRECTIONS.get(str(direction).strip().casefold()) if direction is not None else None
         if norm is None:
             raise _error(
-                "order.push_direction",
+                "td.order.push_direction",
                 "{where}: say which way you push, up (towards A) or down (towards C){wrote}",
                 where=where,
-                wrote=f", you wrote {direction}" if direction not in (None, "") else "",
+                wrote=msg("td.order.you_wrote", ", you wrote {value}", value=direction)
+                if direction not in (None, "")
+                else "",
             )
         entry["dir"] = norm
     if raw.get("bibitone"):
         if code != "V":
-            raise _error("order.bibitone_not_v", "{where}: bibitone goes on your V entry", where=where)
+            raise _error("td.order.bibitone_not_v", "{where}: bibitone goes on your V entry", where=where)
         entry["bibitone"] = True
     return entry
 
@@ -311,21 +262,21 @@ def check_pending_special(raw: Any, ctx: OrderContext, given: Sequence[Any]) -> 
     code is checked at once (known, not used yet, not already in the order); the whole entry is checked
     by :func:`check_special` once :func:`special_ready` says it is whole, and joins ``specials``."""
     if not isinstance(raw, Mapping):
-        raise _error("order.bad_special", "specials: each entry needs a code and a round, like V@m3")
+        raise _error("td.order.bad_special", "specials: each entry needs a code and a round, like V@m3")
     code = str(raw.get("code", "")).strip().upper()
     if code not in SPECIAL_NAMES:
         raise _error(
-            "order.unknown_special",
+            "td.order.unknown_special",
             "specials: {value} is not a special; use V, G, J, B, X, P, V2 or B2",
             value=raw.get("code"),
         )
     taken = {str(e.get("code", "")).upper() for e in given if isinstance(e, Mapping)}
     if code in taken or code in ctx.used:
         raise _error(
-            "order.special_used",
+            "td.order.special_used",
             "{code}: you have already used your {name} in this race",
             code=code,
-            name=SPECIAL_NAMES[code],
+            name=special_name(code),
         )
     return {**{k: v for k, v in raw.items() if v not in (None, "")}, "code": code}
 
@@ -363,16 +314,16 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
     for key, value in raw.items():
         if key == "start":
             if "start" not in labels:
-                raise _error("order.not_now", "start: the start is not part of this order")
+                raise _error("td.order.not_now", "start: the start is not part of this order")
             out["start"] = check_start(value)
         elif key == "bibitone":
             if ctx.mode == "live" and "start" not in labels:
-                raise _error("order.bibitone_late", "bibitone: the Bibitone is declared with the start")
+                raise _error("td.order.bibitone_late", "bibitone: the Bibitone is declared with the start")
             out["bibitone"] = check_bibitone(value)
         elif key in ROUNDS and key != "start":
             if key not in labels:
                 raise _error(
-                    "order.not_now",
+                    "td.order.not_now",
                     "{where}: this order is for {rounds}",
                     where=part_name(key),
                     rounds=", ".join(ROUNDS[n] for n in ctx.rounds),
@@ -383,16 +334,14 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
         elif key == "special":
             out["special"] = value
         else:
-            raise _error("order.unknown_key", "unknown part of the order: {part}", part=key)
+            raise _error("td.order.unknown_key", "unknown part of the order: {part}", part=key)
     specials = out.pop("specials", None)
     pending = out.pop("special", None)
     if specials is not None:
         if isinstance(specials, str):
-            from engine.tabella.syntax import parse_specials  # syntax builds on this module
-
             specials = parse_specials(specials, ctx)
         if not isinstance(specials, Sequence) or isinstance(specials, str):
-            raise _error("order.bad_specials", "specials must be a list of entries like V@m3")
+            raise _error("td.order.bad_specials", "specials must be a list of entries like V@m3")
     if pending is not None:
         pending = check_pending_special(pending, ctx, specials or [])
         if special_ready(pending, ctx):
@@ -406,7 +355,7 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
             if entry.pop("bibitone", False):
                 out["bibitone"] = True
         if out.get("bibitone") and ctx.mode == "live" and 0 not in ctx.rounds:
-            raise _error("order.bibitone_late", "bibitone: the Bibitone is declared with the start")
+            raise _error("td.order.bibitone_late", "bibitone: the Bibitone is declared with the start")
         out["specials"] = sorted(
             checked, key=lambda e: (ROUNDS.index(e["round"]), list(SPECIAL_NAMES).index(e["code"]))
         )
@@ -425,7 +374,7 @@ def _no_repeats(entries: list[dict[str, Any]], ctx: OrderContext) -> None:
         code = entry["code"]
         if code in seen:
             raise _error(
-                "order.special_twice",
+                "td.order.special_twice",
                 "{code} appears twice ({first} and {second}): each special is used once per race",
                 code=code,
                 first=seen[code],
@@ -433,10 +382,10 @@ def _no_repeats(entries: list[dict[str, Any]], ctx: OrderContext) -> None:
             )
         if code in ctx.used:
             raise _error(
-                "order.special_used",
+                "td.order.special_used",
                 "{code}: you have already used your {name} in this race",
                 code=code,
-                name=SPECIAL_NAMES[code],
+                name=special_name(code),
             )
         seen[code] = entry["round"]
 
@@ -461,3 +410,105 @@ def automatic_order(ctx: OrderContext) -> Order:
             order[label] = 0
     order["specials"] = []
     return order
+
+
+# --- the entry points the ruleset delegates to -------------------------------------------------------
+def names_of(state: RaceState) -> dict[str, str]:
+    """Entrant id -> display name, every rider of the race."""
+    return {r.id: r.name for r in state.riders}
+
+
+def awaited_ids(state: RaceState) -> list[str]:
+    """Who is asked for an order: every starter in plan mode (D8), the riders still racing in live mode."""
+    if state.over:
+        return []
+    if state.mode == "plan":
+        return [r.id for r in state.riders if r.status in ("waiting", "racing")]
+    return [r.id for r in state.riders if r.racing or (r.status == "waiting" and state.round == 0)]
+
+
+def rounds_of(state: RaceState) -> tuple[int, ...]:
+    """The rounds an order covers now: all those left (plan mode, D1) or the one at hand (live mode)."""
+    if state.mode == "plan":
+        return tuple(range(state.round, LAST_ROUND + 1))
+    return (state.round,)
+
+
+def context(state: RaceState, entrant: str) -> OrderContext:
+    """What checking ``entrant``'s order needs from the race."""
+    rider = state.rider(entrant)
+    return OrderContext(
+        entrant=entrant,
+        names=names_of(state),
+        mode=state.mode,
+        rounds=rounds_of(state),
+        used=frozenset(rider.used),
+    )
+
+
+def validate(state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
+    """An order sent as text (§8.3) or as fields (merged into ``previous``), checked and normalised."""
+    if entrant not in awaited_ids(state):
+        raise OrderError.of("td.not_awaited", "No order is needed from you now: you are not racing.")
+    ctx = context(state, entrant)
+    if isinstance(order, str):
+        order = {"text": order}
+    if not isinstance(order, Mapping):
+        raise OrderError.of("td.order.not_object", "An order is a text message or a JSON object.")
+    raw: dict[str, Any]
+    if "text" in order:
+        text = order["text"]
+        if not isinstance(text, str):
+            raise OrderError.of("td.order.bad_text", "The text of an order must be a string.")
+        raw = parse_text(text, ctx)
+        extra = sorted(k for k in order if k != "text")
+        if extra:
+            raise OrderError.of(
+                "td.order.text_and_fields",
+                "Send either the text or the fields, not both (found {part} next to the text)",
+                part=extra[0],
+            )
+    else:
+        raw = merge(previous or {}, dict(order))
+    checked, complete = normalise(raw, ctx)
+    return Validated(order=checked, complete=complete)
+
+
+def auto_order(state: RaceState, entrant: str, partial: Order | None = None, strategy: str | None = None) -> Order:
+    """The automatic order (§4.1) or a bot's, keeping whatever the player already chose."""
+    ctx = context(state, entrant)
+    kept: Order = {}
+    if partial:
+        try:
+            kept, _ = normalise(dict(partial), ctx)
+        except OrderError:
+            kept = {}
+    if strategy is None:
+        base = automatic_order(ctx)  # §4.1: Cavaliera, 1R, 0, no specials
+    elif strategy in bots.STRATEGIES:
+        made = (bots.plan_order if state.mode == "plan" else bots.live_order)(state, entrant, strategy)
+        base, _ = normalise(made, ctx)
+    else:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(bots.STRATEGIES)}")
+    # What the player already chose stays, a half-chosen move included (its effort or direction).
+    return merge(base, kept)
+
+
+def checked(state: RaceState, rid: str, order: Order, meta: OrderMeta | None) -> Order:
+    """The order as validated (the driver validates already; a direct caller may not have), with its
+    bookkeeping (``received_at``, ``auto``) beside it under the same keys, for the round to read."""
+    result = validate(state, rid, order)
+    if not result.complete:
+        raise OrderError.of("td.order.incomplete", "The order of {rider} is incomplete.", rider=rid)
+    return {**result.order, **meta} if meta else result.order
+
+
+def merge(previous: Order, order: Order) -> Order:
+    """``order`` laid over ``previous``, a move's parts merged one level down (a panel sends one part at a time)."""
+    merged = {k: copy.deepcopy(v) for k, v in previous.items()}
+    for key, value in order.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return merged

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from engine.ruleset import Column, column
+from engine.messages import Message, cached_msg, msg
+from engine.ruleset import Column, Result, Standing, column
 from engine.tabella.priority import time_key
 from engine.tabella.state import RaceState, Rider
 
@@ -13,13 +15,24 @@ from engine.tabella.state import RaceState, Rider
 def columns() -> list[Column]:
     """The figures of the result (§7: Velocità ranks, then Resistenza), as a table shows them.
     New objects each call: a result belongs to its caller."""
+    status = column("status", "td.column.status", "Status", "status", "text")
+    status.words = {
+        "finished": cached_msg("td.status.finished", "finished"),
+        "racing": cached_msg("td.status.racing", "racing"),
+        "exhausted": cached_msg("td.status.exhausted", "exhausted"),
+        "did_not_start": cached_msg("td.status.did_not_start", "did not start"),
+        "waiting": cached_msg("td.status.waiting", "waiting to start"),
+        "void": cached_msg("td.status.void", "void race"),
+    }
+    gazzetta = column("gazzetta", "td.column.gazzetta", "Gazzetta", "status", "text")
+    gazzetta.words = {"caught": cached_msg("td.status.caught", "caught doping, ranked last")}
     return [
-        column("points", "tabella.column.points", "Points", "points"),
-        column("V", "tabella.column.velocita", "Velocità", "rating"),
-        column("R", "tabella.column.resistenza", "Resistenza", "rating"),
-        column("status", "tabella.column.status", "Status", "status", "text"),
-        column("progress", "tabella.column.progress", "Rounds completed", "count"),
-        column("gazzetta", "tabella.column.gazzetta", "Gazzetta", "status", "text"),
+        column("points", "td.column.points", "Points", "points"),
+        column("V", "td.column.velocita", "Velocità", "rating"),
+        column("R", "td.column.resistenza", "Resistenza", "rating"),
+        status,
+        column("progress", "td.column.progress", "Rounds completed", "count"),
+        gazzetta,
     ]
 
 
@@ -88,3 +101,50 @@ def championship(results: Sequence[Mapping[str, int]]) -> list[tuple[str, int, i
         place = table[-1][2] if table and key(order[i - 1]) == key(entrant) else i + 1
         table.append((entrant, totals[entrant], place))
     return table
+
+
+def result(state: RaceState) -> Result:
+    """The standings (§7), non-starters after the classified riders (R-TDD-1), provisional until the Gazzetta."""
+    finished = state.over
+    if state.void:
+        return Result(
+            finished=True,
+            standings=[
+                Standing(entrant=r.id, riders=[r.id], place=1, figures={"status": "void", "points": 0})
+                for r in state.riders
+            ],
+            notes=[msg("td.note.void", "The race is void: fewer than 2 riders started.")],
+            columns=columns(),
+        )
+    placed = rank(state.riders, gazzetta_applies(state))
+    standings = []
+    for p in placed:
+        r = p.rider
+        status = "exhausted" if r.status == "exhausted" else ("finished" if finished else "racing")
+        figures: dict[str, Any] = {
+            "points": points_for(p.place) if finished else 0,
+            "V": r.v_at_stop if r.status == "exhausted" else r.v,
+            "R": r.r,
+            "status": status,
+        }
+        if r.status == "exhausted":
+            figures["progress"] = r.progress
+        if p.caught:
+            figures["gazzetta"] = "caught"
+        standings.append(Standing(entrant=r.id, riders=[r.id], place=p.place, figures=figures))
+    after = len(placed) + 1
+    for r in state.riders:
+        if r.status in ("dns", "waiting"):
+            # R-TDD-1: non-starters are listed after the classified riders, with no points.
+            label = "did_not_start" if r.status == "dns" else "waiting"
+            standings.append(Standing(entrant=r.id, riders=[r.id], place=after, figures={"status": label, "points": 0}))
+    notes: list[Message] = []
+    provisional = finished and not state.gazzetta_published
+    if provisional:
+        notes.append(
+            msg(
+                "td.note.provisional",
+                "Provisional until the Gazzetta dello Sport's front page is published.",
+            )
+        )
+    return Result(finished=finished, provisional=provisional, standings=standings, notes=notes, columns=columns())

@@ -6,6 +6,7 @@ own moves goes through the round's priority list (D7).
 
 from __future__ import annotations
 
+from engine.messages import cached_msg, msg
 from engine.rng import Rng
 from engine.tabella.collision import enter
 from engine.tabella.context import Intent, RoundContext
@@ -17,6 +18,12 @@ from engine.tabella.table import ROW_NAMES, cell_name
 START_EFFECTS = {"A": (2, 2), "B": (1, 1), "C": (0, 0)}
 """§5.2: start -> (V gained, R paid)."""
 ROW_STEP = {"S": -1, "D": 1, "R": 0}
+START_TITLE_TEXTS = {
+    "A": ("td.start.aggressiva", "Aggressiva"),
+    "B": ("td.start.bersagliera", "Bersagliera"),
+    "C": ("td.start.cavaliera", "Cavaliera"),
+}
+"""§5.2: each start's name, a message of its own (a translator may keep the Italian or not)."""
 
 
 def new_context(state: RaceState, number: int, intents: dict[str, Intent]) -> RoundContext:
@@ -31,7 +38,7 @@ def new_context(state: RaceState, number: int, intents: dict[str, Intent]) -> Ro
 def resolve_round(state: RaceState, number: int, intents: dict[str, Intent]) -> RoundContext:
     """Play round ``number`` on ``state`` (changed in place) with every racing rider's intent."""
     ctx = new_context(state, number, intents)
-    ctx.say("round", "Round {label}.", round=number, label=ROUNDS[number], priority=list(ctx.priority))
+    ctx.say("td.round", "Round {label}.", round=number, label=ROUNDS[number], priority=list(ctx.priority))
     if number == 0:
         _start(ctx)
     elif number <= 5:
@@ -85,12 +92,12 @@ def _start(ctx: RoundContext) -> None:
         rider.v += gain
         ctx.lose_r(rider, cost)
         ctx.say(
-            "start",
+            "td.start",
             "{name} starts {title} from row {start} (R {r}, V {v}).",
             rider=rid,
             name=rider.name,
             start=start,
-            title={"A": "Aggressiva", "B": "Bersagliera", "C": "Cavaliera"}[start],
+            title=cached_msg(*START_TITLE_TEXTS[start]),
             r=rider.r,
             v=rider.v,
         )
@@ -122,7 +129,7 @@ def _route(ctx: RoundContext) -> None:
         terrain_v = {"climb": -2, "descent": 2, "flat": 0}[pair.terrain]
         clamp = ctx.change_v(rider, terrain_v)  # D14: the climb's -2 is clamped at once
         ctx.say(
-            "move",
+            "td.move",
             "{name} plays {effort}{dir}{free_text}: {frm} -> {cell} {pair_text}, bonus +{bonus}, "
             "terrain {terrain_v:+d}{clamp_text} (R {r}, V {v}).",
             rider=rid,
@@ -131,7 +138,7 @@ def _route(ctx: RoundContext) -> None:
             dir=intent.dir,
             paid=paid,
             free=free,
-            free_text=" (free, Gancio)" if free else "",
+            free_text=cached_msg("td.move.free", " (free, Gancio)") if free else "",
             frm=ROW_NAMES[before] + (str(k - 1) if k > 1 else ""),
             cell=cell_name(row, k),
             pair_text=pair.describe(),
@@ -140,7 +147,7 @@ def _route(ctx: RoundContext) -> None:
             terrain=pair.terrain,
             terrain_v=terrain_v,
             clamp=clamp,
-            clamp_text=f", V below 0 costs {clamp} R" if clamp else "",
+            clamp_text=msg("td.move.clamp", ", V below 0 costs {clamp} R", clamp=clamp) if clamp else "",
             r=rider.r,
             v=rider.v,
         )
@@ -158,13 +165,13 @@ def _sprint(ctx: RoundContext) -> None:
         paid = ctx.lose_r(rider, wanted)  # D16: reduced to R, V gained = R paid
         rider.v += paid
         ctx.say(
-            "sprint",
+            "td.sprint",
             "{name} sprints {paid}{reduced} (R {r}, V {v}).",
             rider=rid,
             name=rider.name,
             intensity=wanted,
             paid=paid,
-            reduced=f" (of {wanted} asked)" if paid < wanted else "",
+            reduced=msg("td.sprint.reduced", " (of {asked} asked)", asked=wanted) if paid < wanted else "",
             r=rider.r,
             v=rider.v,
         )
@@ -180,7 +187,7 @@ def _exhaustion(ctx: RoundContext) -> None:
             rider.progress = ctx.number
             rider.v_at_stop = rider.v
             ctx.say(
-                "exhausted",
+                "td.exhausted",
                 "{name} is out of Resistenza and stops ({where}, V {v}).",
                 rider=rid,
                 name=rider.name,

@@ -1,10 +1,17 @@
-"""Applying a record's ``setup``: riders placed with explicit values, the round to start at."""
+"""How a race begins: its table and rows drawn (D3-D5), and a record's ``setup`` applied (riders placed with
+explicit values, the round to start at)."""
 
 from __future__ import annotations
 
-from engine.tabella.models import Setup
-from engine.tabella.state import ROUNDS, RaceState, StolenBottle
-from engine.tabella.table import ROW_NAMES
+from collections.abc import Mapping
+from typing import Any
+
+from engine.rng import Rng
+from engine.ruleset import Entrant, Event
+from engine.tabella.models import Options, Setup
+from engine.tabella.presets import stage_of
+from engine.tabella.state import ROUNDS, RaceState, Rider, StolenBottle
+from engine.tabella.table import ROW_NAMES, check_table, classic_table, random_table
 
 
 def apply_setup(state: RaceState, setup: Setup) -> None:
@@ -49,3 +56,43 @@ def apply_setup(state: RaceState, setup: Setup) -> None:
         rider.doped = given.doped
         rider.free_effort = given.free_effort
         rider.order_time = given.order_time
+
+
+def new_race(
+    stage: Mapping[str, Any] | str | None,
+    options: Mapping[str, Any],
+    entrants: list[Entrant],
+    seed: int,
+    setup: Mapping[str, Any] | None,
+) -> tuple[RaceState, list[Event]]:
+    """A new race on ``stage``: the table and first row drawn from the seed when they are random (D5)."""
+    opts = Options.model_validate(dict(options or {}))
+    chosen = stage_of(stage)
+    plan = Setup.model_validate(dict(setup or {}))
+    rng = Rng.from_seed(seed, "tabella")
+    if isinstance(chosen.table, list):
+        table, source = [list(r) for r in check_table(chosen.table)], "explicit"
+    elif chosen.table == "random":
+        table, source = random_table(rng), "random"  # D3, D5
+    else:
+        table, source = classic_table(), "classic"
+    if chosen.rows == "random":
+        first = rng.randint(1, 8)  # D4, D5
+    elif isinstance(chosen.rows, int) and 1 <= chosen.rows <= 8:
+        first = chosen.rows
+    else:
+        raise ValueError(f"stage.rows must be 1 to 8 or 'random', not {chosen.rows!r}")
+    riders = [Rider(id=e.id, name=e.name) for e in entrants]
+    state = RaceState(
+        seed=seed,
+        options=opts.model_dump(),
+        table=table,
+        table_source=source,
+        first_row=first,
+        riders=riders,
+        bots={e.id: e.bot for e in entrants},
+        rng=rng.state,
+        gazzetta_forced=plan.gazzetta_hit,
+    )
+    apply_setup(state, plan)
+    return state, []

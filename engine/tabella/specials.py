@@ -6,12 +6,34 @@ that moment, never in advance.
 
 from __future__ import annotations
 
+from engine.messages import cached_msg, msg
 from engine.tabella.collision import enter
-from engine.tabella.context import RoundContext
+from engine.tabella.context import RoundContext, clamp_text
 from engine.tabella.state import ROUNDS, Rider, StolenBottle
 from engine.tabella.table import ROW_NAMES, cell_name
 
 PUSH = {"up": -1, "down": 1}
+DRINK_TEXTS = {
+    ("V", False): ("td.drink.own", "{name} drinks the Vigorilla: +4 R (R {r}, V {v})."),
+    ("V", True): (
+        "td.drink.own_bibitone",
+        "{name} drinks the Vigorilla — it's a Bibitone!: +4 R, +3 V (R {r}, V {v}).",
+    ),
+    ("V2", False): ("td.drink.stolen", "{name} drinks a stolen Vigorilla: +4 R (R {r}, V {v})."),
+    ("V2", True): (
+        "td.drink.stolen_bibitone",
+        "{name} drinks a stolen Vigorilla — it's a Bibitone!: +4 R, +3 V (R {r}, V {v}).",
+    ),
+}
+"""(code, reinforced) -> the drink's message key and English text (§6.2, D20): one sentence per case."""
+GOMITATA_REASONS = {
+    "not_racing": ("td.gomitata.reason.not_racing", "not racing"),
+    "slower_start": ("td.gomitata.reason.slower_start", "did not choose a faster start"),
+    "not_faster": ("td.gomitata.reason.not_faster", "not faster"),
+    "out_of_reach": ("td.gomitata.reason.out_of_reach", "out of reach"),
+    "off_the_road": ("td.gomitata.reason.off_the_road", "would leave the road"),
+}
+"""Why a Gomitata fails (§6.3, D22) -> the reason's message key and English words."""
 
 
 def _use(rider: Rider, code: str) -> None:
@@ -36,7 +58,7 @@ def drink(ctx: RoundContext, rider: Rider, code: str) -> None:
     if not ok:
         # D28: no full bottle of that kind in hand -> no effect.
         ctx.say(
-            "drink_failed",
+            "td.drink_failed",
             "{name} reaches for a bottle ({code}), but has none to drink.",
             rider=rider.id,
             name=rider.name,
@@ -48,15 +70,12 @@ def drink(ctx: RoundContext, rider: Rider, code: str) -> None:
         rider.v += 3
         rider.doped = True  # D21: whoever drinks a reinforced bottle carries the doping risk
     ctx.drank.add(rider.id)
-    ctx.say(
-        "drink",
-        "{name} drinks {whose}Vigorilla{bibitone_text}: +4 R{extra} (R {r}, V {v}).",
+    ctx.say_as(
+        "td.drink",
+        *DRINK_TEXTS[(code, reinforced)],
         rider=rider.id,
         name=rider.name,
         code=code,
-        whose="a stolen " if code == "V2" else "the ",
-        bibitone_text=" — it's a Bibitone!" if reinforced else "",
-        extra=", +3 V" if reinforced else "",
         reinforced=reinforced,
         r=rider.r,
         v=rider.v,
@@ -68,7 +87,7 @@ def stand_up(ctx: RoundContext, rider: Rider) -> None:
     _use(rider, "P")
     rider.v += 2
     ctx.played_p.add(rider.id)
-    ctx.say("pedals", "{name} stands up on the pedals: +2 V (V {v}).", rider=rider.id, name=rider.name, v=rider.v)
+    ctx.say("td.pedals", "{name} stands up on the pedals: +2 V (V {v}).", rider=rider.id, name=rider.name, v=rider.v)
 
 
 def _where(ctx: RoundContext, rider: Rider) -> str:
@@ -86,19 +105,19 @@ def gomitata(ctx: RoundContext, pusher: Rider) -> None:
     target = ctx.rider(entry["target"])
     direction = entry.get("dir")
     delta = PUSH.get(direction or "", 0) if not ctx.in_sprint else 0
-    reason = None
+    reason: str | None = None
     if not target.racing:
-        reason = "not racing"
+        reason = "not_racing"
     elif ctx.number == 0 and not (target.start or "C") < (pusher.start or "C"):
-        reason = "did not choose a faster start"  # §5.2: A is faster than B, B than C
+        reason = "slower_start"  # §5.2: A is faster than B, B than C
     elif target.v <= pusher.v:
-        reason = "not faster"  # D22: strictly higher V at the moment of resolution
+        reason = "not_faster"  # D22: strictly higher V at the moment of resolution
     elif not ctx.in_sprint and (
         target.row is None or pusher.row is None or abs(target.row - pusher.row) > 1 or target.pair != pusher.pair
     ):
-        reason = "out of reach"
+        reason = "out_of_reach"
     elif not ctx.in_sprint and target.row is not None and not 0 <= target.row + delta <= 2:
-        reason = "would leave the road"  # D22: a push off the road is in vain
+        reason = "off_the_road"  # D22: a push off the road is in vain
     faller = pusher if reason else target
     clamp = ctx.fall(faller)
     moved = False
@@ -106,11 +125,15 @@ def gomitata(ctx: RoundContext, pusher: Rider) -> None:
         faller.row += delta
         moved = True
     if reason:
+        key = "td.gomitata.fails"
         text = "{name} throws a Gomitata at {target_name}, but it fails ({reason}): {name} falls, -2 R, -2 V"
     else:
+        key = "td.gomitata.falls"
         text = "{name} elbows {target_name}, who falls: -2 R, -2 V"
-    ctx.say(
-        "gomitata",
+    where = _where(ctx, faller)
+    ctx.say_as(
+        "td.gomitata",
+        key,
         text + "{clamp_text}{move_text}.",
         rider=pusher.id,
         name=pusher.name,
@@ -118,13 +141,13 @@ def gomitata(ctx: RoundContext, pusher: Rider) -> None:
         target_name=target.name,
         dir=direction,
         success=reason is None,
-        reason=reason or "",
+        reason=cached_msg(*GOMITATA_REASONS[reason]) if reason else "",
         faller=faller.id,
         clamp=clamp,
-        clamp_text=f", V below 0 costs {clamp} R more" if clamp else "",
+        clamp_text=clamp_text(clamp),
         moved=moved,
-        to=_where(ctx, faller),
-        move_text=f"; {faller.name} goes to {_where(ctx, faller)}" if moved else "",
+        to=where,
+        move_text=msg("td.gomitata.moved", "; {name} goes to {to}", name=faller.name, to=where) if moved else "",
         r=faller.r,
         v=faller.v,
     )
@@ -145,13 +168,17 @@ def gancio(ctx: RoundContext, rider: Rider) -> None:
             rider.stolen = StolenBottle(owner=target.id, reinforced=target.reinforced)
             stole = True
     if not same_cell:
+        key = "td.gancio.missed"
         text = "{name} reaches for {target_name}'s saddle with the Gancio, but {target_name} is not in the same cell."
     elif stole:
+        key = "td.gancio.stole"
         text = "{name} hooks on to {target_name}: next move is free, and {target_name}'s Vigorilla changes hands."
     else:
+        key = "td.gancio.hooked"
         text = "{name} hooks on to {target_name}: next move is free (no full bottle to steal)."
-    ctx.say(
-        "gancio",
+    ctx.say_as(
+        "td.gancio",
+        key,
         text,
         rider=rider.id,
         name=rider.name,
@@ -183,12 +210,14 @@ def scia(ctx: RoundContext, rider: Rider) -> None:
         elif best > rider.v:
             rider.v = best
     if not works:
-        text = "{name} looks for a Scia, but there is none here."
+        key, text = "td.scia.none_here", "{name} looks for a Scia, but there is none here."
     elif not others:
-        text = "{name} looks for a Scia, but rides alone."
+        key, text = "td.scia.alone", "{name} looks for a Scia, but rides alone."
     else:
-        text = "{name} rides in the Scia: V {before} -> {v}."
-    ctx.say("scia", text, rider=rider.id, name=rider.name, works=works and bool(others), before=before, v=rider.v)
+        key, text = "td.scia.rides", "{name} rides in the Scia: V {before} -> {v}."
+    ctx.say_as(
+        "td.scia", key, text, rider=rider.id, name=rider.name, works=works and bool(others), before=before, v=rider.v
+    )
 
 
 def bottigliata(ctx: RoundContext, rider: Rider, code: str) -> None:
@@ -206,7 +235,7 @@ def bottigliata(ctx: RoundContext, rider: Rider, code: str) -> None:
             stolen.status = "thrown"
     if not held:
         ctx.say(
-            "bottle_missing",
+            "td.bottle_missing",
             "{name} wants to throw a bottle ({code}), but has none in hand.",
             rider=rider.id,
             name=rider.name,
@@ -215,7 +244,7 @@ def bottigliata(ctx: RoundContext, rider: Rider, code: str) -> None:
         return
     if not target.racing:
         ctx.say(
-            "bottle_lost",
+            "td.bottle_lost",
             "{name} throws a bottle at {target_name}, who is no longer racing: the bottle is lost.",
             rider=rider.id,
             name=rider.name,
@@ -230,7 +259,7 @@ def bottigliata(ctx: RoundContext, rider: Rider, code: str) -> None:
         damage += 2  # §6.7, D26: standing on the pedals this round
     paid = ctx.lose_r(target, damage)
     ctx.say(
-        "bottigliata",
+        "td.bottigliata",
         "{name} hits {target_name} with a bottle: -{damage} R (R {r}).",
         rider=rider.id,
         name=rider.name,

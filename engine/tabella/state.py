@@ -1,14 +1,16 @@
 """The race state: plain dataclasses that round-trip through JSON (rules §9).
 
 Hot-path code (bots simulate many rounds) works on these directly; ``to_data``/``from_data`` are the
-only serialisation. Per-round intentions (efforts, directions, P played, drinks) are not state: they
+only serialisation and ``copy`` the only copy. The dataclass fields are the one list of what a state holds:
+``copy``, ``to_data`` and ``from_data`` walk them, so a field added to a class is copied, dumped and loaded
+without another line. Per-round intentions (efforts, directions, P played, drinks) are not state: they
 live in the round being resolved.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal, TypeVar, get_args, get_type_hints
 
 from engine.tabella.table import Course
 
@@ -17,6 +19,7 @@ ROUNDS = ("start", "m1", "m2", "m3", "m4", "m5", "s1", "s2", "s3")
 ROUTE_ROUNDS = range(1, 6)
 SPRINT_ROUNDS = range(6, 9)
 LAST_ROUND = 8
+MIN_PLAYERS, MAX_PLAYERS = 2, 20  # D2: riders in a race, one per player
 
 Status = Literal["waiting", "racing", "exhausted", "dns"]
 BottleStatus = Literal["full", "drunk", "thrown", "stolen"]
@@ -26,8 +29,80 @@ def round_label(number: int) -> str:
     return ROUNDS[number]
 
 
+def _copied(value: Any) -> Any:
+    """A deep copy of plain state data: lists and dicts are copied, nested states by their own ``copy``,
+    everything else (numbers, strings, booleans, None) is immutable and shared."""
+    kind = type(value)
+    if kind is list:
+        return [_copied(v) for v in value]
+    if kind is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    if isinstance(value, Data):
+        return value.copy()
+    return value
+
+
+_D = TypeVar("_D", bound="Data")
+
+
+class Data:
+    """A state class whose dataclass fields drive :meth:`copy` and :meth:`from_data` (``to_data`` is
+    :func:`dataclasses.asdict`)."""
+
+    def copy(self: _D) -> _D:
+        """A copy safe to change: every list, dict and nested state is copied."""
+        new = object.__new__(type(self))
+        new.__dict__ = {k: _copied(v) for k, v in self.__dict__.items()}
+        return new
+
+    def to_data(self) -> dict[str, Any]:
+        """The object as plain JSON data."""
+        data: dict[str, Any] = asdict(self)  # type: ignore[call-overload]
+        return data
+
+    @classmethod
+    def from_data(cls: type[_D], data: dict[str, Any]) -> _D:
+        """The object from :meth:`to_data`'s output (the input is not kept: lists and dicts are copied)."""
+        values = {}
+        for name, nested in _nested(cls).items():
+            raw = data[name]
+            if nested is None or raw is None:
+                values[name] = _plain(raw)
+            elif type(raw) in (list, tuple):
+                values[name] = [nested.from_data(item) for item in raw]
+            else:
+                values[name] = nested.from_data(raw)
+        return cls(**values)
+
+
+def _plain(value: Any) -> Any:
+    """JSON data as the state holds it: lists (tuples read as lists) and dicts copied."""
+    if type(value) in (list, tuple):
+        return [_plain(v) for v in value]
+    if type(value) is dict:
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+_NESTED: dict[type[Any], dict[str, type[Data] | None]] = {}
+
+
+def _nested(cls: type[Any]) -> dict[str, type[Data] | None]:
+    """Each field of ``cls`` and the state class it holds (alone, in a list or optional), or None."""
+    found = _NESTED.get(cls)
+    if found is None:
+        hints = get_type_hints(cls)
+        found = {}
+        for f in fields(cls):
+            args = get_args(hints[f.name])
+            inner = [a for a in (hints[f.name], *args) if isinstance(a, type) and issubclass(a, Data)]
+            found[f.name] = inner[0] if inner else None
+        _NESTED[cls] = found
+    return found
+
+
 @dataclass
-class StolenBottle:
+class StolenBottle(Data):
     """Another rider's bottle, taken with a Gancio (D20); it keeps its reinforced flag."""
 
     owner: str
@@ -36,7 +111,7 @@ class StolenBottle:
 
 
 @dataclass
-class Rider:
+class Rider(Data):
     """One player's rider and everything the rules track about it (§9)."""
 
     id: str
@@ -65,7 +140,7 @@ class Rider:
 
 
 @dataclass
-class RaceState:
+class RaceState(Data):
     """A whole race: the course, the riders, the round to play next and the random stream."""
 
     seed: int
@@ -103,22 +178,3 @@ class RaceState:
             if r.id == rider_id:
                 return r
         raise KeyError(rider_id)
-
-    def to_data(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> RaceState:
-        riders = []
-        for raw in data["riders"]:
-            values = dict(raw)
-            stolen = values.pop("stolen")
-            rider = Rider(**values)
-            rider.stolen = StolenBottle(**stolen) if stolen is not None else None
-            rider.used = list(rider.used)
-            riders.append(rider)
-        rest = {k: v for k, v in data.items() if k != "riders"}
-        rest["table"] = [list(row) for row in rest["table"]]
-        rest["options"] = dict(rest["options"])
-        rest["bots"] = dict(rest["bots"])
-        return cls(riders=riders, **rest)

@@ -13,10 +13,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.messages import OrderError
+from engine.messages import OrderError, cached_msg
 from engine.ruleset import Order
-from engine.tabella.orders import PUSH_DIRECTIONS, START_NAMES, OrderContext, part_name
 from engine.tabella.state import ROUNDS
+from engine.tabella.vocabulary import PUSH_DIRECTIONS, START_NAMES, OrderContext, part_name
 
 SEPARATORS = frozenset(" \t\r\n;,·|")
 LABELS = {
@@ -44,7 +44,7 @@ NO_SPECIALS = frozenset({"none", "nessuna", "nessuno", "niente", "-", "—"})
 
 
 def _error(key: str, text: str, **params: Any) -> OrderError:
-    return OrderError.of(f"tabella.syntax.{key}", text, **params)
+    return OrderError.of(key, text, **params)
 
 
 def tokenize(text: str, names: list[str]) -> list[str]:
@@ -130,14 +130,14 @@ def _set_once(entry: dict[str, Any], key: str, value: str) -> None:
         first, second = (str(v).strip().lstrip("@").strip() for v in (entry[key], value))
         if key == "target":
             raise _error(
-                "two_targets",
+                "td.syntax.two_targets",
                 "{where}: two targets ({first} and {second}); name one rider",
                 where=where,
                 first=first,
                 second=second,
             )
         raise _error(
-            "two_directions",
+            "td.syntax.two_directions",
             "{where}: two directions ({first} and {second}); choose one",
             where=where,
             first=first,
@@ -193,7 +193,7 @@ class _Parser:
             return
         if low in LABELS and LABELS[low] != "bibitone":
             raise _error(
-                "label_without_colon",
+                "td.syntax.label_without_colon",
                 "write {label}: with a colon before its value, like {label}: {example}",
                 label=low,
                 example=LABEL_EXAMPLES.get(LABELS[low], "3R"),
@@ -206,7 +206,7 @@ class _Parser:
             if (_MOVE_LIKE.match(token) and label.startswith("m")) or (_NUMBER.match(token) and label.startswith("s")):
                 raise self._twice(label, token)
         if self.compact and self.live is None and field == "specials" and not self.specials and _NUMBER.match(token):
-            raise _error("many_sprints", "the plan has more than 3 sprint values; it needs 3, like 4 1 2")
+            raise _error("td.syntax.many_sprints", "the plan has more than 3 sprint values; it needs 3, like 4 1 2")
         if field in SINGLE_FIELDS and field not in self.out:
             self.out[field] = token
             self.last = f"{field}: {token}"
@@ -217,13 +217,13 @@ class _Parser:
             if _NUMBER.match(token) and self.moves and self.compact:
                 # the sprint values started early: the route part is short
                 raise _error(
-                    "few_moves",
+                    "td.syntax.few_moves",
                     "the plan has {count} route moves; it needs 5, like 3R 2S 1D 5R 4R",
                     count=len(self.moves),
                 )
             if not _MOVE_LIKE.match(token):
                 raise _error(
-                    "bad_move",
+                    "td.syntax.bad_move",
                     "{where}: write an effort 1 to 5 and a direction S, D or R, like 3R; you wrote {value}",
                     where=part_name(f"m{len(self.moves) + 1}"),
                     value=token,
@@ -234,9 +234,10 @@ class _Parser:
             return
         if field == "sprint" and len(self.sprint) < 3 and not _SPECIAL.match(token):
             if not _NUMBER.match(token):
-                extra = " (a plan has exactly 5 route moves)" if _MOVE_LIKE.match(token) and self.compact else ""
+                five = _MOVE_LIKE.match(token) and self.compact
+                extra = cached_msg("td.syntax.five_moves", " (a plan has exactly 5 route moves)") if five else ""
                 raise _error(
-                    "bad_intensity",
+                    "td.syntax.bad_intensity",
                     "{where}: intensity must be a whole number 0 or more, you wrote {value}{extra}",
                     where=part_name(f"s{len(self.sprint) + 1}"),
                     value=token,
@@ -265,7 +266,7 @@ class _Parser:
             label = special.group(2)
             if label is None and self.live is None:
                 raise _error(
-                    "special_round",
+                    "td.syntax.special_round",
                     "{code}: say in which round, like {code}@m3 (start, m1-m5, s1-s3)",
                     code=code,
                 )
@@ -279,15 +280,15 @@ class _Parser:
             return
         if _is_argument(token):
             raise _error(
-                "stray_argument",
+                "td.syntax.stray_argument",
                 "{value} must follow the special it belongs to (like G@m2 @Luca down)",
                 value=token,
             )
-        raise _error("unexpected", "I don't understand {value} (after {after})", value=token, after=self.last)
+        raise _error("td.syntax.unexpected", "I don't understand {value} (after {after})", value=token, after=self.last)
 
     def _twice(self, field: str, token: str) -> OrderError:
         return _error(
-            "twice",
+            "td.syntax.twice",
             "{where} is written twice (first {first}, then {second}); write it once",
             where=part_name(field) if field in ROUNDS else field,
             first=self.out[field],
@@ -298,7 +299,7 @@ class _Parser:
         if self.moves:
             if len(self.moves) < 5 and self.compact:
                 raise _error(
-                    "few_moves",
+                    "td.syntax.few_moves",
                     "the plan has {count} route moves; it needs 5, like 3R 2S 1D 5R 4R",
                     count=len(self.moves),
                 )
@@ -307,7 +308,7 @@ class _Parser:
         if self.sprint:
             if len(self.sprint) < 3 and self.compact:
                 raise _error(
-                    "few_sprints",
+                    "td.syntax.few_sprints",
                     "the plan has {count} sprint values; it needs 3, like 4 1 2",
                     count=len(self.sprint),
                 )
@@ -322,7 +323,7 @@ def parse_text(text: str, ctx: OrderContext) -> Order:
     """A plan (plan mode) or a round order (live mode) in the text syntax -> a raw order object."""
     tokens = tokenize(text, list(ctx.names.values()))
     if not tokens:
-        raise _error("empty", "the order is empty; write it like {example}", example=example_text(ctx))
+        raise _error("td.syntax.empty", "the order is empty; write it like {example}", example=example_text(ctx))
     labelled = any(t.casefold().endswith(":") and t.casefold()[:-1] in LABELS for t in tokens)
     if ctx.live_round is not None:
         first = ROUNDS[ctx.live_round]
@@ -356,7 +357,7 @@ def parse_specials(text: str, ctx: OrderContext) -> list[dict[str, Any]]:
     if out.get("bibitone"):
         v_entry = next((e for e in entries if e["code"] == "V"), None)
         if v_entry is None:
-            raise _error("bibitone_without_v", "bibitone goes on your V entry, like V@m3 bibitone")
+            raise _error("td.syntax.bibitone_without_v", "bibitone goes on your V entry, like V@m3 bibitone")
         v_entry["bibitone"] = True
     return entries
 

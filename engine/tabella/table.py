@@ -15,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from engine.messages import Message, cached_msg, msg
 from engine.rng import Rng
 
 Terrain = Literal["climb", "descent", "flat"]
@@ -100,9 +101,23 @@ class Pair:
         """D17: two riders share a cell freely, one only in a strettoia."""
         return 1 if self.strettoia else 2
 
-    def describe(self) -> str:
-        extras = [name for name, flag in (("curvone", self.curvone), ("strettoia", self.strettoia)) if flag]
-        return f"({self.a},{self.b}) {self.terrain}" + (", " + " + ".join(extras) if extras else "")
+    def describe(self) -> Message:
+        """The pair as a move reads it, ``(3,1) flat, strettoia``: a message per case (the terrain a nested
+        message of its own), so a translator words the terrain and the features too."""
+        key, text = _PAIR_TEXTS[(self.curvone, self.strettoia)]
+        terrain = cached_msg(TERRAIN_KEYS[self.terrain], self.terrain)
+        return msg(key, text, a=self.a, b=self.b, terrain=terrain)
+
+
+TERRAIN_KEYS = {"climb": "td.terrain.climb", "descent": "td.terrain.descent", "flat": "td.terrain.flat"}
+"""The message key of each terrain's word (the word itself is its English text)."""
+_PAIR_TEXTS = {
+    (False, False): ("td.pair", "({a},{b}) {terrain}"),
+    (True, False): ("td.pair.curvone", "({a},{b}) {terrain}, curvone"),
+    (False, True): ("td.pair.strettoia", "({a},{b}) {terrain}, strettoia"),
+    (True, True): ("td.pair.curvone_strettoia", "({a},{b}) {terrain}, curvone + strettoia"),
+}
+"""(curvone, strettoia) -> the pair's message key and English text (D18)."""
 
 
 @dataclass(frozen=True)
@@ -125,13 +140,13 @@ class Course:
         digits = self.table_rows[row]
         return Pair(digits[2 * pair - 2], digits[2 * pair - 1])
 
-    def lines(self) -> list[str]:
-        """The course drawn as three lines of digit pairs, A on top."""
+    def drawn_rows(self) -> list[tuple[str, int, str]]:
+        """The course's three rows, A on top: the row's letter, its number in the table, its digit pairs."""
         out = []
         for r, name in enumerate(ROW_NAMES):
             digits = self.table_rows[r]
             pairs = "  ".join(f"{digits[2 * i]}{digits[2 * i + 1]}" for i in range(PAIRS))
-            out.append(f"{name} (row {self.first_row + r}): {pairs}")
+            out.append((name, self.first_row + r, pairs))
         return out
 
 

@@ -10,8 +10,9 @@ from collections.abc import Callable, Iterator
 
 from engine.ruleset import Order
 from engine.wyscig.deck import DESCENT_BONUS
+from engine.wyscig.orders import check_turn, partial_of
 from engine.wyscig.pace import TOLERANCE, Verdict, judge
-from engine.wyscig.state import Player, State
+from engine.wyscig.state import Player, RaceState
 
 STRATEGIES: tuple[str, ...] = ("steady", "attacker")
 DEFAULT_STRATEGY = "steady"
@@ -22,7 +23,7 @@ Option = tuple[int, int, Verdict]
 """A playable (card, descents) and its verdict against L now."""
 
 
-def options(state: State, player: Player, descents: int | None = None) -> Iterator[Option]:
+def options(state: RaceState, player: Player, descents: int | None = None) -> Iterator[Option]:
     """Every distinct (card, descents) the player may play now, with its verdict."""
     counts = range(player.descents + 1) if descents is None else [descents]
     for card in sorted(set(player.speeds)):
@@ -31,7 +32,7 @@ def options(state: State, player: Player, descents: int | None = None) -> Iterat
             yield card, k, judge(speed, state.reference, player.minutes, player.id == state.leader, state.on_climb)
 
 
-def automatic_card(state: State, player: Player, descents: int) -> int:
+def automatic_card(state: RaceState, player: Player, descents: int) -> int:
     """D21: the lowest card that avoids a penalty (the leader: his lowest), else the highest card."""
     if player.id == state.leader or state.reference is None:
         return player.speeds[0]
@@ -44,7 +45,7 @@ def automatic_card(state: State, player: Player, descents: int) -> int:
     return player.speeds[-1]
 
 
-def absent_order(state: State, player: Player, partial: Order) -> Order:
+def absent_order(state: RaceState, player: Player, partial: Order) -> Order:
     """D21: keep what the player chose; no descents unless chosen; the automatic card otherwise."""
     descents = int(partial.get("descents", 0))
     card = partial.get("card")
@@ -65,7 +66,7 @@ def _attacker_cost(option: Option) -> tuple[int, int, int]:
     return (0 if verdict.outcome == "lead" else 1, verdict.minutes, card + 3 * k)
 
 
-def steady(state: State, player: Player, partial: Order) -> Order:
+def steady(state: RaceState, player: Player, partial: Order) -> Order:
     """Avoid penalties: the cheapest play that takes (or keeps) the fewest minutes.
 
     The leader plays his lowest card; a chip-free rider the lowest card within the tolerance; a
@@ -74,7 +75,7 @@ def steady(state: State, player: Player, partial: Order) -> Order:
     return _best(state, player, partial, _steady_cost)
 
 
-def attacker(state: State, player: Player, partial: Order) -> Order:
+def attacker(state: RaceState, player: Player, partial: Order) -> Order:
     """Attack for the yellow token when it counts: with the last cards of the stage.
 
     Only the holder of the yellow token at the end wins the stage (57 instead of 60), so a lead taken
@@ -91,7 +92,7 @@ def attacker(state: State, player: Player, partial: Order) -> Order:
     return _best(state, player, partial, _attacker_cost)
 
 
-def _best(state: State, player: Player, partial: Order, cost: Callable[[Option], tuple[int, ...]]) -> Order:
+def _best(state: RaceState, player: Player, partial: Order, cost: Callable[[Option], tuple[int, ...]]) -> Order:
     chosen = partial.get("descents")
     candidates = list(options(state, player, None if chosen is None else int(chosen)))
     if "card" in partial:
@@ -100,4 +101,17 @@ def _best(state: State, player: Player, partial: Order, cost: Callable[[Option],
     return {"card": card, "descents": k}
 
 
-PLAYERS: dict[str, Callable[[State, Player, Order], Order]] = {"steady": steady, "attacker": attacker}
+PLAYERS: dict[str, Callable[[RaceState, Player, Order], Order]] = {"steady": steady, "attacker": attacker}
+
+
+def auto_order(state: RaceState, entrant: str, partial: Order | None, strategy: str | None) -> Order:
+    """The order of the player whose turn it is: ``strategy``'s (a bot), or D21's (an absent player,
+    ``None``), keeping what ``partial`` already chose."""
+    check_turn(state, entrant)
+    chosen = partial_of(state, entrant, {entrant: partial} if partial else None)
+    player = state.player(entrant)
+    if strategy is None:
+        return absent_order(state, player, chosen)
+    if strategy not in PLAYERS:
+        raise ValueError(f"unknown Wyścig strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")
+    return PLAYERS[strategy](state, player, chosen)

@@ -81,14 +81,6 @@ def is_speed(card: Card) -> bool:
     return isinstance(card, int)
 
 
-def describe_hand(speeds: list[int], descents: int) -> str:
-    """A hand the way a player reads it: ``39, 44, 47 and 2 descents``."""
-    parts = ", ".join(str(v) for v in sorted(speeds)) if speeds else "no speed card"
-    if descents:
-        parts += f" and {descents} descent{'s' if descents != 1 else ''}"
-    return parts
-
-
 def stacked_deal(
     deck: list[Card], hands: dict[str, list[Card]], pile: list[Card] | None, rng: Rng, where: str = "setup"
 ) -> list[Card]:

@@ -9,19 +9,23 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.wyscig.deck import CardName, DeckName
 
+DEFAULT_STAGES = 6
+"""D2: a race is 6 stages unless its stage says otherwise (the seed: "not fewer than six"). The one source of
+the number: presets, boards and the guide read it (a test holds the guide to it)."""
 
-class StageModel(BaseModel):
+
+class Stage(BaseModel):
     """The ground raced on: which deck (D1) and how many stages (D2)."""
 
     model_config = ConfigDict(extra="forbid")
 
     deck: DeckName = "itemised_108"
     """D1: ``itemised_108`` (default), ``total_102`` or ``classic_96``."""
-    stages: int = Field(default=6, ge=1, le=21)
+    stages: int = Field(default=DEFAULT_STAGES, ge=1, le=21)
     """D2: 6 by default (the seed's minimum); 1-5 is a house rule; at most 21."""
 
 
-class OptionsModel(BaseModel):
+class Options(BaseModel):
     """The rule variants that are not the ground raced on."""
 
     model_config = ConfigDict(extra="forbid")
@@ -39,7 +43,7 @@ class StageDeal(BaseModel):
     pile: list[CardName] | None = None
 
 
-class SetupModel(BaseModel):
+class Setup(BaseModel):
     """An exact starting situation for tests, tutorials and puzzles (every field optional)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -63,7 +67,7 @@ class SetupModel(BaseModel):
     stage played takes ``hands`` and ``pile``)."""
 
 
-class OrderModel(BaseModel):
+class CardPlay(BaseModel):
     """A turn: one speed card from the hand and how many descent cards go with it (§8.1)."""
 
     model_config = ConfigDict(extra="forbid")

@@ -11,11 +11,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.messages import OrderError
-from engine.ruleset import Order
-from engine.wyscig.deck import MAX_SPEED, MIN_SPEED, describe_hand
-from engine.wyscig.models import OrderModel
-from engine.wyscig.state import State
+from engine.messages import OrderError, plural
+from engine.ruleset import Order, Validated
+from engine.wyscig import texts
+from engine.wyscig.deck import MAX_SPEED, MIN_SPEED
+from engine.wyscig.models import CardPlay
+from engine.wyscig.state import RaceState
 
 _PLAY = re.compile(r"^\s*(?:play\s*)?(\d+)\s*(?:\+\s*(\d+))?\s*$", re.IGNORECASE)
 _HAND = re.compile(r"^\s*hand\s*$", re.IGNORECASE)
@@ -24,14 +25,14 @@ _NO_COUNT = re.compile(r"^\s*(?:play\s+)?\d+\s*\+\s*$", re.IGNORECASE)
 _TWO_CARDS = re.compile(r"^\s*(?:play\s+)?\d+(?:\s*,?\s+\d+)+\s*(?:\+\s*\d+)?\s*$", re.IGNORECASE)
 
 
-def parse_text(state: State, entrant: str, text: str) -> Order:
+def parse_text(state: RaceState, entrant: str, text: str) -> Order:
     """``play 47`` -> ``{"card": 47, "descents": 0}``; ``play 50 +2`` -> two descent cards."""
     if _HAND.match(text):
         player = state.player(entrant)
         raise OrderError.of(
             "wk.hand",
             "Your hand: {hand}. To play, write play {example}.",
-            hand=describe_hand(player.speeds, player.descents),
+            hand=texts.hand(player.speeds, player.descents),
             example=player.speeds[0] if player.speeds else 47,
         )
     if not text.strip():
@@ -42,11 +43,11 @@ def parse_text(state: State, entrant: str, text: str) -> Order:
     return {"card": int(match.group(1)), "descents": int(match.group(2) or 0)}
 
 
-def _syntax_error(state: State, entrant: str, text: str) -> OrderError:
+def _syntax_error(state: RaceState, entrant: str, text: str) -> OrderError:
     """The most specific advice for unreadable text: what is missing, or what is one too many."""
     if _NO_CARD.match(text):
         player = state.players.get(entrant)
-        hand = describe_hand(player.speeds, player.descents) if player else "not dealt"
+        hand = texts.hand(player.speeds, player.descents) if player else texts.not_dealt()
         return OrderError.of(
             "wk.syntax_no_card",
             "Which speed card? Your hand is {hand}: write play 47, or play 50 +2 to add two descent cards.",
@@ -72,7 +73,7 @@ def _syntax_error(state: State, entrant: str, text: str) -> OrderError:
     )
 
 
-def as_order(state: State, entrant: str, order: Order | str) -> Order:
+def as_order(state: RaceState, entrant: str, order: Order | str) -> Order:
     """The order as a JSON object, text syntax parsed (the driver has taken the bookkeeping keys out)."""
     if isinstance(order, str):
         return parse_text(state, entrant, order)
@@ -96,7 +97,7 @@ def _not_an_order(order: object) -> OrderError:
     )
 
 
-def check_turn(state: State, entrant: str) -> None:
+def check_turn(state: RaceState, entrant: str) -> None:
     """Only the player whose turn it is may order (turns are sequential, §4)."""
     if state.finished or state.turn is None:
         raise OrderError.of("wk.finished", "The race is over: there is nothing left to play.")
@@ -111,7 +112,9 @@ def check_turn(state: State, entrant: str) -> None:
         )
 
 
-def check_order(state: State, entrant: str, order: Order | str, previous: Order | None = None) -> tuple[Order, bool]:
+def check_order(
+    state: RaceState, entrant: str, order: Order | str, previous: Order | None = None
+) -> tuple[Order, bool]:
     """The merged, normalised order and whether it is complete; raises ``OrderError``."""
     if not isinstance(order, (str, Mapping)):
         raise _not_an_order(order)
@@ -124,7 +127,7 @@ def check_order(state: State, entrant: str, order: Order | str, previous: Order 
         merged.update(as_order(state, entrant, previous))
     merged.update(as_order(state, entrant, order))
     try:
-        model = OrderModel.model_validate(merged)
+        model = CardPlay.model_validate(merged)
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "order"
@@ -132,10 +135,10 @@ def check_order(state: State, entrant: str, order: Order | str, previous: Order 
             "wk.bad_field",
             "The order's {field} is not right ({problem}): send a card and a number of descents, like play 50 +1.",
             field=field,
-            problem=err["msg"],
+            problem=texts.field_problem(err["type"], err["msg"]),
         ) from exc
     player = state.player(entrant)
-    hand = describe_hand(player.speeds, player.descents)
+    hand = texts.hand(player.speeds, player.descents)
     if model.card is not None and model.card not in player.speeds:
         if not MIN_SPEED <= model.card <= MAX_SPEED:
             raise OrderError.of(
@@ -153,12 +156,16 @@ def check_order(state: State, entrant: str, order: Order | str, previous: Order 
                 "wk.negative_descents", "You can't play {descents} descent cards: 0 or more.", descents=model.descents
             )
         if model.descents > player.descents:
-            raise OrderError.of(
-                "wk.too_many_descents",
-                "You hold {held} descent card(s): you can't add {descents}. Your hand is {hand}.",
-                held=player.descents,
-                descents=model.descents,
-                hand=hand,
+            raise OrderError(
+                plural(
+                    "wk.too_many_descents",
+                    player.descents,
+                    "You hold 1 descent card: you can't add {descents}. Your hand is {hand}.",
+                    "You hold {count} descent cards: you can't add {descents}. Your hand is {hand}.",
+                    held=player.descents,
+                    descents=model.descents,
+                    hand=hand,
+                )
             )
     normal: Order = {}
     if model.card is not None:
@@ -169,7 +176,7 @@ def check_order(state: State, entrant: str, order: Order | str, previous: Order 
     return normal, model.card is not None
 
 
-def partial_of(state: State, entrant: str, partial: Mapping[str, Order] | None) -> Order:
+def partial_of(state: RaceState, entrant: str, partial: Mapping[str, Order] | None) -> Order:
     """The entrant's part-order as validated so far (an unreadable one counts as nothing chosen)."""
     if not partial or entrant not in partial:
         return {}
@@ -177,3 +184,9 @@ def partial_of(state: State, entrant: str, partial: Mapping[str, Order] | None) 
         return check_order(state, entrant, partial[entrant])[0]
     except OrderError:
         return {}
+
+
+def validate(state: RaceState, entrant: str, order: Order | str, previous: Order | None = None) -> Validated:
+    """The order checked against the hand (merged with ``previous``), normalised, and whether it is whole."""
+    normal, complete = check_order(state, entrant, order, previous)
+    return Validated(order=normal, complete=complete)

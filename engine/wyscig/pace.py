@@ -53,12 +53,30 @@ def judge(speed: int, reference: int | None, minutes: int, is_leader: bool, on_c
 
 
 def hint(card: int, descents: int, verdict: Verdict, on_climb: bool) -> Message:
-    """What playing ``card`` would mean, for its button: "48: take the lead", "43: +4 min"."""
+    """What playing ``card`` would mean, for its button: "48: take the lead", "43: +4 min".
+
+    The ``label`` parameter holds only numbers and signs (``50 +1 = 52``); on a climb the speed it counts as
+    (D8: shown, never computed) is in the template of a key of its own, so every word is a translator's."""
     speed = card + 2 * descents
     label = str(card) if descents == 0 else f"{card} +{descents} = {speed}"
-    if on_climb:
-        label += f" ({speed - 2} on the climb)"  # D8: shown, never computed
     params = {"card": card, "speed": speed, "label": label, "minutes": abs(verdict.minutes)}
+    if on_climb:
+        params["climb_speed"] = speed - 2
+        if verdict.outcome == "pace":
+            return msg("wk.hint.climb_pace", "{label} ({climb_speed} on the climb): set the pace", **params)
+        if verdict.outcome == "lead":
+            return msg("wk.hint.climb_lead", "{label} ({climb_speed} on the climb): take the lead", **params)
+        if verdict.outcome == "give_back":
+            return msg("wk.hint.climb_give_back", "{label} ({climb_speed} on the climb): −{minutes} min", **params)
+        if verdict.outcome == "penalty":
+            return msg("wk.hint.climb_penalty", "{label} ({climb_speed} on the climb): +{minutes} min", **params)
+        if verdict.blocked:
+            return msg(
+                "wk.hint.climb_blocked",
+                "{label} ({climb_speed} on the climb): peloton (no overtaking on the climb)",
+                **params,
+            )
+        return msg("wk.hint.climb_peloton", "{label} ({climb_speed} on the climb): peloton", **params)
     if verdict.outcome == "pace":
         return msg("wk.hint.pace", "{label}: set the pace", **params)
     if verdict.outcome == "lead":

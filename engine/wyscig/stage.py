@@ -1,4 +1,5 @@
-"""A stage from deal to finish: the deal (§3, D5), moving the turn on (§4, D15) and the stage end (§6).
+"""A stage from deal to finish: the deal (§3, D5), one step (a player's card, :func:`play_turn`), moving
+the turn on (§4, D15) and the stage end (§6).
 
 Between two orders everything automatic happens here: the next player's draw, skipped players, the
 end of the stage with its times, the next stage's deal and its leader's first draw.
@@ -6,16 +7,20 @@ end of the stage with its times, the next stage's deal and its leader's first dr
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from engine.messages import OrderError, event
 from engine.rng import Rng
-from engine.ruleset import Event
+from engine.ruleset import Event, Order
+from engine.wyscig import texts
 from engine.wyscig.classification import general_classification, stage_ranking, stage_time
 from engine.wyscig.deck import CLIMB, Card, deck_presets, shuffled_deck, stacked_deal
-from engine.wyscig.events import event
-from engine.wyscig.state import State
-from engine.wyscig.turn import HAND_SIZE, begin_turn, draw, lay_climb, take
+from engine.wyscig.orders import check_order, check_turn
+from engine.wyscig.state import RaceState
+from engine.wyscig.turn import HAND_SIZE, begin_turn, draw, lay_climb, play, take
 
 
-def deal(state: State, pile: list[Card], events: list[Event], hands: dict[str, list[Card]] | None = None) -> None:
+def deal(state: RaceState, pile: list[Card], events: list[Event], hands: dict[str, list[Card]] | None = None) -> None:
     """D5: deal 6 cards each, one at a time in seat order from the leader; then the opening climbs.
 
     ``hands`` (a record's setup) fixes some players' opening hands; the others are dealt from ``pile``.
@@ -43,12 +48,15 @@ def deal(state: State, pile: list[Card], events: list[Event], hands: dict[str, l
     events.append(
         event(
             "wk.stage_start",
-            "Stage {stage} of {stages}: {name} leads with the yellow token; {pile} cards in the pile.",
+            "Stage {stage} of {stages}: {name} leads with the yellow token; 1 card in the pile."
+            if len(state.pile) == 1
+            else "Stage {stage} of {stages}: {name} leads with the yellow token; {count} cards in the pile.",
             stage=state.stage_number,
             stages=state.stages,
             leader=state.leader,
             name=state.player(state.leader).name,
             pile=len(state.pile),
+            count=len(state.pile),
         )
     )
     # D5: opening-hand climbs are laid in seat order from the leader, each replaced before the next.
@@ -59,7 +67,7 @@ def deal(state: State, pile: list[Card], events: list[Event], hands: dict[str, l
             draw(state, player, True, events)
 
 
-def start_stage(state: State, events: list[Event], pile: list[Card] | None = None) -> None:
+def start_stage(state: RaceState, events: list[Event], pile: list[Card] | None = None) -> None:
     """A fresh shuffle and deal (D5), then the leader's first turn begins."""
     stacked = state.stacked.get(str(state.stage_number))
     hands: dict[str, list[Card]] | None = None
@@ -77,12 +85,31 @@ def start_stage(state: State, events: list[Event], pile: list[Card] | None = Non
     advance(state, state.leader, events)
 
 
-def nobody_can_play(state: State) -> bool:
+def play_turn(state: RaceState, orders: Mapping[str, Order]) -> tuple[RaceState, list[Event]]:
+    """One step: the card of the player whose turn it is (§4.1 steps 3-5), then everything automatic up to
+    the next player's decision (his draw, skipped players, the stage's end and the next deal). ``state``
+    is left untouched: the step plays on a copy."""
+    check_turn(state, state.turn or "")
+    entrant = state.turn
+    assert entrant is not None
+    if entrant not in orders:
+        raise OrderError.of("wk.missing_order", "No card from {entrant}, whose turn it is.", entrant=entrant)
+    normal, complete = check_order(state, entrant, orders[entrant])
+    if not complete:
+        raise OrderError.of("wk.no_card", "Choose a speed card to play.")
+    new = state.copy()
+    events: list[Event] = []
+    play(new, entrant, int(normal["card"]), int(normal["descents"]), events)
+    advance(new, new.next_seat(entrant), events)
+    return new, events
+
+
+def nobody_can_play(state: RaceState) -> bool:
     """D15: the stage ends when the pile is empty and no player holds a speed card."""
     return not state.pile and not any(p.speeds for p in state.players.values())
 
 
-def advance(state: State, entrant: str, events: list[Event]) -> None:
+def advance(state: RaceState, entrant: str, events: list[Event]) -> None:
     """Begin ``entrant``'s turn, skipping players without speed cards, or end the stage (§4.2)."""
     state.turn = None
     while not nobody_can_play(state):
@@ -92,7 +119,7 @@ def advance(state: State, entrant: str, events: list[Event]) -> None:
     end_stage(state, events)
 
 
-def end_stage(state: State, events: list[Event]) -> None:
+def end_stage(state: RaceState, events: list[Event]) -> None:
     """§6 and D18: the yellow token wins (57), the peloton records 60, the others 60 + minutes."""
     times = {e: stage_time(e == state.leader, p.minutes) for e, p in state.players.items()}
     for e, p in state.players.items():
@@ -126,7 +153,7 @@ def end_stage(state: State, events: list[Event]) -> None:
     start_stage(state, events)
 
 
-def race_end_event(state: State, winners: list[str], total: int) -> Event:
+def race_end_event(state: RaceState, winners: list[str], total: int) -> Event:
     """The race winner, or (D19 (3)) the riders equal on every tie-break, who share first place."""
     names = [state.player(e).name for e in winners]
     if len(names) == 1:
@@ -137,12 +164,14 @@ def race_end_event(state: State, winners: list[str], total: int) -> Event:
             winners=winners,
             name=names[0],
             total=total,
+            count=1,
         )
     return event(
         "wk.race_end",
         "The race is over: {name} share first place in {total} minutes.",
         winner=winners[0],
         winners=winners,
-        name=", ".join(names[:-1]) + " and " + names[-1],
+        name=texts.names(names),
         total=total,
+        count=len(names),
     )

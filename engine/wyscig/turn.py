@@ -6,16 +6,17 @@ seventh card before deciding; step 3-5 run when his order resolves.
 
 from __future__ import annotations
 
+from engine.messages import event
 from engine.ruleset import Event
+from engine.wyscig import texts
 from engine.wyscig.deck import CLIMB, DESCENT, DESCENT_BONUS, Card
-from engine.wyscig.events import event
 from engine.wyscig.pace import Verdict, judge
-from engine.wyscig.state import Climb, Player, State
+from engine.wyscig.state import Climb, Player, RaceState
 
 HAND_SIZE = 6
 
 
-def take(state: State, player: Player, card: Card) -> None:
+def take(state: RaceState, player: Player, card: Card) -> None:
     """Put a drawn or dealt speed/descent card into a hand (climbs never stay in a hand)."""
     if card == DESCENT:
         player.descents += 1
@@ -24,7 +25,7 @@ def take(state: State, player: Player, card: Card) -> None:
         player.speeds.sort()
 
 
-def lay_climb(state: State, player: Player, opening: bool, events: list[Event]) -> None:
+def lay_climb(state: RaceState, player: Player, opening: bool, events: list[Event]) -> None:
     """§5.2: a climb is laid at once in front of its owner (D6: this does not use his turn).
 
     D7: a climb laid during his turn ends when the turn order next reaches him (the start of his next
@@ -43,7 +44,7 @@ def lay_climb(state: State, player: Player, opening: bool, events: list[Event]) 
     )
 
 
-def draw(state: State, player: Player, opening: bool, events: list[Event]) -> None:
+def draw(state: RaceState, player: Player, opening: bool, events: list[Event]) -> None:
     """Draw one card; a climb is laid at once and replaced (D6), repeatedly, while the pile lasts."""
     while state.pile:
         card = state.pile.pop(0)
@@ -54,7 +55,7 @@ def draw(state: State, player: Player, opening: bool, events: list[Event]) -> No
         return
 
 
-def end_climbs(state: State, player: Player, events: list[Event]) -> None:
+def end_climbs(state: RaceState, player: Player, events: list[Event]) -> None:
     """Step 0 (D7): the climbs of this player that have run their course end before he draws."""
     ending = [c for c in state.climbs if c.owner == player.id and c.ends_at_turn <= player.turns]
     for climb in ending:
@@ -71,15 +72,18 @@ def end_climbs(state: State, player: Player, events: list[Event]) -> None:
         )
 
 
-def redeal(state: State, player: Player, events: list[Event]) -> None:
+def redeal(state: RaceState, player: Player, events: list[Event]) -> None:
     """D16: a hand without a speed card is shown, discarded and replaced by 6 new cards plus the 7th."""
     events.append(
         event(
             "wk.redeal",
-            "{name} holds no speed card ({descents} descent(s)): the hand is discarded and redrawn.",
+            "{name} holds no speed card (1 descent): the hand is discarded and redrawn."
+            if player.descents == 1
+            else "{name} holds no speed card ({count} descents): the hand is discarded and redrawn.",
             entrant=player.id,
             name=player.name,
             descents=player.descents,
+            count=player.descents,
         )
     )
     state.discards += player.descents
@@ -88,7 +92,7 @@ def redeal(state: State, player: Player, events: list[Event]) -> None:
         draw(state, player, False, events)
 
 
-def begin_turn(state: State, entrant: str, events: list[Event]) -> bool:
+def begin_turn(state: RaceState, entrant: str, events: list[Event]) -> bool:
     """Steps 0-2 of §4.1 for ``entrant``; False if he is skipped (D15: no speed card, empty pile)."""
     player = state.player(entrant)
     player.turns += 1  # a skipped turn still counts as his turn (D7)
@@ -115,7 +119,7 @@ def begin_turn(state: State, entrant: str, events: list[Event]) -> bool:
     return True
 
 
-def play(state: State, entrant: str, card: int, descents: int, events: list[Event]) -> Verdict:
+def play(state: RaceState, entrant: str, card: int, descents: int, events: list[Event]) -> Verdict:
     """Steps 3-5 of §4.1: play the card (and descents), resolve it against L, draw replacements."""
     player = state.player(entrant)
     player.speeds.remove(card)
@@ -153,9 +157,7 @@ def play(state: State, entrant: str, card: int, descents: int, events: list[Even
 def _played_event(
     player: Player, card: int, descents: int, speed: int, before: int | None, on_climb: bool, verdict: Verdict
 ) -> Event:
-    shown = str(card) if not descents else f"{card} + {descents} descent{'s' if descents > 1 else ''} = {speed}"
-    if on_climb:
-        shown += f" ({speed - 2} on the climb)"  # D8: shown, never computed
+    shown = texts.shown(card, descents, speed, on_climb)  # D8: the climb's speed shown, never computed
     data = {
         "entrant": player.id,
         "name": player.name,

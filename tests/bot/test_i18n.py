@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import catalog, t
-from engine.messages import msg
+from engine.messages import Message, msg
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY_CALL = re.compile(r"""\b(?:t|text|UserError)\(\s*["']([a-z_]+\.[a-z_.]+)["']""")
@@ -123,3 +123,27 @@ def test_a_plural_entry_needs_its_other_form() -> None:
     assert _is_template({"one": "{count} card", "other": "{count} cards"})
     assert not _is_template({"one": "{count} card"})
     assert not _is_template({"other": 3})
+
+
+def test_words_nested_in_a_sentence_are_translated_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refusal whose reason is a message of its own reads wholly in French, from the object or its JSON."""
+    from engine.messages import event, phrases
+
+    french = {
+        "mc.ride_refused": "{cyclist} ne peut pas rouler : {why}.",
+        "mc.why.blocked": "la route est bloquée",
+        "mc.why.tired": "trop fatigué",
+    }
+    monkeypatch.setattr("bot.i18n.catalog", lambda locale: french if locale == "fr" else {})
+    blocked = msg("mc.why.blocked", "the road is blocked")
+    tired = msg("mc.why.tired", "too tired")
+    refused = msg("mc.ride_refused", "{cyclist} cannot ride: {why}.", cyclist="#3", why=blocked)
+    assert refused.text == "#3 cannot ride: the road is blocked."
+    assert t(refused, "fr") == "#3 ne peut pas rouler : la route est bloquée."
+    both = event("mc.ride_refused", "{cyclist} cannot ride: {why}.", cyclist="#3", why=phrases([blocked, tired]))
+    assert both.message.text == "#3 cannot ride: the road is blocked, too tired."
+    stored = both.model_dump()  # as the bot keeps and reads events: plain JSON
+    assert stored["data"]["why"][0] == {"key": "mc.why.blocked", "params": {}, "text": "the road is blocked"}
+    as_read = Message(stored["message"]["key"], stored["message"]["params"], stored["message"]["text"])
+    assert t(as_read, "fr") == "#3 ne peut pas rouler : la route est bloquée, trop fatigué."
+    assert t(as_read, "en") == "#3 cannot ride: the road is blocked, too tired."

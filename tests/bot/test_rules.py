@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import catalogue
-from bot.i18n import engine_text
+from bot.i18n import t
 from engine import registry
 from engine.ruleset import Ruleset
 from tests.fakediscord import DiscordUser, FakeDiscord
@@ -22,7 +22,7 @@ async def test_rules_shows_the_summary_with_a_guide_button(
     """/rules answers in the channel with the rule system's name, summary and a guide button."""
     reply = await (await alice.slash("rules", ruleset=ruleset.name)).reply()
     assert reply.embeds[0]["title"] == ruleset.name
-    assert _words(engine_text(ruleset.summary()))[:200] in _words(reply.text)
+    assert _words(t(ruleset.summary()))[:200] in _words(reply.text)
     low, high = ruleset.player_limits(None, {})
     players = str(low) if low == high else f"{low} to {high}"
     assert f"Players: {players}" in reply.text

@@ -9,7 +9,8 @@ import pytest
 from PIL import Image
 
 from bot import catalogue
-from bot.i18n import engine_text
+from bot.i18n import t
+from engine.messages import Message
 from engine.ruleset import Preset, Ruleset
 from tests.fakediscord import DiscordUser
 
@@ -20,7 +21,7 @@ async def test_stages_lists_every_preset(gregario: Any, alice: DiscordUser, rule
     fields = reply.embeds[0]["fields"]
     presets = ruleset.presets()[:25]
     assert [f["name"].split(" · ")[0] for f in fields] == [p.name for p in presets]
-    assert [f["value"] for f in fields] == [engine_text(p.summary)[:1024] or "—" for p in presets]
+    assert [f["value"] for f in fields] == [t(p.summary)[:1024] or "—" for p in presets]
 
 
 async def test_stage_autocomplete_offers_the_chosen_systems_presets(
@@ -55,7 +56,7 @@ async def test_a_stage_comes_with_its_board_attached(gregario: Any, alice: Disco
         picture_name(ruleset, preset.name),
     ]
     downloaded = await alice.download(reply.attachments[0].url)
-    assert downloaded.decode("utf-8") == engine_text(ruleset.stage_board(preset.name, {}))
+    assert downloaded.decode("utf-8") == t(ruleset.stage_board(preset.name, {}))
 
 
 async def test_a_stage_shows_its_preview_picture_with_the_board_as_alt_text(
@@ -69,7 +70,7 @@ async def test_a_stage_shows_its_preview_picture_with_the_board_as_alt_text(
     image = Image.open(io.BytesIO(await alice.download(picture.url)))
     assert image.format == "PNG"
     assert 600 <= image.width <= 900
-    assert picture.description == engine_text(ruleset.stage_board(preset.name, {}))[:1024]
+    assert picture.description == t(ruleset.stage_board(preset.name, {}))[:1024]
     assert "picture" in reply.embeds[0]["footer"]["text"]
 
 
@@ -100,9 +101,7 @@ async def test_a_preview_that_fails_to_draw_still_sends_the_text_board(
     reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
     assert [a.filename for a in reply.attachments] == [catalogue.board_filename(ruleset, preset.name)]
     assert "image" not in reply.embeds[0]
-    assert (await alice.download(reply.attachments[0].url)).decode() == engine_text(
-        ruleset.stage_board(preset.name, {})
-    )
+    assert (await alice.download(reply.attachments[0].url)).decode() == t(ruleset.stage_board(preset.name, {}))
 
 
 async def test_an_unknown_stage_is_refused_privately_with_the_names(
@@ -123,7 +122,8 @@ async def test_a_board_too_long_for_the_embed_is_only_attached(
     for size, previewed in ((1016, True), (1017, False), (5000, False)):
         board = "\n".join(["=" * 99] * (size // 100)) + "#" * (size - 100 * (size // 100) + 1)
         board = board[:size]
-        monkeypatch.setattr(type(ruleset), "stage_board", lambda self, stage, options, text=board: text)
+        drawn = Message("test.board", {}, board)
+        monkeypatch.setattr(type(ruleset), "stage_board", lambda self, stage, options, drawn=drawn: drawn)
         preset = ruleset.presets()[0]
         reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
         assert any(f["name"] == "Board" for f in reply.embeds[0].get("fields", [])) is previewed, size
@@ -134,7 +134,9 @@ async def test_a_long_stage_list_stays_within_discords_embed_limits(
     gregario: Any, alice: DiscordUser, ruleset: Ruleset[Any], monkeypatch: Any
 ) -> None:
     """30 presets with long summaries: as many as fit are listed, and the footer says how many more."""
-    many = [Preset(name=f"Stage {n:02}", summary="Long summary. " * 70, label="official") for n in range(30)]
+    long = Message("test.summary", {}, "Long summary. " * 70)
+    official = Message("test.label", {}, "official")
+    many = [Preset(name=f"Stage {n:02}", summary=long, label=official) for n in range(30)]
     monkeypatch.setattr(type(ruleset), "presets", lambda self: many)
     reply = await (await alice.slash("stages", ruleset=ruleset.name)).reply()
     fields = reply.embeds[0]["fields"]
@@ -157,7 +159,7 @@ async def test_every_preset_of_every_rule_system_can_be_shown(
             reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
             assert reply.embeds[0]["title"] == preset.name, (ruleset.id, preset.name)
             board = await alice.download(reply.attachments[0].url)
-            assert board.decode("utf-8") == engine_text(ruleset.stage_board(preset.name, {})), (ruleset.id, preset.name)
+            assert board.decode("utf-8") == t(ruleset.stage_board(preset.name, {})), (ruleset.id, preset.name)
 
 
 async def test_an_unknown_stage_name_of_1900_characters_still_gets_a_refusal_within_discords_limit(

@@ -45,13 +45,13 @@ def test_a_published_gazzetta_replays_to_the_final_standings() -> None:
     assert result.finished and not result.provisional
     assert result.standings[0].entrant == "luca"
     assert {s.entrant for s in result.standings[1:]} == {"anna", "bot1"}
-    assert [(kind, [e.kind for e in events]) for kind, events in seen] == [("gazzetta", ["tabella.gazzetta"])]
+    assert [(kind, [e.kind for e in events]) for kind, events in seen] == [("gazzetta", ["td.gazzetta"])]
 
 
 def test_the_full_kind_is_accepted_too() -> None:
-    """``tabella.gazzetta`` names the same announcement as ``gazzetta``."""
+    """``td.gazzetta`` names the same announcement as ``gazzetta``."""
     record = _gazzetta_race(hit=False)
-    record["announcements"] = [{"kind": "tabella.gazzetta", "after_step": 1}]
+    record["announcements"] = [{"kind": "td.gazzetta", "after_step": 1}]
     assert not replay(parse_record(record)).result().provisional
 
 

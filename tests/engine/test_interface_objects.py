@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from engine.flamme_rouge.state import RaceState, Rider
-from engine.messages import Message, message_of, msg
+from engine.messages import Message, event, message_of, msg
 from engine.ruleset import (
     Choice,
     Decision,
@@ -21,7 +21,6 @@ from engine.ruleset import (
     choice,
     choice_field,
     decision,
-    make_event,
     validated,
 )
 
@@ -90,8 +89,9 @@ def test_the_factories_put_each_value_in_its_field() -> None:
     prompt = msg("k", "Round {n}", n=3)
     assert prompt == Message(key="k", params={"n": 3}, text="Round 3")
     assert message_of("k", {"n": 3}, "Round 3") == prompt
-    assert make_event("fr.move", {"a": 1}, prompt) == Event(kind="fr.move", data={"a": 1}, message=prompt)
-    assert choice(5, "5") == Choice(value=5, label="5", hint=None)
+    moved = msg("fr.move", "Round {n}", n=3)
+    assert event("fr.move", "Round {n}", n=3) == Event(kind="fr.move", data={"n": 3}, message=moved)
+    assert choice(5, prompt) == Choice(value=5, label=prompt, hint=None)
     assert choice_field(["cards", "r"], prompt, []) == InputField(
         path=["cards", "r"], label=prompt, kind="choice", choices=[]
     )
@@ -118,7 +118,6 @@ def test_a_copied_rider_and_state_equal_their_originals() -> None:
 
 def test_the_one_event_factory_says_what_its_data_hold() -> None:
     """An event's message has the kind as key and the data as parameters, whatever the system."""
-    from engine.messages import event
 
     made = event("wk.penalty", "{rider} loses {minutes} minutes.", rider="A", minutes=2)
     assert made == Event(
@@ -134,7 +133,6 @@ def test_the_one_event_factory_says_what_its_data_hold() -> None:
 
 def test_an_events_english_text_is_exactly_what_str_format_gives() -> None:
     """The compiled templates of event() say what str.format says: specs, conversions, quotes, braces, keywords."""
-    from engine.messages import event
 
     cases: list[tuple[str, dict[str, object]]] = [
         ("{rider} plays {card} and moves from {from} to {to}.", {"rider": "a", "card": "5", "from": 3, "to": 8}),
@@ -145,3 +143,10 @@ def test_an_events_english_text_is_exactly_what_str_format_gives() -> None:
     ]
     for text, data in cases:
         assert event("fr.x", text, **data).message.text == text.format(**data)
+
+
+def test_one_kind_worded_by_case_keeps_its_kind_and_gets_the_wordings_key() -> None:
+    """A Gancio that missed is still a td.gancio event, its sentence the key td.gancio.missed."""
+    missed = event("td.gancio", "{rider} reaches for {target} and misses.", "td.gancio.missed", rider="A", target="B")
+    assert missed.kind == "td.gancio" and missed.data == {"rider": "A", "target": "B"}
+    assert missed.message == Message("td.gancio.missed", {"rider": "A", "target": "B"}, "A reaches for B and misses.")

@@ -29,7 +29,9 @@ def race_of(ruleset_id: str, seed: int, options: dict[str, Any] | None = None) -
 def test_a_hand_is_shown_with_every_card() -> None:
     """A hand 6, 7, 7, 7 reads all four cards; 2, X, 5, 9 reads the exhaustion card beside the energy 2."""
     assert hand_info("r", [7, 6, 7, 7]).text == "Rouleur's hand: 6, 7, 7, 7"
-    assert hand_info("s", [5, C.EXHAUSTION, 9, 2]).params["cards"] == ["2 (exhaustion)", "2", "5", "9"]
+    cards = hand_info("s", [5, C.EXHAUSTION, 9, 2]).params["cards"]
+    assert [str(c) for c in cards] == ["2 (exhaustion)", "2", "5", "9"]
+    assert getattr(cards[0], "key", None) == "fr.label.exhaustion_card"  # the words are a message of their own
 
 
 def test_every_flamme_rouge_card_decision_shows_the_whole_hand() -> None:
@@ -49,7 +51,7 @@ def test_every_flamme_rouge_card_decision_shows_the_whole_hand() -> None:
                     assert len(hands) == 1
                     cards = hands[0].params["cards"]
                     assert len(cards) == 4
-                    shown = {int(c.split()[0]) for c in cards if c.split()[0].isdigit()}
+                    shown = {int(str(c).split()[0]) for c in cards if str(c).split()[0].isdigit()}
                     assert {ch.value for ch in f.choices} <= shown
                     assert f.group is not None and f.group.text == f.label.text
                     seen += 1

@@ -9,7 +9,6 @@ once in these races (or be listed, with the reason, as set only by a race's set-
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 from collections.abc import Callable
@@ -22,7 +21,7 @@ from engine.mind_cycling.state import RaceState as MindState
 from engine.registry import get_ruleset
 from engine.ruleset import Entrant, StateFormatError
 from engine.tabella.state import RaceState as TabellaState
-from engine.wyscig.state import State as WyscigState
+from engine.wyscig.state import RaceState as WyscigState
 from tests.logged import LoggedRace
 
 DERIVED = {"hands", "teams", "fixed", "cache"}
@@ -30,7 +29,7 @@ DERIVED = {"hands", "teams", "fixed", "cache"}
 
 COPIES: dict[str, Callable[[Any], Any]] = {
     "flamme_rouge": FlammeState.copy,
-    "tabella": copy.deepcopy,  # resolve copies a Tabella state with copy.deepcopy
+    "tabella": TabellaState.copy,
     "wyscig": WyscigState.copy,
     "mind_cycling": MindState.copy,
 }

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot import catalogue
 from bot.exts.rules._guide import GuideButton
-from bot.i18n import engine_text, t
+from bot.i18n import t
 from bot.options import RulesetParam
 from bot.translator import text
 from bot.ui import View
@@ -34,7 +34,7 @@ class RulesCog(commands.Cog):
     @app_commands.describe(ruleset=text("command.rules.ruleset"))
     async def rules(self, interaction: discord.Interaction[Any], ruleset: RulesetParam) -> None:
         locale = str(interaction.locale)
-        summary = engine_text(ruleset.summary(), locale)
+        summary = t(ruleset.summary(), locale)
         embed = discord.Embed(title=ruleset.name, description=summary[:EMBED_DESCRIPTION_LIMIT])
         low, high = ruleset.player_limits(None, {})  # the default stage and options
         players = (

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from bot import catalogue
 from bot.exts import _admin
-from bot.i18n import engine_text, t
+from bot.i18n import t
 from bot.options import RulesetParam
 from bot.render.files import preview_file
 from bot.services import analysis, stages
@@ -167,7 +167,7 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
         """A stage's summary (its fields, its board) and its preview picture, drawn off the event loop."""
         locale = str(interaction.locale)
         rules = get_ruleset(info.ruleset)
-        board = engine_text(rules.stage_board(info.stage, info.options), locale)
+        board = t(rules.stage_board(info.stage, info.options), locale)
         embed = discord.Embed(title=info.name[:256], description=t("stage.summary", locale, ruleset=rules.name))
         for key, value in info.stage.items():
             embed.add_field(name=key[:256], value=f"`{_value_text(value)[:1000]}`", inline=False)

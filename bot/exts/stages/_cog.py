@@ -14,12 +14,13 @@ from discord.ext import commands
 from bot import catalogue
 from bot.errors import UserError
 from bot.exts import _admin
-from bot.i18n import engine_text, t
+from bot.i18n import t
 from bot.options import RulesetParam
 from bot.render.files import preview_file
 from bot.services import stages as saved_stages
 from bot.services.outcomes import Refusal
 from bot.translator import text
+from engine.messages import Message
 from engine.registry import get_ruleset
 from engine.ruleset import Preset
 
@@ -45,9 +46,9 @@ def _add_preset_fields(embed: discord.Embed, presets: list[Preset], locale: str)
     """One field per preset while Discord's limits allow (25 fields, 6,000 characters); how many fit."""
     budget = EMBED_BUDGET
     for count, preset in enumerate(presets[: catalogue.CHOICE_LIMIT]):
-        label = engine_text(preset.label, locale) if preset.label else ""
+        label = t(preset.label, locale) if preset.label else ""
         name = (f"{preset.name} · {label}" if label else preset.name)[:256]
-        value = engine_text(preset.summary, locale)[:FIELD_VALUE_LIMIT] or "—"
+        value = t(preset.summary, locale)[:FIELD_VALUE_LIMIT] or "—"
         if len(name) + len(value) > budget:
             return count
         budget -= len(name) + len(value)
@@ -92,16 +93,18 @@ class StagesCog(commands.Cog):
             # i17: this server's saved stages are shown too (their data, not a preset name).
             saved = await _saved_stage(self.bot, interaction.guild.id, ruleset.id, stage)
             if saved is not None:
-                chosen = Preset(name=saved.name, summary=t("stage.summary", locale, ruleset=ruleset.name))
+                said = {"ruleset": ruleset.name}
+                summary = Message("stage.summary", said, t("stage.summary", "en", **said))
+                chosen = Preset(name=saved.name, summary=summary)
                 shown_stage, shown_options = saved.stage, saved.options
         if chosen is None:
             names = _shorten(", ".join(p.name for p in presets) or "—", NAMES_LIMIT)
             echoed = _shorten(stage, STAGE_ECHO_LIMIT)
             raise UserError("stages.unknown_stage", stage=echoed, ruleset=ruleset.name, names=names)
-        board = engine_text(ruleset.stage_board(shown_stage, shown_options), locale)
-        embed = discord.Embed(title=chosen.name[:256], description=_shorten(engine_text(chosen.summary, locale), 4096))
+        board = t(ruleset.stage_board(shown_stage, shown_options), locale)
+        embed = discord.Embed(title=chosen.name[:256], description=_shorten(t(chosen.summary, locale), 4096))
         if chosen.label:
-            embed.add_field(name=t("stages.label", locale), value=engine_text(chosen.label, locale))
+            embed.add_field(name=t("stages.label", locale), value=t(chosen.label, locale))
         if len(board) <= BOARD_PREVIEW_LIMIT:
             embed.add_field(name=t("stages.board", locale), value=f"```\n{board}\n```", inline=False)
         text_name = catalogue.board_filename(ruleset, chosen.name)

@@ -105,7 +105,7 @@ def test_enter_skips_an_optional_part_and_the_race_goes_on() -> None:
 def test_a_number_without_an_upper_bound_reads_as_such() -> None:
     """Tabella's sprint takes any whole number from 0 (D16): "0 or more", never "0 to None"."""
     sprint = InputField(
-        ["s1"], Message("tabella.field.sprint", {"n": 1}, "Sprint 1: intensity"), "number", [], 0, None, True
+        ["s1"], Message("td.field.sprint", {"n": 1}, "Sprint 1: intensity"), "number", [], 0, None, True
     )
     assert number_range(sprint) == "a number, 0 or more"
     assert number_range(InputField(["d"], sprint.label, "number", [], 0, 4, False)) == "a number from 0 to 4"
@@ -121,4 +121,4 @@ def test_a_flamme_rouge_preset_is_raced_by_its_name_as_the_listing_shows_it(
     as_listed = listed.removeprefix("- ").split("]:", 1)[0] + "]"
     assert as_listed != preset  # the listing marks it with its label
     text = run_play(["--ruleset", "flamme_rouge", "--seed", "3", "--stage", as_listed], "quit\n")
-    assert f"{preset} - round 1" in text
+    assert f"{preset} · round 1" in text  # the board names the stage it is racing

@@ -93,7 +93,7 @@ async def test_an_illegal_order_gets_the_rules_message_and_changes_nothing(harne
     race_id = await _tabella_live(harness)
     with pytest.raises(Refusal) as refused:
         await orders.submit_order(harness.ctx, race_id, 1, {"start": "Z"}, step=1)
-    assert refused.value.key == "tabella.order.bad_start" and refused.value.message.params == {"value": "Z"}
+    assert refused.value.key == "td.order.bad_start" and refused.value.message.params == {"value": "Z"}
     assert await _rows(harness, race_id) == []
 
 

@@ -186,8 +186,8 @@ async def test_the_gazzetta_is_published_the_next_morning(harness: Harness) -> N
     assert await harness.scheduler.run_due() == []
     harness.clock.set(datetime(2026, 5, 2, 9, 0, tzinfo=UTC))
     (published,) = await harness.scheduler.run_due()
-    assert isinstance(published, AnnouncementPublished) and published.kind == "tabella.gazzetta"
-    assert published.events and published.events[0]["kind"].startswith("tabella.")
+    assert isinstance(published, AnnouncementPublished) and published.kind == "td.gazzetta"
+    assert published.events and published.events[0]["kind"].startswith("td.")
     async with harness.ctx.db.sessions() as session:
         result = await session.get(ResultRow, race_id)
     assert result is not None and not result.provisional
@@ -228,8 +228,8 @@ async def test_a_half_built_plan_counts_as_sent_at_the_deadline_and_no_plan_does
     bruno = resolved.orders["u2"]
     assert bruno["auto"] is True and bruno["start"] == "A" and bruno["m1"] == {"effort": 1, "dir": "R"}
     kinds = [(e["kind"], e["data"].get("rider")) for e in resolved.events]
-    assert ("tabella.did_not_start", "u3") in kinds
-    assert ("tabella.did_not_start", "u2") not in kinds
+    assert ("td.did_not_start", "u3") in kinds
+    assert ("td.did_not_start", "u2") not in kinds
 
 
 @pytest.mark.rules("R-SVC-1")

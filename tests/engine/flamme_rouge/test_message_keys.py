@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import ast
 import random
+import re
+from functools import cache
 from importlib import resources
 from typing import Any
 
 from engine.flamme_rouge import RULESET
-from engine.messages import Message, OrderError
+from engine.messages import Message, OrderError, message_of
 from engine.ruleset import Decision, Entrant, Event, Order, set_path
 
 BAD_ORDERS: list[Any] = [
@@ -49,38 +51,54 @@ RACES: list[tuple[str | None, dict[str, Any], int, list[str]]] = [
 """(stage, options, people, strategy bots): every phase, both rider modes, the bot teams, Meteo and Breakaway."""
 
 
-def message_keys_of(value: Any, found: set[str]) -> None:
-    """Every message key inside an interface object (messages, events, decisions, results)."""
+class Seen:
+    """Every message met while playing: their keys (events' kinds too) and the messages themselves, nested
+    ones included."""
+
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+        self.messages: list[Message] = []
+
+
+def message_keys_of(value: Any, seen: Seen) -> None:
+    """Every message inside an interface object (messages, events, decisions, results), and every message nested
+    in their parameters (a rider type, a terrain, a card's name)."""
     if isinstance(value, Message):
-        found.add(value.key)
+        seen.keys.add(value.key)
+        seen.messages.append(value)
+        for param in value.params.values():
+            message_keys_of(param, seen)
+    elif isinstance(value, list):
+        for item in value:
+            message_keys_of(item, seen)
     elif isinstance(value, Event):
-        found.update((value.kind, value.message.key))
+        seen.keys.add(value.kind)
+        message_keys_of(value.message, seen)
     elif isinstance(value, Decision):
-        found.add(value.prompt.key)
-        for info in value.info:
-            found.add(info.key)
+        message_keys_of(value.prompt, seen)
+        message_keys_of(value.info, seen)
         for field in value.fields:
-            message_keys_of(field.label, found)
-            message_keys_of(field.group, found)
+            message_keys_of(field.label, seen)
+            message_keys_of(field.group, seen)
             for choice in field.choices:
-                message_keys_of(choice.label, found)
-                message_keys_of(choice.hint, found)
+                message_keys_of(choice.label, seen)
+                message_keys_of(choice.hint, seen)
 
 
-def refusal_keys(state: Any, entrant: str, found: set[str]) -> None:
+def refusal_keys(state: Any, entrant: str, seen: Seen) -> None:
     for bad in BAD_ORDERS:
         try:
             RULESET.validate(state, entrant, bad)
         except OrderError as error:
-            found.add(error.message.key)
+            message_keys_of(error.message, seen)
 
 
-def walk_parts(state: Any, entrant: str, rng: random.Random, found: set[str]) -> Order:
+def walk_parts(state: Any, entrant: str, rng: random.Random, seen: Seen) -> Order:
     """Choose every part of ``entrant``'s order from the offered fields, collecting each part's texts."""
     partial: Order = {}
     for _ in range(10):
         decision = next(d for d in RULESET.awaited(state, {entrant: partial}) if d.entrant == entrant)
-        message_keys_of(decision, found)
+        message_keys_of(decision, seen)
         if decision.complete:
             return partial
         field = decision.fields[0]
@@ -91,62 +109,135 @@ def walk_parts(state: Any, entrant: str, rng: random.Random, found: set[str]) ->
     raise AssertionError("the decision never completed")
 
 
-def play_collecting(stage: str | None, options: dict[str, Any], people: int, bots: list[str], seed: int) -> set[str]:
+def play_collecting(
+    stage: str | None, options: dict[str, Any], people: int, bots: list[str], seed: int, seen: Seen
+) -> None:
     """Play a race: people choose from the fields (every third order left to the absent-player rule), strategies
-    play theirs, bad orders are tried at every step; returns every key seen."""
-    found: set[str] = set()
+    play theirs, bad orders are tried at every step; every message met goes into ``seen``."""
     rng = random.Random(seed)
     humans = [Entrant(id=f"p{n}", name=f"P{n}") for n in range(people)]
     humans += [Entrant(id=f"b{n}", name=f"B{n}", bot=bot) for n, bot in enumerate(bots)]
     entrants = RULESET.default_entrants(humans, options)
     state, events = RULESET.start_race(stage, options, entrants, seed)
-    for event in events:
-        message_keys_of(event, found)
+    message_keys_of(events, seen)
     seats = {e.id: e for e in entrants}
     for who in ("nobody", *(e.id for e in entrants if e.bot in ("peloton", "muscle"))):
-        refusal_keys(state, who, found)
+        refusal_keys(state, who, seen)
     for step in range(400):
         if RULESET.finished(state):
             break
         orders: dict[str, Order] = {}
         for decision in RULESET.awaited(state):
             who = decision.entrant
-            message_keys_of(decision, found)
-            refusal_keys(state, who, found)
+            message_keys_of(decision, seen)
+            refusal_keys(state, who, seen)
             if seats[who].bot is not None:
                 orders[who] = RULESET.auto_order(state, who, None, seats[who].bot)
             elif step % 3 == 2:
                 orders[who] = RULESET.auto_order(state, who, None, None)
             else:
-                orders[who] = walk_parts(state, who, rng, found)
+                orders[who] = walk_parts(state, who, rng, seen)
         state, events = RULESET.resolve(state, orders)
-        for event in events:
-            message_keys_of(event, found)
+        message_keys_of(events, seen)
     assert RULESET.finished(state)
     result = RULESET.result(state)
     for column in result.columns:
-        found.add(column.label.key)
-    for note in result.notes:
-        found.add(note.key)
-    return found
+        message_keys_of(column.label, seen)
+        message_keys_of(list(column.words.values()), seen)
+    message_keys_of(result.notes, seen)
 
 
-def test_every_key_a_race_emits_is_listed() -> None:
-    """Whole races of every phase and variant, with refusals and absent players, emit only listed keys."""
-    listed = RULESET.message_keys()
-    seen: set[str] = set()
+@cache
+def everything_seen() -> Seen:
+    """The messages of whole races of every phase and variant (with refusals and absent players), the rules
+    summary, and every preset's summary, label and stage board."""
+    seen = Seen()
     for seed, (stage, options, people, bots) in enumerate(RACES, start=11):
-        seen |= play_collecting(stage, options, people, bots, seed)
+        play_collecting(stage, options, people, bots, seed, seen)
     message_keys_of(RULESET.summary(), seen)
     for preset in RULESET.presets():
         message_keys_of(preset.summary, seen)
         message_keys_of(preset.label, seen)
         message_keys_of(RULESET.stage_board(preset.name, {}), seen)
-    assert sorted(seen - listed) == []
+    return seen
+
+
+def test_every_key_a_race_emits_is_listed() -> None:
+    """Whole races of every phase and variant, with refusals and absent players, emit only listed keys (the
+    words nested in other messages' parameters included)."""
+    seen = everything_seen().keys
+    assert sorted(seen - RULESET.message_keys()) == []
     assert all(key.startswith("fr.") for key in seen)
-    # The races reach far: refusals, every phase's prompts, the Breakaway, the bot teams' cards.
-    for key in ("fr.bad_text", "fr.not_entrant", "fr.bot_team", "fr.bid", "fr.breakaway", "fr.peloton_card"):
+    # The races reach far: refusals, every phase's prompts, the Breakaway, the bot teams' cards, and the words
+    # nested in parameters (rider types, terrains, colours, the special cards' names).
+    reached = ("fr.bad_text", "fr.not_entrant", "fr.bot_team", "fr.bid", "fr.breakaway", "fr.peloton_card")
+    nested = ("fr.rider.rouleur", "fr.rider.sprinteur", "fr.terrain.flat", "fr.colour.blue", "fr.card.attack")
+    for key in (*reached, *nested):
         assert key in seen, key
+
+
+_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_IDS = re.compile(r"^[a-z0-9-]+(, [a-z0-9-]+)*$")
+NOTATION: dict[str, re.Pattern[str]] = {
+    "rider": _ID,
+    "entrant": _ID,
+    "who": _ID,
+    "riders": _ID,
+    "names": _IDS,
+    "free": _IDS,
+    "hand": re.compile(r"^\d+(, \d+)*$"),
+}
+"""String parameters that hold the game's notation (rider ids ``blue-s``, entrant ids, a hand's values
+``3, 4, 7``), by parameter name. Any other string parameter may hold only digits (a card's value ``5``)."""
+
+VERBATIM: dict[str, set[str]] = {
+    "fr.bad_text": {"word"},
+    "fr.bad_rider": {"value"},
+    "fr.bad_bid_rider": {"value"},
+    "fr.info.rejected": {"card"},
+    "fr.stage_board": {"name", "profile", "terrain", "lanes"},
+}
+"""Parameters shown as they are, by message key: what the player typed (echoed back), the stage's name and
+its drawing in the stage board's own notation (whose legend is in the template)."""
+
+DATA_LISTS = {"riders"}
+"""List parameters that are event data only (the ids of ``fr.exhaustion``; its sentence reads ``names``). Any
+other list is a list of messages, which a front end renders one by one and joins."""
+
+
+def english_params(message: Message) -> list[str]:
+    """The parameters of ``message`` whose strings hold words rather than notation or numbers, and its lists
+    that are not lists of messages."""
+    bad = []
+    for name, value in message.params.items():
+        if name in VERBATIM.get(message.key, ()):
+            continue
+        if isinstance(value, list) and name not in DATA_LISTS and not all(isinstance(v, Message) for v in value):
+            bad.append(f"{message.key}: {name}={value!r}")
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, str) and not (item.isdigit() or (name in NOTATION and NOTATION[name].match(item))):
+                bad.append(f"{message.key}: {name}={item!r}")
+    return bad
+
+
+def test_no_message_parameter_is_english() -> None:
+    """No message a race emits carries English words in a parameter: a word is a nested message of its own, so a
+    translator reaches it; strings are numbers, ids, or what the player typed."""
+    found = {bad for message in everything_seen().messages for bad in english_params(message)}
+    assert sorted(found) == []
+
+
+def test_the_check_of_parameters_catches_english() -> None:
+    """A rider type, a terrain, a card's name or a hand line written in English is caught; ids and numbers pass."""
+    assert english_params(message_of("fr.prompt.card", {"rider": "Rouleur"}, "")) != []
+    assert english_params(message_of("fr.move", {"rider": "blue-r", "card": "Attack!"}, "")) != []
+    assert english_params(message_of("fr.info.rider", {"terrain": "ascent"}, "")) != []
+    assert english_params(message_of("fr.info.hand", {"cards": ["2 (exhaustion)", "5"]}, "")) != []
+    assert english_params(message_of("fr.info.hand", {"cards": [2, 5]}, "")) != []  # a list of messages, or no list
+    assert english_params(message_of("fr.not_your_rider", {"mine": "Rouleur, Sprinteur"}, "")) != []
+    assert english_params(message_of("fr.rider_taken", {"rider": "blue-s", "free": "red-r, pink-s"}, "")) == []
+    assert english_params(message_of("fr.bad_card", {"hand": "3, 4, 7"}, "")) == []
+    assert english_params(message_of("fr.move", {"rider": "black-p1", "card": "9"}, "")) == []
 
 
 def source_strings() -> dict[str, set[str]]:

@@ -8,7 +8,7 @@ import pytest
 
 from engine.flamme_rouge.cards import EXHAUSTION
 from engine.flamme_rouge.orders import complete_energy, parse_text, validate_energy
-from engine.messages import Message, OrderError
+from engine.messages import Message, OrderError, message_of
 from engine.ruleset import set_path
 from tests.logged import LoggedRace
 
@@ -49,7 +49,9 @@ def test_a_card_not_in_the_hand_is_refused_with_the_hand() -> None:
         race.validate("anna", "r9 s5")
     assert err.value.message.text == "You can't play 9 for your Rouleur: your hand is 3, 4, 4, 7"
     assert err.value.message.key == "fr.card_not_in_hand"
-    assert err.value.message.params == {"card": 9, "rider": "Rouleur", "hand": "3, 4, 4, 7"}
+    # The rider type is a word of its own (a nested message); the hand is the values, in the game's notation.
+    rouleur = message_of("fr.rider.rouleur", {}, "Rouleur")
+    assert err.value.message.params == {"card": 9, "rider": rouleur, "hand": "3, 4, 4, 7"}
 
 
 @pytest.mark.rules("9.3", "9.4")

@@ -167,7 +167,7 @@ def test_a_bad_stage_names_the_offending_field() -> None:
 
 
 def test_the_stage_board_draws_every_row_with_its_section_rocks_and_supply_spaces() -> None:
-    """The stage drawing has one line per row plus start and finish, rocks as ## and supplies as ++."""
+    """The stage board has one line per row between finish and start, rocks as ## and supplies as ++."""
     stage = {
         **OPEN_COURSE,
         "course": ["plains", "mountain"],
@@ -177,9 +177,10 @@ def test_the_stage_board_draws_every_row_with_its_section_rocks_and_supply_space
     }
     board = RULESET.stage_board(stage, {"lanes": 3})
     assert board.key == "mc.stage_board" and "## rock" in board.text  # the legend is the template's
-    lines = board.params["board"].splitlines()
-    assert len(lines) == 8
-    assert "FINISH" in lines[0] and "START" in lines[-1]
+    lines = board.text.splitlines()
+    assert len(lines) == 9  # finish, six rows, start, legend
+    assert lines[0] == "  FINISH " + "=" * 12 and lines[7] == "   START " + "-" * 12
+    assert board.params["board"].splitlines() == lines[1:7]  # the rows; the words are the template's
     assert lines[2].split("|")[1] == "  .  ##   . "
     assert lines[3].split("|")[1] == " ++   .   . "
     assert lines[3].strip().startswith("4 M")

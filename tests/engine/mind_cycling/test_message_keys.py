@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +78,22 @@ RACES: list[tuple[dict[str, Any], int, Any]] = [
 """(options, entrants, stage): orders and live mode, solo, round limits (with and without a solo score)."""
 
 
+def nested(message: Message) -> list[Message]:
+    """``message`` and every message nested in its parameters (a parameter may be a message or a list of them)."""
+    found = [message]
+    for value in message.params.values():
+        for inner in value if isinstance(value, list) else [value]:
+            if isinstance(inner, Message):
+                found += nested(inner)
+    return found
+
+
 def messages_in(value: Any) -> list[Message]:
-    """Every message inside a decision, an event, a result or a list of them."""
+    """Every message inside a decision, an event, a result or a list of them, nested ones included."""
+    return [n for m in _messages_in(value) for n in nested(m)]
+
+
+def _messages_in(value: Any) -> list[Message]:
     if isinstance(value, Message):
         return [value]
     if isinstance(value, Decision):
@@ -86,30 +101,32 @@ def messages_in(value: Any) -> list[Message]:
         for f in value.fields:
             found += [f.label, *([f.group] if f.group else [])]
             for c in f.choices:
-                found += messages_in(c.label) + messages_in(c.hint)
+                found += _messages_in(c.label) + _messages_in(c.hint)
         return found
     if isinstance(value, Result):
         found = [*value.notes, *(c.label for c in value.columns), *(w for c in value.columns for w in c.words.values())]
         for s in value.standings:
-            found += messages_in(list(s.figures.values()))
+            found += _messages_in(list(s.figures.values()))
         return found
     if isinstance(value, (list, tuple)):
-        return [m for v in value for m in messages_in(v)]
+        return [m for v in value for m in _messages_in(v)]
     return []
 
 
-def play(options: dict[str, Any], players: int, stage: Any, seed: int, said: set[str]) -> None:
+def play(options: dict[str, Any], players: int, stage: Any, seed: int, said: set[str], spoken: list[Message]) -> None:
     """A seeded race where the humans give orders field by field, leave them to the rules or to a bot, and
-    first send a refused order; every key said along the way goes to ``said``."""
+    first send a refused order; every key said along the way goes to ``said``, every message to ``spoken``."""
     rnd = random.Random(seed)
     entrants = [Entrant(id=f"p{i}", name=f"P{i}", bot=None if i < 2 else "opportunist") for i in range(players)]
     race = Race.start("mind_cycling", entrants, seed, stage=stage, options=options)
     said.update(e.kind for e in race.opening)
+    spoken += messages_in([e.message for e in race.opening])
     for _ in range(800):
         if race.finished:
             break
         orders: dict[str, Any] = {}
         for d in race.awaited():
+            spoken += messages_in(d)
             said.update(m.key for m in messages_in(d))
             if race.entrants[d.entrant].bot is not None:
                 continue
@@ -117,7 +134,8 @@ def play(options: dict[str, Any], players: int, stage: Any, seed: int, said: set
                 try:
                     race.ruleset.validate(race.state, d.entrant, bad)
                 except OrderError as exc:
-                    said.add(exc.message.key)
+                    spoken += nested(exc.message)
+                    said.update(m.key for m in nested(exc.message))
             way = rnd.choice(("fields", "auto", "bot"))
             if way == "auto":
                 orders[d.entrant] = race.absent_order(d.entrant)
@@ -126,7 +144,9 @@ def play(options: dict[str, Any], players: int, stage: Any, seed: int, said: set
             else:
                 orders[d.entrant] = by_fields(race, d.entrant, rnd, said)
         for e in race.play_step(orders).events:
-            said.update([e.kind, e.message.key])
+            spoken += nested(e.message)
+            said.update([e.kind, *(m.key for m in nested(e.message))])
+        spoken += messages_in(race.result())
         said.update(m.key for m in messages_in(race.result()))
     assert race.finished
     with pytest.raises(OrderError) as refused:
@@ -157,12 +177,21 @@ def by_fields(race: Race, who: str, rnd: random.Random, said: set[str]) -> dict[
     return race.absent_order(who, partial)
 
 
-def test_every_key_said_in_seeded_races_is_listed() -> None:
-    """Prompts, fields, choices, info, refusals, events, columns, medals and notes of eight kinds of race."""
+@pytest.fixture(scope="module")
+def races() -> tuple[set[str], list[Message]]:
+    """The keys said and the messages spoken in two seeded races of each kind of :data:`RACES`."""
     said: set[str] = set()
+    spoken: list[Message] = []
     for n, (options, players, stage) in enumerate(RACES):
         for seed in (1, 2):
-            play(options, players, stage, 10 * n + seed, said)
+            play(options, players, stage, 10 * n + seed, said, spoken)
+    return said, spoken
+
+
+def test_every_key_said_in_seeded_races_is_listed(races: tuple[set[str], list[Message]]) -> None:
+    """Prompts, fields, choices, info, refusals, events, columns, medals and notes of eight kinds of race,
+    and the messages nested in their parameters (a reason, an action's word, the part of a text order)."""
+    said = set(races[0])
     for preset in RULESET.presets():
         said.update(m.key for m in messages_in([preset.summary, preset.label]))
         said.add(RULESET.stage_board(preset.name, {}).key)
@@ -173,6 +202,68 @@ def test_every_key_said_in_seeded_races_is_listed() -> None:
     assert all(k.startswith("mc.") for k in said)
     # The races say most of what the system can say (a key never said here is still listed by the scan below).
     assert len(said) >= 0.8 * len(keys), sorted(keys - said)
+
+
+NAMES = {"who", "giver", "receiver", "leader", "waiting", "board", "finish", "start"}
+"""Parameters that hold names (``P1 #3``: a player's name and a cyclist's number) or the course's drawing
+(its rows and its finish and start lines: marks only, checked below)."""
+
+PLAYERS_WORDS = {
+    ("mc.bad_action", "action"),
+    ("mc.bad_word", "action"),
+    ("mc.bad_word", "word"),
+    ("mc.bad_cyclist", "token"),
+    ("mc.bad_step", "step"),
+    ("mc.bad_key", "keys"),
+    ("mc.bad_intent_key", "keys"),
+    ("mc.bad_order", "got"),
+    ("mc.where.line", "line"),
+    ("mc.where.cyclist", "name"),
+}
+"""(key, parameter): what the player wrote, quoted back to them as they wrote it."""
+
+NOTATION = re.compile(r"[0-9#,;\s]*|p\d+#\d+|F|FL|FR")
+"""The system's notation: numbers, ``#3``, lists of them, a cyclist's key ``p0#3`` and a path step."""
+
+
+def english_params(message: Message) -> list[tuple[str, str, str]]:
+    """(key, parameter, value) of each string parameter of ``message`` that may hold a word of English:
+    not a name, not the player's own words, not notation."""
+    found = []
+    for name, value in message.params.items():
+        for inner in value if isinstance(value, list) else [value]:
+            if not isinstance(inner, str) or name in NAMES or (message.key, name) in PLAYERS_WORDS:
+                continue
+            if not NOTATION.fullmatch(inner):
+                found.append((message.key, name, inner))
+    return found
+
+
+def test_no_message_parameter_holds_english_words(races: tuple[set[str], list[Message]]) -> None:
+    """A reason, an action, a 'none' or a 'Line 2' travels as a message of its own, so a translator reaches it:
+    the parameters of every message the races say (nested ones included) are names, numbers or notation."""
+    said, spoken = races
+    assert len(spoken) > 1000 and {"mc.fallback", "mc.where.line", "mc.action.wheel"} <= said
+    assert sorted({found for m in spoken for found in english_params(m)}) == []
+
+
+def test_the_stage_boards_words_are_in_their_templates_and_the_drawing_holds_none() -> None:
+    """FINISH, START and the legend are the template's (a translator reaches them); the drawing is marks only."""
+    boards = [RULESET.stage_board(p.name, {}) for p in RULESET.presets()]
+    boards.append(RULESET.stage_board({"rocks": 0, "supply_spaces": 0}, {}))
+    for board in boards:
+        assert english_params(board) == []
+        assert all(not re.search(r"[A-Za-z]{2,}", str(v)) for v in board.params.values()), board.key
+        assert board.text.startswith("  FINISH ====") and "   START ----" in board.text
+
+
+def test_the_check_for_english_words_catches_a_word_and_passes_notation() -> None:
+    """A reason as a plain string is caught; a cyclist's key, a list of numbers and a name are not."""
+    reason = Message("mc.fallback", {"who": "P1 #2", "cyclist": "p1#2", "why": "a fatigued domestique can't"}, "")
+    assert english_params(reason) == [("mc.fallback", "why", "a fatigued domestique can't")]
+    fine = Message("mc.x", {"road": "#1, #3", "to": "p0#3", "step": "FL", "n": 2, "order": ["p0#1", "p1#2"]}, "")
+    assert english_params(fine) == []
+    assert english_params(Message("mc.not_on_road", {"road": "none"}, "")) == [("mc.not_on_road", "road", "none")]
 
 
 def literals() -> set[str]:

@@ -145,7 +145,12 @@ def test_a_relay_onto_an_occupied_space_falls_back_to_a_normal_move_at_the_relay
     events = play(r, {"a": "#3 move path=F,F,F,F,F,F\n#2 wheel\n#1 relay", "b": "#1 move 0"})
     assert spot(r, "a#1") == (15, 3)
     fallback = of_kind(events, "mc.fallback")[0].data
-    assert fallback["cyclist"] == "a#1" and fallback["action"] == "relay"
+    assert fallback["cyclist"] == "a#1" and fallback["action"].key == "mc.action.relay"
+    assert fallback["why"].key == "mc.why.relay_space" and fallback["why"].params == {
+        "who": "A #3",
+        "row": 19,
+        "lane": 3,
+    }
 
 
 @pytest.mark.rules("D16")
@@ -279,7 +284,7 @@ def test_an_attack_outside_the_riders_own_section_is_a_normal_move_and_the_bottl
     r = race([("a", 2, 5, 2)])
     events = play(r, {"a": "#2 attack"})
     assert spot(r, "a#2") == (9, 2) and r.state.cyclists["a#2"].bottle
-    assert of_kind(events, "mc.fallback")[0].data["action"] == "attack"
+    assert of_kind(events, "mc.fallback")[0].data["action"].key == "mc.action.attack"
 
 
 # --- the line, sections ----------------------------------------------------------------------------------

@@ -88,15 +88,6 @@ def test_the_public_view_shows_positions_and_bases_and_the_private_view_adds_the
     assert "team" not in view
 
 
-def test_the_board_text_draws_the_cyclists_with_their_team_letters() -> None:
-    """a3 on row 12 lane 2, a1* (black base) behind it."""
-    r = race([("a", 3, 12, 2), ("a", 1, 11, 2, "black")])
-    board = RULESET.board_text(r.state)
-    row12 = next(line for line in board.splitlines() if line.strip().startswith("12 "))
-    row11 = next(line for line in board.splitlines() if line.strip().startswith("11 "))
-    assert row12.split("|")[1][4:8] == " a3 " and row11.split("|")[1][4:8] == " a1*"
-
-
 def test_bad_setups_and_options_are_refused_with_the_field_named() -> None:
     """Unknown cyclist, double placement, rocks, unknown option, bad bot."""
     two = [Entrant(id="a", name="A"), Entrant(id="b", name="B")]

@@ -58,4 +58,4 @@ def rider(race: LoggedRace, rid: str) -> Rider:
 
 
 def kinds(events: list[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == f"tabella.{kind}"]
+    return [e for e in events if e.kind == f"td.{kind}"]

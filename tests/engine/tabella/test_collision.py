@@ -128,7 +128,7 @@ def test_a_pusher_falling_into_a_full_curvone_enters_it_and_is_the_victim() -> N
         {"anna": "m2: 2R ; G @Luca down", "luca": "m2: 1R", "c1": "m2: 3R", "c2": "m2: 4R"},
         times={"anna": 1, "c1": 2, "c2": 3, "luca": 4},
     )
-    assert kinds(events, "gomitata")[0].data["reason"] == "not faster"
+    assert str(kinds(events, "gomitata")[0].data["reason"]) == "not faster"
     (hit,) = kinds(events, "collision")
     assert (hit.data["newcomer"], hit.data["victim"], hit.data["group"]) == ("anna", "anna", 3)
     # anna: 30 - 2 = 28 R, B2 (2,8): 2 > 2 no, climb: V 7; falls: 26 R, V 5; C2 (0,7) curvone climb,

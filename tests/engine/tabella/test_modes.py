@@ -68,7 +68,7 @@ def test_live_mode_asks_one_round_at_a_time_and_plays_the_automatic_order_for_a_
         label = ["start", "m1", "m2", "m3", "m4", "m5", "s1", "s2", "s3"][steps]
         anna = "start: B" if label == "start" else (f"{label}: 2R" if label.startswith("m") else f"{label}: 1")
         race.state, events = RULESET.resolve(race.state, {"anna": race.validate("anna", anna)})
-        shown = {"tabella.start", "tabella.move"}
+        shown = {"td.start", "td.move"}
         luca_moves = [e for e in events if e.data.get("rider") == "luca" and e.kind in shown]
         if label == "start":
             assert luca_moves[0].data["start"] == "C"

@@ -28,7 +28,7 @@ def _priorities(steps: list[dict[str, Any]]) -> list[list[str]]:
         "steps": steps,
     }
     race = logged_replay(parse_record(record))
-    return [e.data["priority"] for step in race.events for e in step if e.kind == "tabella.round"]
+    return [e.data["priority"] for step in race.events for e in step if e.kind == "td.round"]
 
 
 @pytest.mark.rules("5.1", "R-TDD-6")

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.ruleset import Entrant
-from engine.tabella.orders import ALLOWED_ROUNDS
 from engine.tabella.state import ROUNDS
+from engine.tabella.vocabulary import ALLOWED_ROUNDS
 from tests.logged import LoggedRace
 
 NAMES = ["Anna", "Luca", "Marco", "Sara", "Gino"]

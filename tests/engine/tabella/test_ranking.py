@@ -38,7 +38,7 @@ def test_e8_when_the_gazzetta_hits_the_bibitone_drinker_is_ranked_after_the_exha
         "hit": True,
         "caught": ["bea"],
         "names": "Bea",
-        "verb": "is",
+        "count": 1,
     }
     assert result.provisional is False
 
@@ -62,9 +62,9 @@ def test_e8_the_standings_stay_provisional_until_the_front_page_is_published() -
     assert [s.entrant for s in before.standings] == ["ada", "bea", "cleo", "dora", "eve"]
     assert RULESET.public_view(race.state)["gazzetta"]["hit"] is None
     due = RULESET.pending_announcement(race.state)
-    assert due is not None and (due.kind, due.delay, due.hour) == ("tabella.gazzetta", "next_morning", 9)
+    assert due is not None and (due.kind, due.delay, due.hour) == ("td.gazzetta", "next_morning", 9)
     state, published = RULESET.publish(race.state)
-    assert published[0].kind == "tabella.gazzetta" and published[0].data["caught"] == ["bea"]
+    assert published[0].kind == "td.gazzetta" and published[0].data["caught"] == ["bea"]
     after = RULESET.result(state)
     assert not after.provisional and [s.entrant for s in after.standings][-1] == "bea"
     assert RULESET.pending_announcement(state) is None

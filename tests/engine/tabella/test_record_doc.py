@@ -27,10 +27,10 @@ def test_the_documented_record_replays_to_a_finished_race() -> None:
     assert sorted(s.entrant for s in result.standings) == ["anna", "bot1", "luca"]
     events = race.events[0]
     # by hand, from the rules: Anna's Aggressiva start gives R 28 V 7; Luca's 1R into C1 (6,1): R 29, V 7
-    start = next(e for e in events if e.kind == "tabella.start" and e.data["rider"] == "anna")
+    start = next(e for e in events if e.kind == "td.start" and e.data["rider"] == "anna")
     assert (start.data["r"], start.data["v"]) == (28, 7)
-    move = next(e for e in events if e.kind == "tabella.move" and e.data["rider"] == "luca")
+    move = next(e for e in events if e.kind == "td.move" and e.data["rider"] == "luca")
     assert (move.data["r"], move.data["v"]) == (29, 7)
-    assert [e.kind for e in events][-1] == "tabella.gazzetta"
+    assert [e.kind for e in events][-1] == "td.gazzetta"
     again = logged_replay(parse_record(_example()))
     assert json.dumps(RULESET.dump(again.state)) == json.dumps(RULESET.dump(race.state))

@@ -104,10 +104,39 @@ def test_the_registry_finds_the_ruleset_with_its_catalogue() -> None:
     assert ruleset is RULESET and ruleset.default_strategy == "cautious"
     assert set(ruleset.strategies) >= {"cautious", "aggressive"}
     assert {p.name for p in ruleset.presets()} >= {"classic", "random", "classic-1", "classic-8"}
-    assert "Resistenza" in ruleset.summary() and "Vigorilla" in (ruleset.guide() or "")
-    assert "A: (1,5) climb, strettoia" in ruleset.stage_board("classic-1", {})
-    board = ruleset.board_text(_race().state)
-    assert board.splitlines()[2].startswith("A   15^  73v")
+    summary = ruleset.summary()
+    assert summary.key == "td.summary" and "Resistenza" in summary.text and "Vigorilla" in (ruleset.guide() or "")
+
+
+def test_a_stage_board_draws_the_three_rows_with_their_legend() -> None:
+    """Rows 1-3 of the classic table: 15 climbs, 73 descends, 61 descends; the legend says how to read it."""
+    board = RULESET.stage_board("classic-1", {})
+    assert board.key == "td.board.course"
+    assert board.params["board"].splitlines()[1:] == [
+        "A   15^  73v  69^  01^  79^",
+        "B   39^  28^  17^  49^  78^",
+        "C   61v  07^  30v  54v  67^",
+    ]
+    assert board.text.splitlines()[-1] == "^ climb, v descent, = flat; a 0 makes a curvone, a 1 a strettoia"
+    assert RULESET.stage_board("random", {}).key == "td.board.random_table"
+    rows = RULESET.stage_board("classic", {})
+    assert rows.key == "td.board.table" and rows.params["rows"].splitlines()[0] == " 1: 1 5 7 3 6 9 0 1 7 9"
+
+
+def test_a_preset_is_found_by_its_name_as_listed_with_its_label() -> None:
+    """The listing shows ``classic [default]``; that name finds the classic stage, a wrong label finds nothing."""
+    listed = {p.name: p for p in RULESET.presets()}
+    label = listed["classic"].label
+    assert (
+        label is not None and not isinstance(label, str) and (label.key, label.text) == ("td.preset.default", "default")
+    )
+    assert [name for name, p in listed.items() if p.label] == ["classic"]
+    summary = listed["classic-3"].summary
+    assert not isinstance(summary, str) and summary.key == "td.preset.classic_rows"
+    assert summary.params == {"first": 3, "last": 5} and summary.text == "The rules' own table, rows 3-5"
+    assert RULESET.stage_data("classic [default]") == RULESET.stage_data("classic")
+    with pytest.raises(ValueError, match="unknown Tabella stage"):
+        RULESET.stage_data("classic [origin unverified]")
 
 
 def test_an_order_from_a_rider_who_is_not_awaited_is_refused_kindly() -> None:

@@ -126,7 +126,7 @@ def _two() -> list:  # type: ignore[type-arg]
 
 def test_the_presets_file_pins_ten_named_stages() -> None:
     """``classic``, ``random`` and ``classic-1`` ... ``classic-8`` with their rows."""
-    from engine.tabella.ruleset import PRESETS
+    from engine.tabella.presets import PRESETS
 
     assert list(PRESETS) == ["classic", "random", *[f"classic-{n}" for n in range(1, 9)]]
     assert (PRESETS["classic"].stage.table, PRESETS["classic"].stage.rows) == ("classic", "random")

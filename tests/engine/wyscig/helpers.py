@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.record import parse_record
 from engine.wyscig import RULESET
-from engine.wyscig.state import State
+from engine.wyscig.state import RaceState
 from tests.logged import LoggedRace, logged_replay
 
 RULES_DOCUMENT = "wyscig-kolarski.md"
@@ -67,8 +67,8 @@ def run(rec: dict[str, Any]) -> LoggedRace:
     return logged_replay(parse_record(json.dumps(rec)))
 
 
-def state(race: LoggedRace) -> State:
-    assert isinstance(race.state, State)
+def state(race: LoggedRace) -> RaceState:
+    assert isinstance(race.state, RaceState)
     return race.state
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.rng import Rng
-from engine.wyscig.deck import deck_presets, describe_hand, shuffled_deck, stacked_deal
+from engine.wyscig.deck import deck_presets, shuffled_deck, stacked_deal
+from engine.wyscig.texts import hand
 
 SPEEDS = list(range(39, 51))
 
@@ -45,9 +46,18 @@ def test_a_shuffle_keeps_every_card_and_follows_the_seed() -> None:
 
 
 def test_a_hand_reads_like_the_game() -> None:
-    """Sorted speeds and the descents counted."""
-    assert describe_hand([47, 39, 44], 2) == "39, 44, 47 and 2 descents"
-    assert describe_hand([], 1) == "no speed card and 1 descent"
+    """Sorted speeds and the descents counted, each case a key of its own so a translator words it."""
+    cases = [
+        (([47, 39, 44], 2), "wk.cards.speeds_descents", "39, 44, 47 and 2 descents"),
+        (([47], 1), "wk.cards.speeds_descents", "47 and 1 descent"),
+        (([44, 39], 0), "wk.cards.speeds", "39, 44"),
+        (([], 1), "wk.cards.descents_only", "no speed card and 1 descent"),
+        (([], 0), "wk.cards.none", "no speed card"),
+    ]
+    for (speeds, descents), key, text in cases:
+        message = hand(speeds, descents)
+        assert (message.key, message.text) == (key, text)
+    assert hand([47, 39, 44], 2).params == {"count": 2, "speeds": "39, 44, 47"}
 
 
 @pytest.mark.rules("D5")

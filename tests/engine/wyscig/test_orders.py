@@ -58,28 +58,31 @@ def test_more_descents_than_held_are_refused() -> None:
     with pytest.raises(OrderError) as err:
         RULESET.validate(state(race), "p2", "play 50 +3")
     assert err.value.message.key == "wk.too_many_descents"
-    assert "You hold 2 descent card(s): you can't add 3" in err.value.message.text
+    assert "You hold 2 descent cards: you can't add 3" in err.value.message.text
 
 
 @pytest.mark.rules("8.2")
 @pytest.mark.parametrize(
-    ("text", "key"),
+    ("text", "key", "problem"),
     [
-        ("plya 47", "wk.syntax"),
-        ("  ", "wk.empty"),
-        ("play fast", "wk.syntax"),
-        ("play 55", "wk.no_such_card"),
-        ({"card": "x"}, "wk.bad_field"),
-        ({"card": 48, "sprint": 1}, "wk.bad_field"),
-        ({"descents": -1}, "wk.negative_descents"),
+        ("plya 47", "wk.syntax", None),
+        ("  ", "wk.empty", None),
+        ("play fast", "wk.syntax", None),
+        ("play 55", "wk.no_such_card", None),
+        ({"card": "x"}, "wk.bad_field", "wk.problem.number"),
+        ({"card": 48, "sprint": 1}, "wk.bad_field", "wk.problem.unknown_field"),
+        ({"descents": -1}, "wk.negative_descents", None),
     ],
 )
-def test_unreadable_orders_get_a_clear_message(text: object, key: str) -> None:
-    """Typos, impossible cards and stray fields are refused with what to write instead."""
+def test_unreadable_orders_get_a_clear_message(text: object, key: str, problem: str | None) -> None:
+    """Typos, impossible cards and stray fields are refused with what to write instead (a field's problem in
+    words of its own key)."""
     race = _race_at_p2()
     with pytest.raises(OrderError) as err:
         RULESET.validate(state(race), "p2", text)  # type: ignore[arg-type]
     assert err.value.message.key == key
+    if problem is not None:
+        assert err.value.message.params["problem"].key == problem
 
 
 @pytest.mark.rules("8.2")
@@ -176,6 +179,13 @@ def test_the_panel_and_the_public_view_show_the_lap_so_far() -> None:
     hands = {"p1": "47 41", "p2": "48 41", "p3": "42 41", "p4": "44 d 41"}
     race = run(record(hands, "39 " * 8, [("p1", "play 47"), ("p2", "play 48"), ("p3", "play 42")]))
     lap = "P1 47 (leader) · P2 48 (takes the lead) · P3 42 +6 min"
-    assert RULESET.public_view(state(race))["lap"] == lap
+    public = RULESET.public_view(state(race))["lap"]
+    assert public["text"] == lap
+    assert public["key"] == "wk.lap.then"  # "{before} · {card}": a translator chooses the separator
+    assert public["params"]["card"] == {
+        "key": "wk.lap.penalty",
+        "params": {"name": "P3", "speed": 42, "minutes": 6},
+        "text": "P3 42 +6 min",
+    }
     [decision] = RULESET.awaited(state(race))
     assert f"This lap: {lap}." in [m.text for m in decision.info]

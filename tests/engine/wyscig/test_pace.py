@@ -165,9 +165,18 @@ def test_penalty_minutes_have_no_cap() -> None:
         (46, 0, 0, False, FLAT, "wk.hint.peloton", "46: peloton", 0),
         (43, 0, 0, False, FLAT, "wk.hint.penalty", "43: +3 min", 3),
         (50, 0, 4, False, FLAT, "wk.hint.give_back", "50: −4 min", 4),
-        (47, 0, 0, False, CLIMB, "wk.hint.blocked", "47 (45 on the climb): peloton (no overtaking on the climb)", 0),
-        (44, 0, 0, False, CLIMB, "wk.hint.penalty", "44 (42 on the climb): +2 min", 2),
-        (43, 1, 0, False, CLIMB, "wk.hint.penalty", "43 +1 = 45 (43 on the climb): +1 min", 1),
+        (
+            47,
+            0,
+            0,
+            False,
+            CLIMB,
+            "wk.hint.climb_blocked",
+            "47 (45 on the climb): peloton (no overtaking on the climb)",
+            0,
+        ),
+        (44, 0, 0, False, CLIMB, "wk.hint.climb_penalty", "44 (42 on the climb): +2 min", 2),
+        (43, 1, 0, False, CLIMB, "wk.hint.climb_penalty", "43 +1 = 45 (43 on the climb): +1 min", 1),
     ],
 )
 def test_a_card_button_says_what_playing_it_would_mean_against_a_leader_at_46(
@@ -177,4 +186,6 @@ def test_a_card_button_says_what_playing_it_would_mean_against_a_leader_at_46(
     speed = card + 2 * descents
     shown = hint(card, descents, judge(speed, 46, minutes, is_leader, on_climb), on_climb)
     assert (shown.key, shown.text) == (key, text)
-    assert shown.params == {"card": card, "speed": speed, "label": text.rsplit(": ", 1)[0], "minutes": taken}
+    label = text.rsplit(": ", 1)[0].split(" (", 1)[0]  # the card and its descents; the climb has its own key
+    climb = {"climb_speed": speed - 2} if on_climb else {}
+    assert shown.params == {"card": card, "speed": speed, "label": label, "minutes": taken, **climb}

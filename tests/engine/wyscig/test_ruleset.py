@@ -15,7 +15,7 @@ from engine.ruleset import Entrant, set_path
 from engine.wyscig import RULESET
 from engine.wyscig.classification import WINNER_TIME
 from engine.wyscig.deck import deck_presets
-from engine.wyscig.state import State
+from engine.wyscig.state import RaceState
 from tests.engine.wyscig.helpers import record, run, state
 from tests.logged import LoggedRace
 
@@ -28,8 +28,8 @@ def test_the_registry_serves_wyscig() -> None:
     """``get_ruleset("wyscig")`` is this package's instance, with its catalogue."""
     assert get_ruleset("wyscig") is RULESET
     assert [p.name for p in RULESET.presets()] == ["itemised_108", "total_102", "classic_96"]
-    assert "yellow token" in RULESET.summary()
-    assert "108 cards" in RULESET.stage_board("itemised_108", {})
+    assert "yellow token" in RULESET.summary().text
+    assert "108 cards" in RULESET.stage_board("itemised_108", {}).text
     assert RULESET.default_entrants(people(2), {}) == people(2)
 
 
@@ -123,7 +123,7 @@ def test_a_whole_record_replays_to_the_same_end() -> None:
     assert again.result() == race.result()
 
 
-def _cards_accounted_for(s: State) -> bool:
+def _cards_accounted_for(s: RaceState) -> bool:
     """Mid-stage, every card of a shuffled deck is in a hand, the pile, a climb in force or the discards."""
     held = sum(p.hand_size for p in s.players.values())
     return held + len(s.pile) + len(s.climbs) + s.discards == deck_presets()[s.deck].size
@@ -164,11 +164,11 @@ def test_any_race_is_played_to_the_end_within_the_rules(seed: int, n: int, strat
     assert result.standings[0].figures["stage_times"][0] == min(times)
 
 
-@pytest.mark.rules("D22")
-def test_the_text_board_shows_the_race_but_no_hand() -> None:
-    """Leader, L, minutes, card counts and times; never the cards in anybody's hand."""
-    race = run(record({"p1": "45 41", "p2": "50 42"}, "39 39", [("p1", "play 45")], minutes={"p2": 4}))
-    board = RULESET.board_text(state(race))
-    assert "Leader: P1 · L = 45 km/h" in board
-    assert "4 min · 3 cards" in board and "<- to play" in board
-    assert "50" not in board and "42" not in board
+def test_a_preset_is_found_by_its_name_as_listed_with_its_label() -> None:
+    """'itemised_108 [default]', as `gregario stages` lists it, is the itemised_108 deck; so is ITEMISED_108."""
+    listed = [f"{p.name} [{p.label}]" if p.label else p.name for p in RULESET.presets()]
+    assert listed[0] == "itemised_108 [default]"
+    for typed in (*listed, "ITEMISED_108", " classic_96 (default) "):
+        assert RULESET.stage_data(typed)["deck"] == typed.split()[0].strip().lower()
+    with pytest.raises(ValueError, match="unknown Wyścig stage"):
+        RULESET.stage_data("itemised [default]")

@@ -62,7 +62,7 @@ def test_constructed_example_a_climb_from_p2s_draw_until_his_next_turn() -> None
     race.play_step({"p4": "play 47"})
     assert minutes(race)["p4"] == 1
     assert state(race).leader == "p1"
-    assert RULESET.public_view(state(race))["lap"] == "P2 47 (no overtaking) · P3 44 +1 min · P4 47 −2 min"
+    assert RULESET.public_view(state(race))["lap"]["text"] == "P2 47 (no overtaking) · P3 44 +1 min · P4 47 −2 min"
     race.play_step({"p1": "play 43"})
     assert state(race).reference == 43
     assert played(race)[-1]["on_climb"]  # P1's 43 was still on the climb
@@ -144,7 +144,9 @@ def test_the_climbs_minus_two_is_shown_but_never_computed() -> None:
     hands = {"p1": "c 47 41 41 41 41", "p2": "47 42 42 42 42 42"}
     race = run(record(hands, "39 " * 8, [("p1", "play 47"), ("p2", "play 47")]))
     data = last_event(race, "wk.peloton")
-    assert data["shown"] == "47 (45 on the climb)"
+    assert str(data["shown"]) == "47 (45 on the climb)"
+    assert data["shown"].key == "wk.shown.climb_card"
+    assert data["shown"].params == {"card": 47, "speed": 47, "climb_speed": 45}
     assert (data["speed"], minutes(race)["p2"]) == (47, 0)
     assert state(race).reference == 47
 
@@ -194,7 +196,7 @@ def test_a_hand_without_speed_cards_is_shown_discarded_and_redrawn() -> None:
     hands = {"p1": "45 45 45 45 45 45", "p2": "d d"}
     race = run(record(hands, "39 d 40 41 42 43 44 c 46 47 39 39", [("p1", "play 45")]))
     assert state(race).turn == "p2"
-    assert last_event(race, "wk.redeal") == {"entrant": "p2", "name": "P2", "descents": 3}
+    assert last_event(race, "wk.redeal") == {"entrant": "p2", "name": "P2", "descents": 3, "count": 3}
     assert hand(race, "p2") == [40, 41, 42, 43, 44, 46, 47]
     assert state(race).player("p2").descents == 0
     assert [c.owner for c in state(race).climbs] == ["p2"]
