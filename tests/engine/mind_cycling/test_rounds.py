@@ -187,7 +187,9 @@ def test_the_head_of_a_train_told_to_relay_moves_normally_and_the_report_says_wh
     """Nobody in front of #3: its relay becomes a move of its maximum, 7 - 1 in the wind, towards lane 2."""
     r = race([("a", 3, 12, 1), ("a", 2, 11, 1)])
     events = play(r, {"a": "#3 relay lane=2\n#2 move 0"})
-    assert [(e.data["cyclist"], e.data["action"]) for e in of_kind(events, "mc.fallback")] == [("a#3", "relay")]
+    assert [(e.data["cyclist"], e.data["action"].key) for e in of_kind(events, "mc.fallback")] == [
+        ("a#3", "mc.action.relay")
+    ]
     assert spot(r, "a#3") == (18, 2)
 
 
@@ -302,7 +304,9 @@ def test_no_relay_onto_an_occupied_space_of_the_last_row() -> None:
     """B#1 waits on row 70, lane 2: A#1 can't relay there, and its own 5 go round A#3 and B#1 and over the line."""
     r = race([("a", 3, 68, 2), ("a", 1, 67, 2), ("b", 1, 70, 2)])
     events = play(r, {"a": "#3 move 1\n#1 relay", "b": "#1 move 0"})
-    assert [(e.data["cyclist"], e.data["action"]) for e in of_kind(events, "mc.fallback")] == [("a#1", "relay")]
+    assert [(e.data["cyclist"], e.data["action"].key) for e in of_kind(events, "mc.fallback")] == [
+        ("a#1", "mc.action.relay")
+    ]
     # Lane-seeking towards lane 2: F to (68, 2), FL round A#3 to (69, 1), F to (70, 1), then over the line.
     assert [e.data["taken"] for e in of_kind(events, "mc.move_finish")] == [4]
     assert r.state.finish_order == ["a#1"] and spot(r, "b#1") == (70, 2)
