@@ -63,12 +63,6 @@ MIND_ROLE = {
     "climber": "render.mc.climber",
 }
 MIND_BASE = {"blue": "render.mc.base_blue", "black": "render.mc.base_black"}
-MIND_MEDAL = {
-    "best_cyclist": "render.mc.medal_name.best_cyclist",
-    "best_sprinter": "render.mc.medal_name.best_sprinter",
-    "best_climber": "render.mc.medal_name.best_climber",
-    "best_team": "render.mc.medal_name.best_team",
-}
 
 
 def say(words: Mapping[str, str], what: Any, locale: str, /, **params: Any) -> str:
