@@ -13,7 +13,8 @@ import pytest
 
 from engine import race
 from engine.messages import Message
-from engine.registry import RULESET_IDS, get_ruleset, message_keys
+from engine.keys import message_keys
+from engine.registry import RULESET_IDS, get_ruleset
 
 PREFIXES = {"flamme_rouge": "fr.", "tabella": "td.", "wyscig": "wk.", "mind_cycling": "mc."}
 ENGINE = Path(race.__file__).resolve().parent
