@@ -267,11 +267,8 @@ class Table(discord.ui.LayoutView):
 
     def __init__(self, clicks: list[str]) -> None:
         super().__init__(timeout=None)
-        self.clicks = clicks
-        join = discord.ui.Button[Any](label="Join", custom_id="table:join")
-        join.callback = self._clicked
-        orders = discord.ui.Button[Any](label="Open my orders", custom_id="table:orders")
-        orders.callback = self._clicked
+        join = Clicked(clicks, label="Join", custom_id="table:join")
+        orders = Clicked(clicks, label="Open my orders", custom_id="table:orders")
         self.add_item(
             discord.ui.Container(
                 discord.ui.TextDisplay("**Round 7** · Bob's Sprinteur breaks away"),
@@ -285,8 +282,16 @@ class Table(discord.ui.LayoutView):
             )
         )
 
-    async def _clicked(self, interaction: discord.Interaction[Any]) -> None:
-        self.clicks.append(str((interaction.data or {}).get("custom_id")))
+
+class Clicked(discord.ui.Button[Any]):
+    """A button that notes its custom id when clicked."""
+
+    def __init__(self, clicks: list[str], *, label: str, custom_id: str) -> None:
+        super().__init__(label=label, custom_id=custom_id)
+        self.clicks = clicks
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        self.clicks.append(str(self.custom_id))
         await interaction.response.send_message("ok", ephemeral=True)
 
 
