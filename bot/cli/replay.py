@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli import brief
+from bot.cli.inputs import brief
 from bot.i18n import t
 from bot.standings import figure_text
 from engine.race import Race, StepPlayed, replay
