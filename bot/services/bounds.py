@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from bot.services.outcomes import Refusal
-from engine.messages import Message
+from engine.messages import Message, message_of
 
 JSON_DEPTH = 16
 """The deepest nesting of brackets read (a Tabella table, the deepest stage, is a list of lists: 2)."""
@@ -20,6 +20,15 @@ TEXT_LIMIT = 1000
 """The longest options or stage text ``/race new`` reads (a stage typed as JSON is a few dozen characters)."""
 VALUE_LIMIT = 200
 """The longest single ``name=value`` pair read (Flamme Rouge's longest tile string is under 100)."""
+SETTING_LIMIT = 400
+"""The longest value ``/settings`` reads (its form's field holds as much)."""
+
+
+def phrase(key: str, **params: Any) -> Message:
+    """A phrase of a refusal (nested as a parameter), rendered in the reader's language by ``t``."""
+    from bot.i18n import t
+
+    return message_of(key, params, t(key, "en", **params))
 
 
 def check_length(text: str, limit: int, what: Message | str) -> str:

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.services import bounds
 from bot.services.outcomes import Refusal
-from engine.messages import Message, message_of, phrases
+from engine.messages import Message, phrases
 from engine.registry import get_ruleset
 
 SHOWN = 40
@@ -29,13 +29,6 @@ KEYS = {
 """The refusals of each part: an unknown name, a value the field does not take, a rule across fields."""
 
 
-def _words(key: str, **params: Any) -> Message:
-    """A phrase of a refusal (nested as a parameter), rendered in the reader's language by ``t``."""
-    from bot.i18n import t
-
-    return message_of(key, params, t(key, "en", **params))
-
-
 def shown(value: Any) -> str:
     """A value as the member typed it, cut short: what a refusal repeats back."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -45,13 +38,13 @@ def shown(value: Any) -> str:
 def parse_pairs(typed: str | None) -> dict[str, Any]:
     """``name=value`` pairs separated by spaces or commas, values read as JSON where they parse; refused
     in one line: a text or pair too long, a pair without ``=``, a name given twice, JSON nested too deep."""
-    text = bounds.check_length(typed or "", bounds.TEXT_LIMIT, _words("input.what.options"))
+    text = bounds.check_length(typed or "", bounds.TEXT_LIMIT, bounds.phrase("input.what.options"))
     found: dict[str, Any] = {}
     for pair in text.replace(",", " ").split():
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise Refusal.of("race.bad_option", pair=shown(pair))
-        bounds.check_length(pair, bounds.VALUE_LIMIT, _words("input.what.option", name=shown(key)))
+        bounds.check_length(pair, bounds.VALUE_LIMIT, bounds.phrase("input.what.option", name=shown(key)))
         if key in found:
             raise Refusal.of("race.option_twice", name=key, first=shown(found[key]), second=shown(raw))
         try:
@@ -63,7 +56,7 @@ def parse_pairs(typed: str | None) -> dict[str, Any]:
 
 def parse_stage(typed: str) -> dict[str, Any]:
     """A stage typed as a JSON object (as ``gregario play --stage`` takes it), bounded in length and depth."""
-    bounds.check_length(typed, bounds.TEXT_LIMIT, _words("input.what.stage"))
+    bounds.check_length(typed, bounds.TEXT_LIMIT, bounds.phrase("input.what.stage"))
     try:
         value = bounds.loads(typed)
     except json.JSONDecodeError:
@@ -79,29 +72,29 @@ def accepted(prop: Mapping[str, Any], defs: Mapping[str, Any]) -> Message:
         return accepted(defs.get(str(prop["$ref"]).split("/")[-1], {}), defs)
     if "enum" in prop or "const" in prop:
         values = prop.get("enum", [prop.get("const")])
-        return _words("accepts.one_of", values=", ".join(shown(v) for v in values))
+        return bounds.phrase("accepts.one_of", values=", ".join(shown(v) for v in values))
     options = [o for o in prop.get("anyOf") or prop.get("oneOf") or [] if o.get("type") != "null"]
     if len(options) == 1:
         return accepted(options[0], defs)
     if options:
-        return _words("accepts.either", choices=phrases([accepted(o, defs) for o in options]))
+        return bounds.phrase("accepts.either", choices=phrases([accepted(o, defs) for o in options]))
     kind = prop.get("type")
     low = prop.get("minimum", prop.get("exclusiveMinimum"))
     high = prop.get("maximum", prop.get("exclusiveMaximum"))
     if kind in ("integer", "number"):
         whole = kind == "integer"
         if low is not None and high is not None:
-            return _words("accepts.range" if whole else "accepts.number_range", low=low, high=high)
+            return bounds.phrase("accepts.range" if whole else "accepts.number_range", low=low, high=high)
         if low is not None:
-            return _words("accepts.at_least" if whole else "accepts.number_at_least", low=low)
-        return _words("accepts.whole" if whole else "accepts.number")
+            return bounds.phrase("accepts.at_least" if whole else "accepts.number_at_least", low=low)
+        return bounds.phrase("accepts.whole" if whole else "accepts.number")
     if kind == "boolean":
-        return _words("accepts.yes_no")
+        return bounds.phrase("accepts.yes_no")
     if kind == "array":
-        return _words("accepts.list", item=accepted(prop.get("items", {}), defs))
+        return bounds.phrase("accepts.list", item=accepted(prop.get("items", {}), defs))
     if kind == "string":
-        return _words("accepts.text")
-    return _words("accepts.value")
+        return bounds.phrase("accepts.text")
+    return bounds.phrase("accepts.value")
 
 
 def problem(exc: ValidationError, model: type[BaseModel], ruleset: str, part: str) -> Refusal:
