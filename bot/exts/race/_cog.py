@@ -17,7 +17,7 @@ from bot.exts.race._text import clip, stamp
 from bot.i18n import t
 from bot.options import RulesetParam
 from bot.render.files import board_file
-from bot.services import boards, lobby, server_settings, stages, variants
+from bot.services import boards, leaving, lobby, server_settings, stages, variants
 from bot.services.outcomes import Refusal
 from bot.services.paces import parse_pace
 from bot.translator import text
@@ -189,13 +189,19 @@ class RaceCog(commands.Cog):
     @app_commands.describe(race=text("command.race.race"))
     async def leave(self, interaction: discord.Interaction[Any], race: int | None = None) -> None:
         try:
-            view = await lobby.leave(self.flow.ctx, await self._pick(interaction, race), interaction.user.id)
+            left = await leaving.leave(self.flow.ctx, await self._pick(interaction, race), interaction.user.id)
         except Refusal as refusal:
             raise UserError(refusal.key, **refusal.message.params) from None
+        locale, view = str(interaction.locale), left.race
+        if left.from_step is None:  # from the lobby: the seat went
+            answer = t("race.left", locale, race=view.race_id)
+        elif view.status == "cancelled":
+            answer = t("race.left_last", locale, race=view.race_id)
+        else:  # under way: a bot rides the seat; the next post says so (the step may have resolved already)
+            answer = t("race.left_running", locale, race=view.race_id, step=left.from_step)
+        await interaction.response.send_message(answer, ephemeral=True)
         await self.flow._edit_lobby(view)
-        await interaction.response.send_message(
-            t("race.left", str(interaction.locale), race=view.race_id), ephemeral=True
-        )
+        await self.flow.happen_all(left.happened)
 
     @race.command(name="cancel", description=text("command.race.cancel"))
     @app_commands.describe(race=text("command.race.race"))

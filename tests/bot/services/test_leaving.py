@@ -1,0 +1,117 @@
+"""Leaving a race under way: a bot rides the seat from that step, marked automatic in the record (R-SVC-5)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+from sqlmodel import col
+
+from bot.services import leaving, league, orders, records, server_settings
+from bot.services.outcomes import RaceCancelled, Refusal, StepResolved
+from bot.store.tables import OrderRow
+from tests.bot.services.conftest import SERVER, Harness
+
+
+async def _ride_out(harness: Harness, race_id: int, without: str) -> None:
+    """Every member but ``without`` (who left) orders until the race is over."""
+    for _ in range(2000):
+        if (await harness.race(race_id)).status != "running":
+            return
+        await harness.order_all(race_id, skip={without})
+    raise AssertionError("the race did not finish")
+
+
+async def _orders_of(harness: Harness, race_id: int, entrant: str) -> list[OrderRow]:
+    assert harness.ctx is not None
+    async with harness.ctx.db.sessions() as session:
+        rows = await session.execute(
+            select(OrderRow)
+            .where(col(OrderRow.race_id) == race_id, col(OrderRow.entrant) == entrant)
+            .order_by(col(OrderRow.step))
+        )
+        return list(rows.scalars())
+
+
+@pytest.mark.rules("R-SVC-5")
+async def test_the_last_awaited_player_leaves_and_the_round_resolves_at_once(harness: Harness) -> None:
+    """Flamme Rouge (simultaneous): Anna has ordered, Bruno leaves instead; the round resolves at once with
+    his automatic order, every later order of his is automatic too, the race finishes and both are credited."""
+    ctx = harness.ctx
+    assert ctx is not None
+    race_id, _ = await harness.open_and_start("flamme_rouge", humans=2, options={"grid": "random"})
+    await harness.order_all(race_id)  # round 1: both ride
+    await harness.order_all(race_id, skip={"u2"})
+    step = (await harness.race(race_id)).step
+    left = await leaving.leave(ctx, race_id, 2)
+    assert left.from_step == step
+    resolved = [h for h in left.happened if isinstance(h, StepResolved)]
+    assert resolved and resolved[0].step == step and resolved[0].orders["u2"]["auto"] is True
+    assert all("u2" not in h.awaiting for h in resolved), "nobody waits for Bruno any more"
+    assert (await harness.seats(race_id))["u2"].left_at_step == step
+    with pytest.raises(Refusal) as refused:
+        await orders.panel(ctx, race_id, 2)
+    assert refused.value.key == "race.you_left"
+    with pytest.raises(Refusal) as again:
+        await leaving.leave(ctx, race_id, 2)
+    assert again.value.key == "race.you_left", "a member who left cannot leave (nor come back) twice"
+    await _ride_out(harness, race_id, "u2")
+    row = await harness.race(race_id)
+    assert row.status == "finished"
+    mine = await _orders_of(harness, race_id, "u2")
+    assert {o.by for o in mine if o.step < step} == {"player"}, "before he left his orders were his own"
+    assert {o.by for o in mine if o.step >= step} == {"auto"}, "from the step he left in, a bot rode for him"
+    record = await records.race_record(ctx, race_id)
+    assert all(s["u2"].get("auto") is True for s in record.steps[step - 1 :] if "u2" in s)
+    assert await records.replays_to_stored_result(ctx, race_id)
+    points = await league.points_for_race(ctx, race_id)
+    assert {"u1", "u2"} <= set(points), "the seat that a bot rode to the line still earns its member's points"
+
+
+@pytest.mark.rules("R-SVC-5")
+async def test_a_wyscig_player_who_left_has_every_later_turn_played_at_once(harness: Harness) -> None:
+    """Wyścig (one turn at a time): after Bruno leaves, his turns resolve the moment they come, so Anna
+    is the only one ever awaited again, and the race reaches its end."""
+    ctx = harness.ctx
+    assert ctx is not None
+    race_id, _ = await harness.open_and_start("wyscig", humans=2, stage={"stages": 1})
+    left = await leaving.leave(ctx, race_id, 2)
+    assert left.from_step is not None
+    for _ in range(500):
+        row = await harness.race(race_id)
+        if row.status != "running":
+            break
+        assert row.awaiting == ["u1"], "a turn of Bruno's never waits: it is played the moment it comes"
+        await harness.order_all(race_id, skip={"u2"})
+    row = await harness.race(race_id)
+    assert row.status == "finished"
+    mine = await _orders_of(harness, race_id, "u2")
+    assert mine and all(o.by == "auto" for o in mine)
+    assert await records.replays_to_stored_result(ctx, race_id)
+
+
+@pytest.mark.rules("R-SVC-5")
+async def test_a_server_that_lets_the_bot_move_for_absent_players_lets_it_ride_for_one_who_left(
+    harness: Harness,
+) -> None:
+    """With /settings auto_moves at the default bot, the seat's orders are the bot's (still marked automatic)."""
+    ctx = harness.ctx
+    assert ctx is not None
+    await server_settings.change(ctx, SERVER, "auto_moves", "bot")
+    race_id, _ = await harness.open_and_start("mind_cycling", humans=2, stage="short")
+    await harness.order_all(race_id, skip={"u2"})
+    left = await leaving.leave(ctx, race_id, 2)
+    played = next(h for h in left.happened if isinstance(h, StepResolved)).orders["u2"]
+    assert played["auto"] is True
+    await _ride_out(harness, race_id, "u2")
+    assert (await harness.race(race_id)).status == "finished"
+
+
+@pytest.mark.rules("R-SVC-5")
+async def test_when_the_last_member_leaves_the_race_is_cancelled(harness: Harness) -> None:
+    """Anna rides alone beside a bot; when she leaves nobody is left to ride for, and the race is cancelled."""
+    ctx = harness.ctx
+    assert ctx is not None
+    race_id, _ = await harness.open_and_start("wyscig", humans=1, bots=1, stage={"stages": 1})
+    left = await leaving.leave(ctx, race_id, 1)
+    assert [type(h) for h in left.happened] == [RaceCancelled]
+    assert (await harness.race(race_id)).status == "cancelled"
