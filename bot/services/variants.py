@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.services import bounds
 from bot.services.outcomes import Refusal
-from engine.messages import Message, phrases
+from engine.messages import Message
 from engine.registry import get_ruleset
 
 SHOWN = 40
@@ -40,7 +40,7 @@ def parse_pairs(typed: str | None) -> dict[str, Any]:
     in one line: a text or pair too long, a pair without ``=``, a name given twice, JSON nested too deep."""
     text = bounds.check_length(typed or "", bounds.TEXT_LIMIT, bounds.phrase("input.what.options"))
     found: dict[str, Any] = {}
-    for pair in text.replace(",", " ").split():
+    for pair in split_pairs(text):
         key, sep, raw = pair.partition("=")
         if not sep or not key:
             raise Refusal.of("race.bad_option", pair=shown(pair))
@@ -52,6 +52,33 @@ def parse_pairs(typed: str | None) -> dict[str, Any]:
         except json.JSONDecodeError:
             found[key] = raw
     return found
+
+
+def split_pairs(text: str) -> list[str]:
+    """``text`` cut at spaces and commas outside brackets and quotes, so a value may be a JSON list
+    (``meteo=["wet", "clear"] grid=random``)."""
+    pairs: list[str] = []
+    current: list[str] = []
+    level = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            level += 1
+        elif char in "]}":
+            level = max(level - 1, 0)
+        elif level == 0 and (char == "," or char.isspace()):
+            if current:
+                pairs.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    if current:
+        pairs.append("".join(current))
+    return pairs
 
 
 def parse_stage(typed: str) -> dict[str, Any]:
@@ -77,7 +104,7 @@ def accepted(prop: Mapping[str, Any], defs: Mapping[str, Any]) -> Message:
     if len(options) == 1:
         return accepted(options[0], defs)
     if options:
-        return bounds.phrase("accepts.either", choices=phrases([accepted(o, defs) for o in options]))
+        return _either([accepted(o, defs) for o in options])
     kind = prop.get("type")
     low = prop.get("minimum", prop.get("exclusiveMinimum"))
     high = prop.get("maximum", prop.get("exclusiveMaximum"))
@@ -91,10 +118,22 @@ def accepted(prop: Mapping[str, Any], defs: Mapping[str, Any]) -> Message:
     if kind == "boolean":
         return bounds.phrase("accepts.yes_no")
     if kind == "array":
-        return bounds.phrase("accepts.list", item=accepted(prop.get("items", {}), defs))
+        items = prop.get("items", {})
+        items = defs.get(str(items["$ref"]).split("/")[-1], {}) if "$ref" in items else items
+        if "enum" in items:
+            return bounds.phrase("accepts.list_of", values=", ".join(shown(v) for v in items["enum"]))
+        return bounds.phrase("accepts.list", item=accepted(items, defs))
     if kind == "string":
         return bounds.phrase("accepts.text")
     return bounds.phrase("accepts.value")
+
+
+def _either(choices: list[Message]) -> Message:
+    """Alternatives read as one phrase: ``a, or b`` (``a, or b, or c``)."""
+    found = choices[-1]
+    for choice in reversed(choices[:-1]):
+        found = bounds.phrase("accepts.either", first=choice, second=found)
+    return found
 
 
 def problem(exc: ValidationError, model: type[BaseModel], ruleset: str, part: str) -> Refusal:

@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import select
 from sqlmodel import col
 
-from bot.services import leaving, league, orders, records, server_settings
+from bot.services import league, leaving, orders, records, server_settings
 from bot.services.outcomes import RaceCancelled, Refusal, StepResolved
 from bot.store.tables import OrderRow
 from tests.bot.services.conftest import SERVER, Harness
