@@ -13,6 +13,8 @@ from bot.exts import _admin
 from bot.services import server_settings, stages
 from tests.fakediscord import DiscordUser, FakeDiscord, Guild
 
+pytestmark = pytest.mark.rules("R-DC-8")
+
 
 def _loud(records: list[logging.LogRecord]) -> list[str]:
     return [

@@ -14,6 +14,8 @@ from bot.store.tables import RaceRow, Seat
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 
+pytestmark = pytest.mark.rules("R-DC-8")
+
 
 async def _counts(gregario: Gregario, fake: FakeDiscord) -> tuple[int, int, int]:
     """Races and seats in the database, public messages in the server's channels."""
@@ -87,9 +89,7 @@ async def test_an_oversize_option_text_is_refused_by_its_length(
     gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A 6,000-character value: the refusal gives the length and the limit, not the text."""
-    text = await refused(
-        gregario, fake_discord, alice, caplog, ruleset="flamme_rouge", options="finish=" + "x" * 6000
-    )
+    text = await refused(gregario, fake_discord, alice, caplog, ruleset="flamme_rouge", options="finish=" + "x" * 6000)
     assert "6007 characters" in text and "1000" in text and "xxxxxxxxxx" not in text
 
 
