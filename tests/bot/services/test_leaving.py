@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from sqlalchemy import select
 from sqlmodel import col
@@ -115,3 +117,23 @@ async def test_when_the_last_member_leaves_the_race_is_cancelled(harness: Harnes
     left = await leaving.leave(ctx, race_id, 1)
     assert [type(h) for h in left.happened] == [RaceCancelled]
     assert (await harness.race(race_id)).status == "cancelled"
+
+
+@pytest.mark.rules("R-SVC-5", "R-TDD-1")
+async def test_a_tabella_rider_who_leaves_before_sending_a_plan_does_not_start(harness: Harness) -> None:
+    """Plan mode: the rules let a player send nothing (they do not start). Anna and Rider 3 have sent their
+    plans; Bruno leaves without one, so the race resolves at once, their plans are raced and Bruno is listed
+    as a non-starter, as at the deadline."""
+    ctx = harness.ctx
+    assert ctx is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=3)
+    await harness.order_all(race_id, skip={"u2"})
+    assert (await harness.race(race_id)).status == "running", "the plan step waits for Bruno"
+    await leaving.leave(ctx, race_id, 2)
+    row = await harness.race(race_id)
+    assert row.status == "finished"
+    assert await _orders_of(harness, race_id, "u2") == [], "nothing is sent for a plan he never sent"
+    result = await records.stored_result(ctx, race_id)
+    standings = (result[0] or {})["standings"]
+    bruno = next(s for s in standings if s["entrant"] == "u2")
+    assert "did_not_start" in json.dumps(bruno)
