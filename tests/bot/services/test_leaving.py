@@ -9,7 +9,7 @@ from sqlalchemy import select
 from sqlmodel import col
 
 from bot.services import league, leaving, orders, records, server_settings
-from bot.services.outcomes import RaceCancelled, Refusal, StepResolved
+from bot.services.outcomes import RaceCancelled, Refusal, ReminderDue, StepResolved
 from bot.store.tables import OrderRow
 from tests.bot.services.conftest import SERVER, Harness
 
@@ -137,3 +137,22 @@ async def test_a_tabella_rider_who_leaves_before_sending_a_plan_does_not_start(h
     standings = (result[0] or {})["standings"]
     bruno = next(s for s in standings if s["entrant"] == "u2")
     assert "did_not_start" in json.dumps(bruno)
+
+
+@pytest.mark.rules("R-SVC-5")
+async def test_a_member_who_left_is_not_reminded_and_the_deadline_waits_only_for_the_others(harness: Harness) -> None:
+    """Live Tabella for three: nobody has ordered, Bruno leaves; at three quarters of the step only Anna and
+    Rider 3 are reminded, and the step still waits for them until its deadline."""
+    ctx = harness.ctx
+    assert ctx is not None and harness.scheduler is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=3, options={"mode": "live"})
+    left = await leaving.leave(ctx, race_id, 2)
+    assert left.happened == [], "the others have not ordered: nothing resolves yet"
+    harness.clock.advance(minutes=11, seconds=15)
+    (reminder,) = await harness.scheduler.run_due()
+    assert isinstance(reminder, ReminderDue)
+    assert reminder.entrants == ["u1", "u3"] and reminder.user_ids == [1, 3]
+    await harness.order_all(race_id, skip={"u2"})
+    row = await harness.race(race_id)
+    assert row.step == 2, "the last of the others to order resolves the step"
+    assert [o.by for o in await _orders_of(harness, race_id, "u2")] == ["auto"]
