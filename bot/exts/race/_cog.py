@@ -200,7 +200,8 @@ class RaceCog(commands.Cog):
         else:  # under way: a bot rides the seat; the next post says so (the step may have resolved already)
             answer = t("race.left_running", locale, race=view.race_id, step=left.from_step)
         await interaction.response.send_message(answer, ephemeral=True)
-        await self.flow._edit_lobby(view)
+        async with self.flow._locks[view.race_id]:  # after any post under way, with the seats as they are now
+            await self.flow._edit_lobby(await lobby.view(self.flow.ctx, view.race_id))
         await self.flow.happen_all(left.happened)
 
     @race.command(name="cancel", description=text("command.race.cancel"))

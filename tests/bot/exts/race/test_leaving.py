@@ -84,6 +84,9 @@ async def test_a_player_who_leaves_mid_race_is_ridden_for_by_a_bot_to_the_line(
     assert any(f"Bob left the race; a bot rides in their place from step {step}." in text for text in told)
     assert sum("left the race" in text for text in told) == 1, "told once, in the next post"
     assert len(bob.dms()) == dms_then, "no panel or reminder for Bob after he left"
+    header = next(m for m in alice.read() if m.ephemeral_for is None and "race #" in m.text and "Bob" in m.text)
+    await fake_discord.wait_until(lambda: "race is over" in header.text, 10, lambda: header.text)
+    assert f"Bob · left at step {step}, a bot rides" in header.text, "the race's header in the channel says it"
     him = f"u{bob.id}"
     mine = [(n, s[him]) for n, s in enumerate(record["steps"], start=1) if him in s]
     assert mine and all(order.get("auto") is True for n, order in mine if n >= step)
