@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.services import bounds
 from bot.services.outcomes import Refusal
-from engine.messages import Message
+from engine.messages import Message, phrases
 from engine.registry import get_ruleset
 
 SHOWN = 40
@@ -99,6 +99,8 @@ def accepted(prop: Mapping[str, Any], defs: Mapping[str, Any]) -> Message:
         return accepted(defs.get(str(prop["$ref"]).split("/")[-1], {}), defs)
     if "enum" in prop or "const" in prop:
         values = prop.get("enum", [prop.get("const")])
+        if len(values) == 1:
+            return bounds.phrase("accepts.exactly", value=shown(values[0]))
         return bounds.phrase("accepts.one_of", values=", ".join(shown(v) for v in values))
     options = [o for o in prop.get("anyOf") or prop.get("oneOf") or [] if o.get("type") != "null"]
     if len(options) == 1:
@@ -117,6 +119,9 @@ def accepted(prop: Mapping[str, Any], defs: Mapping[str, Any]) -> Message:
         return bounds.phrase("accepts.whole" if whole else "accepts.number")
     if kind == "boolean":
         return bounds.phrase("accepts.yes_no")
+    if kind == "array" and "prefixItems" in prop:  # a fixed group, such as a space's (row, lane)
+        parts = phrases([accepted(item, defs) for item in prop["prefixItems"]])
+        return bounds.phrase("accepts.group", parts=parts)
     if kind == "array":
         items = prop.get("items", {})
         items = defs.get(str(items["$ref"]).split("/")[-1], {}) if "$ref" in items else items
