@@ -30,7 +30,8 @@ ABANDONED = "abandoned"
 @dataclass(frozen=True)
 class Left:
     """What leaving did: the race as it stands, the step from which a bot rides the seat (None: the seat
-    went, from a lobby), and what happened because of it (the step resolved at once, the race cancelled)."""
+    went, from a lobby), and what happened at once (the race cancelled when its last member left). The step
+    the member was awaited in is resolved by :func:`ride_on`, after the member has been answered."""
 
     race: RaceView
     from_step: int | None
@@ -79,5 +80,12 @@ async def leave(ctx: Context, race_id: int, user_id: int) -> Left:
     if not any(s.left_at_step is None for s in riding):
         cancelled = await lobby.cancel(ctx, race_id, None, reason=ABANDONED)
         return Left(await lobby.view(ctx, race_id), step, [cancelled])
-    happened = await resolution.resolve_if_ready(ctx, race_id)
-    return Left(await lobby.view(ctx, race_id), step, happened)
+    return Left(await lobby.view(ctx, race_id), step, [])
+
+
+async def ride_on(ctx: Context, left: Left) -> list[Happening]:
+    """The race goes on without the member who left: the step now open resolves if they were the last one
+    it waited for (and the steps after it that only bots or members who left are awaited in)."""
+    if left.from_step is None or left.race.status != "running":
+        return []
+    return await resolution.resolve_if_ready(ctx, left.race.race_id)

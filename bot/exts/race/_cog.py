@@ -199,10 +199,10 @@ class RaceCog(commands.Cog):
             answer = t("race.left_last", locale, race=view.race_id)
         else:  # under way: a bot rides the seat; the next post says so (the step may have resolved already)
             answer = t("race.left_running", locale, race=view.race_id, step=left.from_step)
-        await interaction.response.send_message(answer, ephemeral=True)
+        await interaction.response.send_message(answer, ephemeral=True)  # answered first: resolving takes time
         async with self.flow._locks[view.race_id]:  # after any post under way, with the seats as they are now
             await self.flow._edit_lobby(await lobby.view(self.flow.ctx, view.race_id))
-        await self.flow.happen_all(left.happened)
+        await self.flow.happen_all([*left.happened, *await leaving.ride_on(self.flow.ctx, left)])
 
     @race.command(name="cancel", description=text("command.race.cancel"))
     @app_commands.describe(race=text("command.race.race"))

@@ -46,7 +46,7 @@ async def test_the_last_awaited_player_leaves_and_the_round_resolves_at_once(har
     step = (await harness.race(race_id)).step
     left = await leaving.leave(ctx, race_id, 2)
     assert left.from_step == step
-    resolved = [h for h in left.happened if isinstance(h, StepResolved)]
+    resolved = [h for h in await leaving.ride_on(ctx, left) if isinstance(h, StepResolved)]
     assert resolved and resolved[0].step == step and resolved[0].orders["u2"]["auto"] is True
     assert all("u2" not in h.awaiting for h in resolved), "nobody waits for Bruno any more"
     assert (await harness.seats(race_id))["u2"].left_at_step == step
@@ -78,6 +78,7 @@ async def test_a_wyscig_player_who_left_has_every_later_turn_played_at_once(harn
     race_id, _ = await harness.open_and_start("wyscig", humans=2, stage={"stages": 1})
     left = await leaving.leave(ctx, race_id, 2)
     assert left.from_step is not None
+    await leaving.ride_on(ctx, left)
     for _ in range(500):
         row = await harness.race(race_id)
         if row.status != "running":
@@ -102,7 +103,7 @@ async def test_a_server_that_lets_the_bot_move_for_absent_players_lets_it_ride_f
     race_id, _ = await harness.open_and_start("mind_cycling", humans=2, stage="short")
     await harness.order_all(race_id, skip={"u2"})
     left = await leaving.leave(ctx, race_id, 2)
-    played = next(h for h in left.happened if isinstance(h, StepResolved)).orders["u2"]
+    played = next(h for h in await leaving.ride_on(ctx, left) if isinstance(h, StepResolved)).orders["u2"]
     assert played["auto"] is True
     await _ride_out(harness, race_id, "u2")
     assert (await harness.race(race_id)).status == "finished"
@@ -115,7 +116,7 @@ async def test_when_the_last_member_leaves_the_race_is_cancelled(harness: Harnes
     assert ctx is not None
     race_id, _ = await harness.open_and_start("wyscig", humans=1, bots=1, stage={"stages": 1})
     left = await leaving.leave(ctx, race_id, 1)
-    assert [type(h) for h in left.happened] == [RaceCancelled]
+    assert [type(h) for h in left.happened] == [RaceCancelled] and await leaving.ride_on(ctx, left) == []
     assert (await harness.race(race_id)).status == "cancelled"
 
 
@@ -129,7 +130,7 @@ async def test_a_tabella_rider_who_leaves_before_sending_a_plan_does_not_start(h
     race_id, _ = await harness.open_and_start("tabella", humans=3)
     await harness.order_all(race_id, skip={"u2"})
     assert (await harness.race(race_id)).status == "running", "the plan step waits for Bruno"
-    await leaving.leave(ctx, race_id, 2)
+    await leaving.ride_on(ctx, await leaving.leave(ctx, race_id, 2))
     row = await harness.race(race_id)
     assert row.status == "finished"
     assert await _orders_of(harness, race_id, "u2") == [], "nothing is sent for a plan he never sent"
@@ -147,7 +148,7 @@ async def test_a_member_who_left_is_not_reminded_and_the_deadline_waits_only_for
     assert ctx is not None and harness.scheduler is not None
     race_id, _ = await harness.open_and_start("tabella", humans=3, options={"mode": "live"})
     left = await leaving.leave(ctx, race_id, 2)
-    assert left.happened == [], "the others have not ordered: nothing resolves yet"
+    assert await leaving.ride_on(ctx, left) == [], "the others have not ordered: nothing resolves yet"
     harness.clock.advance(minutes=11, seconds=15)
     (reminder,) = await harness.scheduler.run_due()
     assert isinstance(reminder, ReminderDue)
