@@ -66,6 +66,7 @@ def loads(text: str | bytes, limit: int = JSON_DEPTH) -> Any:
     bytes) as ``json.loads`` does, for the caller to word."""
     if isinstance(text, bytes):
         text = text.decode("utf-8")
-    if depth(text) > limit:
+    # No more opening brackets than the limit cannot nest deeper: the character scan is for the rest.
+    if text.count("[") + text.count("{") > limit and depth(text) > limit:
         raise Refusal.of("input.too_deep", limit=limit)
     return json.loads(text)
