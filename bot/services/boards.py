@@ -52,6 +52,7 @@ async def member_races(ctx: Context, server_id: int, user_id: int) -> list[RaceV
             .where(
                 col(RaceRow.server_id) == server_id,
                 col(Seat.user_id) == user_id,
+                col(Seat.left_at_step).is_(None),  # a member who left a race is no longer in it
                 col(RaceRow.status).in_(("lobby", "running")),
             )
             .order_by(col(RaceRow.id).desc())

@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.services import resolution, server_settings, stepping
+from bot.services import resolution, server_settings, stepping, variants
 from bot.services.context import Context
 from bot.services.outcomes import Happening, MemberRef, RaceCancelled, RaceStarted, RaceView, Refusal, closed
 from bot.services.paces import Pace, parse_pace
@@ -53,10 +53,20 @@ async def open_lobby(
     stage: Any = None,
     options: dict[str, Any] | None = None,
     pace: Pace | None = None,
+    bots: int = 0,
 ) -> RaceView:
-    """A new lobby in ``channel_id`` with its opener seated; it is cancelled if nobody starts it in time."""
+    """A new lobby in ``channel_id`` with its opener seated and ``bots`` bots of the rule system's default
+    strategy; it is cancelled if nobody starts it in time. The options, the stage and the number of seats
+    are checked before anything is written, and the lobby is written in one transaction: a refused lobby
+    leaves nothing behind."""
     if ruleset not in stepping.ruleset_ids():
         raise Refusal.of("race.unknown_ruleset", value=ruleset, names=", ".join(stepping.ruleset_ids()))
+    options = variants.check_options(ruleset, options or {})
+    variants.check_stage(ruleset, stage)
+    most = variants.most_seats(ruleset, stage, options)
+    if 1 + bots > most:
+        raise Refusal.of("lobby.too_many_bots", count=most, bots=most - 1)
+    _strategies, strategy = stepping.strategies(ruleset)
     if pace is None:  # i17: the server's default pace (/settings) when the opener names none, else the bot's
         chosen = (await server_settings.get_settings(ctx, opener.server_id)).default_pace
         pace = parse_pace(chosen) if chosen else ctx.default_pace
@@ -72,7 +82,7 @@ async def open_lobby(
             ruleset=ruleset,
             stage=stage,
             stage_name=shown,
-            options=dict(options or {}),
+            options=options,
             pace=pace.name,
             pace_seconds=pace.seconds,
             created_at=now,
@@ -83,6 +93,8 @@ async def open_lobby(
         session.add(
             Seat(race_id=race.id, position=0, entrant=f"u{opener.user_id}", name=opener.name, user_id=opener.user_id)
         )
+        for number in range(1, bots + 1):
+            session.add(_bot_seat(race.id, number, number, strategy))
         due = now + timedelta(seconds=ctx.lobby_timeout_seconds)
         session.add(Job(race_id=race.id, kind=resolution.LOBBY_TIMEOUT, step=0, owner=ctx.owner, due_at=due))
         await session.flush()
@@ -162,17 +174,20 @@ async def add_bot(
         taken = {s.entrant for s in loaded.seats}
         number = next(n for n in range(1, 1000) if f"bot{n}" not in taken)
         position = await _next_position(session, race_id)
-        session.add(
-            Seat(
-                race_id=race_id,
-                position=position,
-                entrant=f"bot{number}",
-                name=f"Bot {number} ({strategy})",
-                bot=strategy,
-            )
-        )
+        session.add(_bot_seat(race_id, position, number, strategy))
         await session.flush()
         return (await load(session, race_id)).view()
+
+
+def _bot_seat(race_id: int, position: int, number: int, strategy: str) -> Seat:
+    """The seat of bot number ``number`` (``bot<n>``), named after its strategy."""
+    return Seat(
+        race_id=race_id,
+        position=position,
+        entrant=f"bot{number}",
+        name=f"Bot {number} ({strategy})",
+        bot=strategy,
+    )
 
 
 async def remove_bot(ctx: Context, race_id: int, by: int, entrant: str, *, manager: bool = False) -> RaceView:

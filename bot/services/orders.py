@@ -41,6 +41,8 @@ async def submit_order(
                 raise Refusal.of("order.not_seated")
             if race.status != "running":
                 raise closed(race.status)
+            if seat.left_at_step is not None:
+                raise Refusal.of("race.you_left", race=race_id)
             current, rev = race.step, race.orders_rev
             if step is not None and step != current:
                 raise Refusal.of(
@@ -134,6 +136,8 @@ async def panel(ctx: Context, race_id: int, user_id: int, *, change: bool = Fals
         race = loaded.race
         if race.status != "running" or race.state is None:
             raise closed(race.status)
+        if seat.left_at_step is not None:  # no more panels for a member who left
+            raise Refusal.of("race.you_left", race=race_id)
         sent = (await step_orders(session, race_id, race.step)).get(seat.entrant)
     partial = dict(sent.body) if sent is not None else None
     if change and partial:

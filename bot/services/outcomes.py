@@ -61,6 +61,8 @@ class SeatView:
     name: str
     user_id: int | None
     bot: str | None
+    left_at_step: int | None = None
+    """The step during which the member left the race under way (a bot rides the seat from it); None: riding."""
 
 
 @dataclass(frozen=True)

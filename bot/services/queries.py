@@ -30,6 +30,11 @@ class Loaded:
             options=dict(self.race.options),
         )
 
+    @property
+    def gone(self) -> tuple[str, ...]:
+        """The entrants whose member left the race under way: nobody waits for them any more."""
+        return tuple(s.entrant for s in self.seats if s.left_at_step is not None)
+
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
 
@@ -46,8 +51,8 @@ class Loaded:
             pace=r.pace,
             pace_seconds=r.pace_seconds,
             step=r.step,
-            seats=[SeatView(s.entrant, s.name, s.user_id, s.bot) for s in self.seats],
-            awaiting=list(r.awaiting or []),
+            seats=[SeatView(s.entrant, s.name, s.user_id, s.bot, s.left_at_step) for s in self.seats],
+            awaiting=[e for e in r.awaiting or [] if e not in self.gone],
             most_seats=player_limits(r.ruleset, r.stage, r.options)[1],
         )
 

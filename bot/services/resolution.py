@@ -55,7 +55,8 @@ async def open_step(
     happened: list[Happening] = []
     for entrant, body in awaiting.bot_orders.items():
         session.add(OrderRow(race_id=race.id, step=step, entrant=entrant, body=body, by="bot", received_at=now))
-    humans = [e for e in awaiting.entrants if e not in awaiting.bot_orders]
+    # Nobody waits for a bot, nor for a member who left: their orders are played at once.
+    humans = [e for e in awaiting.entrants if e not in awaiting.bot_orders and e not in loaded.gone]
     deadline = None
     if awaiting.finished:
         result = awaiting.result
@@ -88,9 +89,11 @@ async def open_step(
 
 
 def _ready(loaded: Loaded, orders: dict[str, OrderRow]) -> bool:
-    """Every awaited entrant has a complete order (bots' orders are stored when the step opens)."""
+    """Every awaited entrant has a complete order (bots' orders are stored when the step opens), or has left
+    the race (their automatic order is played when the step resolves)."""
     awaiting = loaded.race.awaiting or []
-    return all(e in orders and orders[e].complete for e in awaiting)
+    gone = loaded.gone
+    return all((e in orders and orders[e].complete) or e in gone for e in awaiting)
 
 
 async def resolve_if_ready(ctx: Context, race_id: int) -> list[Happening]:
@@ -136,8 +139,10 @@ async def _resolve_one(ctx: Context, race_id: int, step: int, force: bool) -> li
             if not force and not _ready(loaded, orders):
                 return None
             rev = race.orders_rev
-            # i17: /settings auto_moves — who completes an absent player's order at the deadline
-            by_bot = force and (await server_settings.settings_in(session, race.server_id)).auto_moves == "bot"
+            # i17: /settings auto_moves — who completes an absent player's order at the deadline, or at once
+            # for a member who left the race
+            absent = force or bool(loaded.gone)
+            by_bot = absent and (await server_settings.settings_in(session, race.server_id)).auto_moves == "bot"
         now = ctx.clock.now()
         assert race.state is not None
         outcome = await ctx.workers.run(
@@ -148,6 +153,7 @@ async def _resolve_one(ctx: Context, race_id: int, step: int, force: bool) -> li
             force,
             iso(now),
             by_bot,
+            loaded.gone,
         )
         if isinstance(outcome, stepping.Waiting):
             return None
@@ -213,9 +219,8 @@ async def _write(
     await session.execute(delete(Job).where(col(Job.race_id) == race.id, col(Job.step) == step))
     race.step, race.awaiting = step + 1, outcome.next.entrants
     opened, deadline = await open_step(ctx, session, loaded, step + 1, outcome.next, now)
-    resolved = StepResolved(
-        race.id, step, outcome.orders, outcome.events, outcome.next.entrants, deadline, outcome.next.progress
-    )
+    awaited = [e for e in outcome.next.entrants if e not in loaded.gone]  # a member who left is not awaited
+    resolved = StepResolved(race.id, step, outcome.orders, outcome.events, awaited, deadline, outcome.next.progress)
     return [resolved, *opened]
 
 

@@ -132,7 +132,8 @@ class Scheduler:
             due = deadline.scalar_one_or_none()
             if due is None:  # the step was resolved meanwhile
                 return []
-        late = [e for e in race.awaiting or [] if e not in orders or not orders[e].complete]
+        gone = loaded.gone  # a member who left the race is reminded of nothing
+        late = [e for e in race.awaiting or [] if (e not in orders or not orders[e].complete) and e not in gone]
         seats = {s.entrant: s for s in loaded.seats}
         users = [seats[e].user_id for e in late if seats[e].user_id is not None]
         if not late:

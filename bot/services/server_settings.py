@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.i18n import t
+from bot.services import bounds
 from bot.services.context import Context
 from bot.services.outcomes import Refusal
 from bot.services.paces import REMINDER_AT, PaceError, parse_pace
@@ -211,6 +212,8 @@ async def change(ctx: Context, server_id: int, name: str, text: str | None) -> S
     """Set ``name`` from an admin's ``text`` (``None`` or empty: back to its default); nothing is stored
     when the text is refused."""
     declared = setting(name)
+    if text is not None:
+        bounds.check_length(text, bounds.SETTING_LIMIT, bounds.phrase(declared.label))
     value = declared.default if text is None or not text.strip() else declared.parse(text)
     now: datetime = ctx.clock.now()
     async with ctx.db.sessions() as session, session.begin():

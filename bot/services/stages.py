@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 from sqlmodel import col
 
+from bot.services import bounds, variants
 from bot.services.context import Context
 from bot.services.outcomes import Refusal
 from bot.store.tables import SavedStage
@@ -123,7 +124,7 @@ def parse_fields(ruleset_id: str, texts: Mapping[str, str]) -> dict[str, Any]:
             data[name] = text
             continue
         try:
-            data[name] = json.loads(text)
+            data[name] = bounds.loads(text)
         except json.JSONDecodeError:
             described = _describe(prop, schema.get("$defs", {}))
             words = set(described.replace(" or ", " | ").split(" | "))
@@ -150,7 +151,7 @@ def parse_options(text: str) -> dict[str, Any]:
         return {}
     if text.startswith("{"):
         try:
-            found = json.loads(text)
+            found = bounds.loads(text)
         except json.JSONDecodeError as exc:
             raise Refusal.of("stage.bad_options", reason=str(exc)) from None
         if not isinstance(found, dict):
@@ -161,8 +162,12 @@ def parse_options(text: str) -> dict[str, Any]:
         key, sep, value = pair.rstrip(",;").partition("=")
         if not sep or not key:
             raise Refusal.of("stage.bad_options", reason=f"{pair!r} is not name=value")
+        if key in options:
+            raise Refusal.of(
+                "race.option_twice", name=key, first=variants.shown(options[key]), second=variants.shown(value)
+            )
         try:
-            options[key] = json.loads(value)
+            options[key] = bounds.loads(value)
         except json.JSONDecodeError:
             options[key] = value
     return options
@@ -363,7 +368,7 @@ def read_file(content: bytes) -> StageFile:
     if len(content) > FILE_LIMIT:
         raise Refusal.of("stage.file_too_big", limit=FILE_LIMIT // 1024)
     try:
-        data = json.loads(content.decode("utf-8"))
+        data = bounds.loads(content)  # its depth is checked before it is parsed
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise Refusal.of("stage.file_not_json", reason=str(exc)) from None
     if not isinstance(data, dict):

@@ -266,14 +266,21 @@ def panel(spec: Spec, state: dict[str, Any], entrant: str, partial: Order | None
 
 
 def resolve(
-    spec: Spec, state: dict[str, Any], orders: dict[str, Stored], force: bool, now: str, absent_by_bot: bool = False
+    spec: Spec,
+    state: dict[str, Any],
+    orders: dict[str, Stored],
+    force: bool,
+    now: str,
+    absent_by_bot: bool = False,
+    gone: tuple[str, ...] = (),
 ) -> Resolved | Waiting:
     """Resolve the step now open with the stored orders, or say who is missing.
 
     With ``force`` (the deadline), an absent player gets the rules' automatic order, completing what
     they sent (marked ``auto``), or, where the server's policy says so (``absent_by_bot``), the order the
     rule system's default bot would give, also marked ``auto``; an entrant the rules let send nothing is
-    left out. A bot without a stored order answers now."""
+    left out. The entrants ``gone`` (who left the race) are absent at once, without waiting for the
+    deadline. A bot without a stored order answers now."""
     race = _race(spec, state)
     decisions = race.awaited()
     step: dict[str, Order] = {}
@@ -285,7 +292,7 @@ def resolve(
             step[who] = stored.for_record()
         elif race.entrants[who].bot is not None:
             step[who] = {**_body(race.bot_order(who)), "by": "bot", "received_at": now}
-        elif not force:
+        elif not force and who not in gone:
             missing.append(who)
         elif stored is not None or decision.required:
             partial = stored.body if stored is not None else None

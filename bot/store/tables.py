@@ -104,6 +104,9 @@ class Seat(SQLModel, table=True):
     name: str
     user_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     bot: str | None = None
+    left_at_step: int | None = None
+    """The step during which the member left the race under way (``/race leave``): from it on, every order
+    of the seat they did not complete is the automatic one, played at once (R-SVC-5). None: still riding."""
 
 
 class OrderRow(SQLModel, table=True):

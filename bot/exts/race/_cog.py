@@ -17,7 +17,7 @@ from bot.exts.race._text import clip, stamp
 from bot.i18n import t
 from bot.options import RulesetParam
 from bot.render.files import board_file
-from bot.services import boards, lobby, permissions, stages
+from bot.services import boards, leaving, lobby, permissions, stages, variants
 from bot.services.outcomes import Refusal
 from bot.services.paces import parse_pace
 from bot.translator import text
@@ -33,29 +33,8 @@ STATUS_KEYS = {
 }
 
 
-def parse_options(typed: str | None) -> dict[str, Any]:
-    """``key=value`` pairs separated by spaces or commas; values read as JSON when they can be."""
-    found: dict[str, Any] = {}
-    for pair in (typed or "").replace(",", " ").split():
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise UserError("race.bad_option", pair=clip(pair, 50))
-        try:
-            found[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            found[key] = raw
-    return found
-
-
-def parse_stage(typed: str) -> dict[str, Any]:
-    """A stage written as a JSON object (as ``gregario play --stage`` takes it), for stages no preset has."""
-    try:
-        value = json.loads(typed)
-    except json.JSONDecodeError:
-        value = None
-    if not isinstance(value, dict):
-        raise UserError("race.bad_stage", stage=clip(typed, 100))
-    return value
+parse_options = variants.parse_pairs
+"""``name=value`` pairs as ``/race new`` reads them (kept under this name for the tests that import it)."""
 
 
 def _flow(bot: commands.Bot) -> Flow:
@@ -107,26 +86,23 @@ class RaceCog(commands.Cog):
                     role_ids=[r.id for r in getattr(interaction.user, "roles", [])],
                     manage_guild=interaction.permissions.manage_guild,
                 )
+            typed = variants.parse_pairs(options)
             if stage and stage.lstrip().startswith("{"):
-                chosen = parse_stage(stage)
+                chosen = variants.parse_stage(stage)
             elif stage:  # a preset, or one of this server's saved stages with the variants saved with it
                 chosen = await stages.resolve_stage(ctx, server_id, ruleset.id, stage)
                 ground_options = await stages.resolve_options(ctx, server_id, ruleset.id, stage)
-        except Refusal as refusal:
-            raise UserError(refusal.key, **refusal.message.params) from None
-        me = member_ref(interaction)
-        try:
+            # Checked whole, then written in one transaction: a refused lobby leaves nothing behind.
             race = await lobby.open_lobby(
                 ctx,
-                me,
+                member_ref(interaction),
                 interaction.channel_id or 0,
                 ruleset.id,
                 stage=chosen,
-                options={**ground_options, **parse_options(options)},
+                options={**ground_options, **typed},
                 pace=parse_pace(pace.value) if pace else None,
+                bots=bots,
             )
-            for _ in range(bots):
-                race = await lobby.add_bot(ctx, race.race_id, me.user_id, manager=True)
         except Refusal as refusal:
             raise UserError(refusal.key, **refusal.message.params) from None
         await self.flow.post_lobby(interaction, race)
@@ -213,13 +189,20 @@ class RaceCog(commands.Cog):
     @app_commands.describe(race=text("command.race.race"))
     async def leave(self, interaction: discord.Interaction[Any], race: int | None = None) -> None:
         try:
-            view = await lobby.leave(self.flow.ctx, await self._pick(interaction, race), interaction.user.id)
+            left = await leaving.leave(self.flow.ctx, await self._pick(interaction, race), interaction.user.id)
         except Refusal as refusal:
             raise UserError(refusal.key, **refusal.message.params) from None
-        await self.flow._edit_lobby(view)
-        await interaction.response.send_message(
-            t("race.left", str(interaction.locale), race=view.race_id), ephemeral=True
-        )
+        locale, view = str(interaction.locale), left.race
+        if left.from_step is None:  # from the lobby: the seat went
+            answer = t("race.left", locale, race=view.race_id)
+        elif view.status == "cancelled":
+            answer = t("race.left_last", locale, race=view.race_id)
+        else:  # under way: a bot rides the seat; the next post says so (the step may have resolved already)
+            answer = t("race.left_running", locale, race=view.race_id, step=left.from_step)
+        await interaction.response.send_message(answer, ephemeral=True)  # answered first: resolving takes time
+        async with self.flow._locks[view.race_id]:  # after any post under way, with the seats as they are now
+            await self.flow._edit_lobby(await lobby.view(self.flow.ctx, view.race_id))
+        await self.flow.happen_all([*left.happened, *await leaving.ride_on(self.flow.ctx, left)])
 
     @race.command(name="cancel", description=text("command.race.cancel"))
     @app_commands.describe(race=text("command.race.race"))

@@ -329,6 +329,8 @@ class Flow:
         head = t(key, locale, ruleset=get_ruleset(race.ruleset).name, race=race.race_id, step=step)
         automatic = [names.get(e, e) for e, o in played.items() if isinstance(o, dict) and o.get("auto")]
         auto = [t("race.post.automatic", locale, names=", ".join(automatic))] if automatic else []
+        # A member who left during this step: one line, from the seats (R-SVC-5).
+        auto += [t("race.post.left", locale, name=s.name, step=step) for s in race.seats if s.left_at_step == step]
         body = events_text(events, locale, room - len(head) - sum(len(x) + 1 for x in auto) - 1)
         return [head, *([body] if body else []), *auto]
 

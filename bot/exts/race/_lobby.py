@@ -52,6 +52,8 @@ def render(race: RaceView, stage: Any, locale: str | None, closed_dms: set[int])
             note = ""
         if seat.user_id is not None and seat.user_id in closed_dms:
             note = (note + " " + t("race.lobby.dms_closed", locale)).strip()
+        if seat.left_at_step is not None:  # R-SVC-5: the member left; a bot rides the seat
+            note = (note + " " + t("race.lobby.left", locale, step=seat.left_at_step)).strip()
         lines.append(f"{number}. {seat.name}" + (f" {note}" if note else ""))
     status = {
         "lobby": "race.lobby.footer",

@@ -92,8 +92,8 @@ class StageModal(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         ctx = await _admin.require_manager(interaction)
         assert interaction.guild is not None
-        data = stages.parse_fields(self.ruleset.id, {k: box.value for k, box in self.inputs.items()})
         try:
+            data = stages.parse_fields(self.ruleset.id, {k: box.value for k, box in self.inputs.items()})
             options = stages.parse_options(self.options.value if self.options is not None else "")
             if self.editing:
                 info = await stages.edit(ctx, interaction.guild.id, self.ruleset.id, self.name, data, options)
@@ -259,9 +259,11 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
     ) -> None:
         ctx = await _admin.require_manager(interaction)
         assert interaction.guild is not None
-        if file.size > stages.FILE_LIMIT:
+        if file.size > stages.FILE_LIMIT:  # told by Discord: refused before anything is downloaded
             raise _admin.refused(Refusal.of("stage.file_too_big", limit=stages.FILE_LIMIT // 1024))
-        await interaction.response.defer(thinking=True)
+        # Ephemeral: a refusal (the first followup fills this deferred answer) is for the admin alone,
+        # and so is the summary of what was imported.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         content = await file.read()
         try:
             info = await stages.import_file(ctx, interaction.guild.id, content, interaction.user.id, name)
