@@ -18,6 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """How long a SQLite writer waits for the lock before failing."""
+POSTGRES_CONNECT_TIMEOUT_SECONDS = 2.0
+"""How long opening a PostgreSQL connection may take before it counts as unreachable."""
 
 
 def normalise_url(url: str) -> str:
@@ -61,6 +63,11 @@ def connect(url: str, *, pool_size: int = 5, echo: bool = False) -> Database:
         kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
     else:
         kwargs["pool_size"] = pool_size
+        # After a PostgreSQL restart every pooled connection is dead: test each one as it is taken, so
+        # the first query after an outage works instead of failing. And fail fast while it is down, so a
+        # click still gets its "try again" answer within Discord's 3 seconds.
+        kwargs["pool_pre_ping"] = True
+        kwargs["connect_args"] = {"timeout": POSTGRES_CONNECT_TIMEOUT_SECONDS}
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
         _tune_sqlite(engine)
@@ -82,3 +89,48 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether ``error`` says the database cannot be reached right now (down, restarting, its file gone,
+    a connection cut), rather than that the bot asked for something wrong. The whole chain is looked at:
+    SQLAlchemy wraps the driver's error (``.orig``) and asyncio wraps OSErrors in its own."""
+    import sqlite3
+
+    from sqlalchemy import exc as sa
+
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, sa.DBAPIError) and current.connection_invalidated:
+            return True
+        if isinstance(current, sa.OperationalError | sa.InterfaceError | sa.TimeoutError | sa.DisconnectionError):
+            return True
+        if isinstance(current, sqlite3.OperationalError | sqlite3.InterfaceError):
+            return True
+        if isinstance(current, OSError):  # ConnectionRefusedError, a socket reset, TimeoutError...
+            return True
+        if _asyncpg_unreachable(current):
+            return True
+        orig = getattr(current, "orig", None)
+        current = orig if isinstance(orig, BaseException) else (current.__cause__ or current.__context__)
+    return False
+
+
+def _asyncpg_unreachable(error: BaseException) -> bool:
+    """asyncpg's own words for a lost or refused connection (only when asyncpg is loaded at all)."""
+    import sys
+
+    asyncpg = sys.modules.get("asyncpg")
+    if asyncpg is None:
+        return False
+    lost = (
+        asyncpg.exceptions.PostgresConnectionError,  # ConnectionDoesNotExist, ConnectionFailure...
+        asyncpg.exceptions.OperatorInterventionError,  # shutting down, starting up, crashed
+    )
+    if isinstance(error, lost):
+        return True
+    # "cannot perform operation: connection is closed" (and not a misuse such as two queries at once)
+    text = str(error)
+    return isinstance(error, asyncpg.exceptions.InterfaceError) and "connection" in text and "closed" in text
