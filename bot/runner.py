@@ -18,6 +18,8 @@ from bot.settings import Settings, describe_settings_error
 if TYPE_CHECKING:
     from bot.app import Gregario
 
+_log = logging.getLogger("bot.runner")
+
 BAD_TOKEN = (
     "Discord refused the token. Reset it in the developer portal (Bot -> Reset Token) and set GREGARIO_TOKEN again."
 )
@@ -95,10 +97,52 @@ async def _serve(settings: Settings, token: str) -> int:
     return await serve(create_bot(settings, **kwargs), token)
 
 
+STOP_DEADLINE_SECONDS = 20.0
+"""A stop that takes longer than this (something hangs) ends the process at once: the database keeps
+every committed order, and the workers die with the bot."""
+
+
+def _on_stop_signals(bot: Gregario) -> list[int]:
+    """SIGTERM (kill, systemd, docker stop) and SIGINT (Ctrl-C) close the bot cleanly; returns the
+    signals handled (none where the loop cannot, e.g. on Windows)."""
+    import signal
+
+    loop = asyncio.get_running_loop()
+    stopping: list[asyncio.Task[None]] = []
+
+    def stop(signum: int) -> None:
+        if stopping:
+            _log.info("%s received again; the stop is under way", signal.Signals(signum).name)
+            return
+        _log.info("%s received: stopping", signal.Signals(signum).name)
+        stopping.append(loop.create_task(bot.close()))
+        deadline = loop.call_later(STOP_DEADLINE_SECONDS, _give_up)
+        stopping[0].add_done_callback(lambda _task: deadline.cancel())
+
+    handled: list[int] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(signum, stop, signum)
+        except (NotImplementedError, RuntimeError):  # not the main thread, or not supported here
+            continue
+        handled.append(signum)
+    return handled
+
+
+def _give_up() -> None:
+    import os
+
+    _log.error("the stop took more than %.0f s; exiting now", STOP_DEADLINE_SECONDS)
+    logging.shutdown()
+    os._exit(1)
+
+
 async def serve(bot: Gregario, token: str) -> int:
-    """Run ``bot`` until it is closed; return the exit code, explaining on stderr why it could not run."""
+    """Run ``bot`` until it is closed (SIGTERM or SIGINT close it cleanly); return the exit code,
+    explaining on stderr why it could not run."""
     import discord
 
+    handled = _on_stop_signals(bot)
     try:
         async with bot:
             await bot.start(token)
@@ -112,4 +156,9 @@ async def serve(bot: Gregario, token: str) -> int:
         reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
         print(CANNOT_REACH.format(url=discord.http.Route.BASE, reason=reason), file=sys.stderr)
         return 2
+    finally:
+        loop = asyncio.get_running_loop()
+        for signum in handled:
+            loop.remove_signal_handler(signum)
+    _log.info("stopped")
     return 0

@@ -52,6 +52,17 @@ class Database:
         return self.engine.url.render_as_string(hide_password=False)
 
     async def close(self) -> None:
+        """Close every connection. SQLite first merges its write-ahead log into the database file
+        (``wal_checkpoint(TRUNCATE)``), so the file alone is the whole database after a stop."""
+        if self.engine.dialect.name == "sqlite":
+            try:
+                async with self.engine.connect() as conn:
+                    raw = await conn.get_raw_connection()  # outside a transaction: a checkpoint needs that
+                    await raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # type: ignore[union-attr]
+            except Exception as error:  # a stop goes on: the next start merges the log
+                import logging
+
+                logging.getLogger(__name__).warning("could not merge the SQLite write-ahead log: %s", error)
         await self.engine.dispose()
 
 
