@@ -140,8 +140,13 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="a rule system's summary")
     rules.add_argument("ruleset", choices=RULESET_IDS)
 
-    db = sub.add_parser("db", help="the database: upgrade its tables, or check that they are current")
-    db.add_argument("action", choices=["upgrade", "check"], help="upgrade: apply migrations; check: exit 1 if behind")
+    db = sub.add_parser("db", help="the database: upgrade its tables, check them, or back it up")
+    db.add_argument(
+        "action",
+        choices=["upgrade", "check", "backup"],
+        help="upgrade: apply migrations; check: exit 1 if behind; backup FILE: copy a SQLite database, live",
+    )
+    db.add_argument("file", nargs="?", help="backup: the copy to write (a new file)")
     db.add_argument("--url", help="the database URL (default: GREGARIO_DATABASE_URL)")
 
     stages = sub.add_parser("stages", help="the stage presets of a rule system")
@@ -189,6 +194,12 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "db":
         from bot.cli.db import db_command
 
+        if args.action == "backup":
+            if not args.file:
+                raise UsageError("db backup needs the file to write, e.g. gregario db backup gregario-backup.sqlite3")
+            return db_command(args.action, args.url, args.file)
+        if args.file:
+            raise UsageError(f"db {args.action} takes no file (did you mean --url?)")
         return db_command(args.action, args.url)
     if args.command == "stages":
         from bot.cli.replay import stages_command

@@ -10,6 +10,7 @@ them correct there.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
@@ -33,6 +34,22 @@ def normalise_url(url: str) -> str:
     elif parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+asyncpg")
     return parsed.render_as_string(hide_password=False)
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for PostgreSQL or an in-memory database)."""
+    parsed = make_url(normalise_url(url))
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def safe_url(url: str) -> str:
+    """The URL as an operator may read it in a log: without its password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "the configured database URL"
 
 
 @dataclass
@@ -114,6 +131,8 @@ def unreachable(error: BaseException) -> bool:
     current: BaseException | None = error
     while current is not None and id(current) not in seen:
         seen.add(id(current))
+        if type(current).__module__.startswith(("aiohttp", "discord")):
+            return False  # Discord's connection, whatever socket error lies under it
         if isinstance(current, sa.DBAPIError) and current.connection_invalidated:
             return True
         if isinstance(current, sa.OperationalError | sa.InterfaceError | sa.TimeoutError | sa.DisconnectionError):

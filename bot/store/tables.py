@@ -250,4 +250,24 @@ class SavedStage(SQLModel, table=True):
 
 
 # --- The league (issue 18): its tables live in a sibling module, registered on the same metadata. ---
+# --- i25: one process at a time ------------------------------------------------------------------
+
+
+class ProcessLease(SQLModel, table=True):
+    """Who runs the races of this database (``name``: the owner, ``main`` for one process): a process
+    holds the lease while it runs, renews it with a heartbeat, and releases it when it stops; a lease
+    past ``expires_at`` (its holder died or lost the database) may be taken over."""
+
+    __tablename__ = "process_leases"
+
+    name: str = Field(primary_key=True)
+    holder: str
+    """A random id of the holding process (pids repeat, across hosts and restarts)."""
+    host: str
+    pid: int
+    since: datetime = _time()
+    heartbeat_at: datetime = _time()
+    expires_at: datetime = _time()
+
+
 import bot.store.league_tables  # noqa: E402, F401  (imports this module first; a plain import is cycle-safe)

@@ -247,3 +247,15 @@ async def test_the_listen_connection_is_opened_again_when_postgresql_drops_it(ha
 def test_reason_is_one_line() -> None:
     """SQLAlchemy's multi-line text shrinks to the driver's error and its first line."""
     assert supervision.reason(outage()) == "ConnectionRefusedError: [Errno 111] Connect call failed"
+
+
+def test_discords_connection_errors_are_not_the_databases() -> None:
+    """aiohttp's "cannot connect" (to Discord) wraps a refused socket too, and still is not the database."""
+    import aiohttp
+
+    refused = ConnectionRefusedError(111, "Connect call failed")
+    failure = aiohttp.ClientConnectorError(
+        aiohttp.client_reqrep.ConnectionKey("discord.com", 443, True, True, None, None, None), refused
+    )  # type: ignore[arg-type]
+    failure.__cause__ = refused
+    assert not unreachable(failure)
