@@ -50,7 +50,7 @@ class Settings(BaseSettings):
 
     log_drivers: bool = False
     """At DEBUG, also log the database drivers' and discord.py's wire traffic (off: tens of thousands of
-    lines a race). Tokens are masked either way."""
+    lines a race, holding what players see in their DMs). Tokens are masked either way."""
 
     api_base_url: str = DISCORD_API
     """Discord's HTTP API: change it only to go through a proxy or to reach a stand-in for Discord."""
