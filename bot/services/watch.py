@@ -51,8 +51,8 @@ class OrderWatcher:
             changed = [(rid, rev) for rid, rev in rows.all() if rid is not None and self._seen.get(rid) != rev]
         happened: list[Happening] = []
         for race_id, rev in changed:
-            self._seen[race_id] = rev
             happened += await resolution.resolve_if_ready(self.ctx, race_id)
+            self._seen[race_id] = rev  # only once looked at: a race whose resolution failed is looked at again
         return happened
 
     @property

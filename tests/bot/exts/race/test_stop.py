@@ -84,3 +84,15 @@ async def test_the_engine_worker_dies_with_a_killed_bot(
         process.send_signal(signal.SIGKILL)
         await process.wait()
         await _until(lambda: not group_members(process.pid), 10, f"left behind: {group_members(process.pid)}")
+
+
+async def test_ctrl_c_stops_the_bot_cleanly_too(fake_discord: FakeDiscord, guild: Guild, tmp_path: Path) -> None:
+    """SIGINT (Ctrl-C in a terminal) is the same clean stop as SIGTERM: exit 0, nothing left behind."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'races.sqlite3'}"
+    async with gregario_run(fake_discord, guild, tmp_path, url, **ONE_WORKER) as process:
+        await _until(lambda: children_of(process.pid), 20, "no engine worker was started")
+        process.send_signal(signal.SIGINT)
+        assert await asyncio.wait_for(process.wait(), 10) == 0
+        await _until(lambda: not group_members(process.pid), 10, f"left behind: {group_members(process.pid)}")
+    assert "SIGINT received: stopping" in (tmp_path / "gregario-run.log").read_text()
+    assert logged_errors(tmp_path) == []
