@@ -5,7 +5,8 @@ Sub-commands: ``run`` (the Discord bot), ``play`` (you against bots, in the term
 Only ``run`` imports discord.py, so the terminal commands start fast and need no token.
 
 Every mistake on the command line gets at most three lines on stderr and exit status 2; Ctrl-C stops with
-exit status 130 and no traceback (``run`` stops the bot cleanly and exits 0, as on SIGTERM); a reader that closes the pipe early (``| head``) ends the output quietly.
+exit status 130 and no traceback (``run`` stops the bot cleanly and exits 0, as on SIGTERM); a reader
+that closes the pipe early (``| head``) ends the output quietly.
 """
 
 from __future__ import annotations
