@@ -50,7 +50,7 @@ def resolved(server: int, happened: Sequence[Happening], seconds: float, *, dead
 
 def finished(race: int, server: int, steps: int, provisional: bool) -> None:
     result = "provisional result, news held back" if provisional else "final result"
-    _log.info("race %s (server %s): finished after %d steps (%s)", race, server, steps, result)
+    _log.info("race %s (server %s): finished at step %d (%s)", race, server, steps, result)
 
 
 def cancelled(race: int, server: int, reason: str) -> None:

@@ -79,11 +79,14 @@ class Streak:
 
 
 def _discord_trouble(error: BaseException) -> bool:
-    """A Discord outage as discord.py reports it (only when discord.py is loaded: services never import it)."""
+    """A Discord outage as discord.py or aiohttp report it (only when they are loaded: services never import
+    them)."""
     import sys
 
-    discord = sys.modules.get("discord")
-    return discord is not None and isinstance(error, discord.DiscordServerError | discord.GatewayNotFound)
+    discord, aiohttp = sys.modules.get("discord"), sys.modules.get("aiohttp")
+    if discord is not None and isinstance(error, discord.DiscordServerError | discord.GatewayNotFound):
+        return True
+    return aiohttp is not None and isinstance(error, aiohttp.ClientError)  # Discord's HTTP unreachable
 
 
 async def pause(stop: asyncio.Event, seconds: float, wake: asyncio.Event | None = None) -> None:

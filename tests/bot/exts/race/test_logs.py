@@ -164,7 +164,7 @@ async def test_a_race_at_info_logs_one_line_per_race_event(
     assert f"race {race_id} (server {server}) step {let_pass}: deadline reached" in mine
     assert f"race {race_id} (server {server}) step {let_pass}: automatic orders for {carla_entrant}" in mine
     assert sum("deadline reached" in m for m in mine) == 1
-    assert mine[-1].startswith(f"race {race_id} (server {server}): finished after {steps} steps")
+    assert mine[-1].startswith(f"race {race_id} (server {server}): finished at step {steps} (")
     assert any(f"race {cancelled_id} (server {server}): cancelled" in line for line in lines)
     assert logged_errors(tmp_path) == []
 
