@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot import errors
 from bot.exts import EXTENSIONS
 from bot.exts.race._flow import Flow
+from bot.gate import Gate
 from bot.services.clock import Clock
 from bot.services.outcomes import Happening
 from bot.services.runtime import Runtime
@@ -21,6 +22,9 @@ from bot.settings import Settings
 from bot.translator import CatalogTranslator
 
 _log = logging.getLogger(__name__)
+
+STOP_SECONDS = 3.0
+"""How long a stopping bot waits for the interactions in flight, and then for background race work."""
 
 SCOPES = ("bot", "applications.commands")
 """The OAuth2 scopes of the invite: the bot user, and its slash commands."""
@@ -49,6 +53,16 @@ class GregarioTree(app_commands.CommandTree["Gregario"]):
     async def on_error(self, interaction: discord.Interaction[Gregario], error: app_commands.AppCommandError) -> None:
         await errors.report(interaction, error)
 
+    async def interaction_check(self, interaction: discord.Interaction[Gregario], /) -> bool:
+        """A stopping bot starts no command: the player reads "try again in a minute"."""
+        if not self.client.gate.open:
+            raise errors.Stopping()
+        return True
+
+    async def _call(self, interaction: discord.Interaction[Gregario]) -> None:
+        with self.client.gate.entered():  # counted, so a clean stop waits for it
+            await super()._call(interaction)
+
 
 class Gregario(commands.Bot):
     """Gregario's bot. Features live in ``bot/exts/<feature>/`` and are loaded at start-up."""
@@ -66,6 +80,8 @@ class Gregario(commands.Bot):
         self.clock = clock
         """The race services' clock (tests inject a manual one); None = the real time."""
         self.runtime: Runtime | None = None
+        self.gate = Gate()
+        """Interactions in flight; closed first when the bot stops."""
         self.race_flow: Flow
         self._catching_up: asyncio.Task[None] | None = None
 
@@ -94,14 +110,17 @@ class Gregario(commands.Bot):
             await self.sync_commands()
 
     async def close(self) -> None:
-        """Stop the race services (background posts finish while still connected), then disconnect."""
+        """Take no new interaction and let those in flight end (bounded), stop the race services
+        (background posts finish while still connected), then disconnect."""
+        if not await self.gate.close(STOP_SECONDS):
+            _log.warning("%d interactions still running at the stop; abandoned", self.gate.in_flight)
         if self._catching_up is not None and not self._catching_up.done():
             self._catching_up.cancel()  # never connected: nothing to post
             with contextlib.suppress(asyncio.CancelledError):
                 await self._catching_up
         if self.runtime is not None:
             runtime, self.runtime = self.runtime, None
-            await runtime.close()
+            await runtime.close(STOP_SECONDS)
         await super().close()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:

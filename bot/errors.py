@@ -6,14 +6,18 @@ anything else is a bug or a Discord outage, logged with its traceback and answer
 
 from __future__ import annotations
 
+import functools
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
 from bot.catalogue import MESSAGE_LIMIT
 from bot.i18n import t
+from bot.services.supervision import reason
+from bot.store.database import unreachable
 from engine.messages import OrderError
 
 _log = logging.getLogger(__name__)
@@ -28,23 +32,33 @@ class UserError(Exception):
         self.params = params
 
 
+class Stopping(app_commands.CheckFailure):
+    """The bot is stopping (SIGTERM): a new interaction is answered "try again in a minute", not started."""
+
+
 def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """``text`` cut to Discord's message limit with a visible "…", so an over-long refusal (a pasted wall of
     text echoed back) still reaches the player instead of failing the whole interaction."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def explain(error: BaseException, locale: str | None) -> str:
-    """The player's text for ``error``, never longer than a message; logs what a player should not read."""
-    return fit(_explain(error, locale))
+def explain(error: BaseException, locale: str | None, what: str = "an interaction") -> str:
+    """The player's text for ``error``, never longer than a message; logs what a player should not read
+    (``what``: the command or component it happened in, for the log)."""
+    return fit(_explain(error, locale, what))
 
 
-def _explain(error: BaseException, locale: str | None) -> str:
+def _explain(error: BaseException, locale: str | None, what: str) -> str:
     original: BaseException = error
     while isinstance(original, app_commands.CommandInvokeError | app_commands.TransformerError):
         if original.__cause__ is None:
             break
         original = original.__cause__
+    if isinstance(original, Stopping):
+        return t("error.stopping", locale)
+    if unreachable(original):  # an outage, not a bug: one line, and the player is told to try again
+        _log.warning("the database cannot be reached (%s); %s was answered 'try again'", reason(original), what)
+        return t("error.database_unreachable", locale)
     if isinstance(original, UserError):
         return t(original.key, locale, **original.params)
     if isinstance(original, OrderError):
@@ -62,13 +76,13 @@ def _explain(error: BaseException, locale: str | None) -> str:
     if isinstance(original, discord.DiscordServerError):
         _log.warning("Discord answered %s: %s", original.status, original.text)
         return t("error.discord_trouble", locale)
-    _log.error("unexpected error in an interaction", exc_info=original)
+    _log.error("unexpected error in %s", what, exc_info=original)
     return t("error.unexpected", locale)
 
 
 async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Answer ``interaction`` with the player's text for ``error`` (ephemeral), whatever its state."""
-    text = explain(error, str(interaction.locale))
+    text = explain(error, str(interaction.locale), describe(interaction))
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -77,3 +91,40 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
     except discord.HTTPException as failure:
         # The interaction may have expired or Discord is down: the player cannot be told, the log can.
         _log.warning("could not tell the player about an error (%s): %s", failure.status, text)
+
+
+def describe(interaction: discord.Interaction[Any]) -> str:
+    """What the interaction was, for the log: the command's name or the component's custom id (these
+    carry race and step numbers, never a token or an order)."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    if data.get("custom_id"):
+        return f"component {data['custom_id']}"
+    return "an interaction"
+
+
+C = TypeVar("C", bound=Callable[..., Awaitable[None]])
+
+
+def answered(callback: C) -> C:
+    """A component callback that always answers: while the bot stops it says "try again in a minute"
+    (see :class:`bot.gate.Gate`), and any failure goes to :func:`report` (discord.py would only log
+    it, and the player would read "This interaction failed")."""
+
+    @functools.wraps(callback)
+    async def guarded(self: Any, interaction: discord.Interaction[Any], *args: Any, **kwargs: Any) -> None:
+        gate = getattr(interaction.client, "gate", None)
+        if gate is not None and not gate.open:
+            await report(interaction, Stopping())
+            return
+        try:
+            if gate is None:
+                await callback(self, interaction, *args, **kwargs)
+            else:
+                with gate.entered():
+                    await callback(self, interaction, *args, **kwargs)
+        except Exception as error:
+            await report(interaction, error)
+
+    return guarded  # type: ignore[return-value]

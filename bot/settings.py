@@ -14,7 +14,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
 LOG_LEVELS = get_args(LogLevel)
 
-DISCORD_API = "https://discord.com/api/v10"
+API_PATH = "/api/v10"
+DISCORD_API = "https://discord.com" + API_PATH
 """Where discord.py sends its HTTP requests unless told otherwise."""
 
 
@@ -46,6 +47,10 @@ class Settings(BaseSettings):
 
     log_level: LogLevel = "INFO"
     """How much the bot logs; any case is accepted (``debug`` = ``DEBUG``)."""
+
+    log_drivers: bool = False
+    """At DEBUG, also log the database drivers' and discord.py's wire traffic (off: tens of thousands of
+    lines a race, holding what players see in their DMs). Tokens are masked either way."""
 
     api_base_url: str = DISCORD_API
     """Discord's HTTP API: change it only to go through a proxy or to reach a stand-in for Discord."""
@@ -82,6 +87,10 @@ class Settings(BaseSettings):
         """An http(s) URL, without its trailing slash (discord.py appends each route's path)."""
         if not value.startswith(("https://", "http://")):
             raise ValueError("must be an http:// or https:// URL, e.g. https://discord.com/api/v10")
+        if not value.rstrip("/").endswith(API_PATH):
+            raise ValueError(
+                f"must end with {API_PATH}, the API version this bot speaks, e.g. https://discord.com{API_PATH}"
+            )
         return value.rstrip("/")
 
     @field_validator("default_pace")
@@ -102,10 +111,39 @@ class Settings(BaseSettings):
     @field_validator("ca_file")
     @classmethod
     def _ca_file_exists(cls, value: str | None) -> str | None:
+        """A PEM file holding at least one certificate (an empty or garbled file would fail at the first
+        TLS handshake, with a traceback blaming Discord)."""
+        import ssl
         from pathlib import Path
 
-        if value is not None and not Path(value).is_file():
+        if value is None:
+            return value
+        if not Path(value).is_file():
             raise ValueError(f"no such file: {value} (a PEM file of certificate authorities)")
+        try:
+            ssl.create_default_context().load_verify_locations(cafile=value)
+        except (ssl.SSLError, ValueError, OSError):
+            raise ValueError(f"{value} holds no PEM certificate (-----BEGIN CERTIFICATE-----)") from None
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _supported_database(cls, value: str) -> str:
+        """SQLite or PostgreSQL, the two databases Gregario is tested on."""
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        from bot.store.database import normalise_url
+
+        hint = "use sqlite:///FILE or postgresql://USER:PASSWORD@HOST:PORT/NAME"
+        try:
+            driver = make_url(normalise_url(value)).drivername
+        except (ArgumentError, ValueError):
+            raise ValueError(f"not a database URL: {hint}") from None
+        if driver not in ("sqlite+aiosqlite", "postgresql+asyncpg"):
+            raise ValueError(
+                f"Gregario stores races in SQLite or PostgreSQL (aiosqlite, asyncpg), not {driver}: {hint}"
+            )
         return value
 
     def gateway_url(self) -> str | None:
@@ -135,6 +173,10 @@ def describe_settings_error(invalid: ValidationError) -> str:
         name = field.upper()
         variable = name if name.startswith(("GREGARIO_", "DISCORD_")) else f"GREGARIO_{name}" if field else "a setting"
         given = error.get("input")
+        if field == "database_url" and isinstance(given, str):
+            from bot.store.database import safe_url
+
+            given = safe_url(given)  # never a password on the screen
         shown = f"={given}" if isinstance(given, str | int | float) and field != "token" else ""
         message = error["msg"].removeprefix("Value error, ")
         lines.append(f"{variable}{shown}: {message}")

@@ -5,7 +5,8 @@ Sub-commands: ``run`` (the Discord bot), ``play`` (you against bots, in the term
 Only ``run`` imports discord.py, so the terminal commands start fast and need no token.
 
 Every mistake on the command line gets at most three lines on stderr and exit status 2; Ctrl-C stops with
-exit status 130 and no traceback; a reader that closes the pipe early (``| head``) ends the output quietly.
+exit status 130 and no traceback (``run`` stops the bot cleanly and exits 0, as on SIGTERM); a reader
+that closes the pipe early (``| head``) ends the output quietly.
 """
 
 from __future__ import annotations
@@ -86,8 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="a rule system's summary")
     rules.add_argument("ruleset", choices=RULESET_IDS)
 
-    db = sub.add_parser("db", help="the database: upgrade its tables, or check that they are current")
-    db.add_argument("action", choices=["upgrade", "check"], help="upgrade: apply migrations; check: exit 1 if behind")
+    db = sub.add_parser("db", help="the database: upgrade its tables, check them, or back it up")
+    db.add_argument(
+        "action",
+        choices=["upgrade", "check", "backup"],
+        help="upgrade: apply migrations; check: exit 1 if behind; backup FILE: copy a SQLite database, live",
+    )
+    db.add_argument("file", nargs="?", help="backup: the copy to write (a new file)")
     db.add_argument("--url", help="the database URL (default: GREGARIO_DATABASE_URL)")
 
     stages = sub.add_parser("stages", help="the stage presets of a rule system")
@@ -135,6 +141,12 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "db":
         from bot.cli.db import db_command
 
+        if args.action == "backup":
+            if not args.file:
+                raise UsageError("db backup needs the file to write, e.g. gregario db backup gregario-backup.sqlite3")
+            return db_command(args.action, args.url, args.file)
+        if args.file:
+            raise UsageError(f"db {args.action} takes no file (did you mean --url?)")
         return db_command(args.action, args.url)
     if args.command == "stages":
         from bot.cli.replay import stages_command

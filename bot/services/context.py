@@ -11,8 +11,9 @@ from typing import Any
 from bot.services.clock import Clock, SystemClock
 from bot.services.outcomes import Happening
 from bot.services.paces import Pace, parse_pace
+from bot.services.supervision import reason
 from bot.services.workers import Workers
-from bot.store.database import Database
+from bot.store.database import Database, unreachable
 
 _log = logging.getLogger(__name__)
 
@@ -46,8 +47,14 @@ class Context:
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            _log.error("background race work failed", exc_info=task.exception())
+        if task.cancelled() or task.exception() is None:
+            return
+        error = task.exception()
+        assert error is not None
+        if unreachable(error):  # an outage, not a bug: one line; the scheduler and the poll try it again
+            _log.warning("background race work failed: the database cannot be reached (%s)", reason(error))
+        else:
+            _log.error("background race work failed", exc_info=error)
 
     async def idle(self) -> None:
         """Wait until no background work is left (tests; a clean shutdown)."""

@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.services import resolution, server_settings, stepping, variants
+from bot.services import journal, resolution, server_settings, stepping, variants
 from bot.services.context import Context
 from bot.services.outcomes import Happening, MemberRef, RaceCancelled, RaceStarted, RaceView, Refusal, closed
 from bot.services.paces import Pace, parse_pace
@@ -98,7 +98,9 @@ async def open_lobby(
         due = now + timedelta(seconds=ctx.lobby_timeout_seconds)
         session.add(Job(race_id=race.id, kind=resolution.LOBBY_TIMEOUT, step=0, owner=ctx.owner, due_at=due))
         await session.flush()
-        return (await load(session, race.id)).view()
+        shown_view = (await load(session, race.id)).view()
+    journal.opened(shown_view.race_id, opener.server_id, ruleset, opener.user_id)
+    return shown_view
 
 
 async def _lobby(session: AsyncSession, race_id: int) -> Loaded:
@@ -251,6 +253,7 @@ async def start(
         await session.flush()
         fresh = await load(session, race_id)
         happened, deadline = await resolution.open_step(ctx, session, fresh, 1, opened.next, now)
+    journal.started(race_id, race.server_id, len(entrants), sum(1 for *_, bot in entrants if bot))
     started: list[Happening] = [
         RaceStarted(race_id, opened.events, opened.next.entrants, deadline, opened.next.progress),
         *happened,
@@ -281,6 +284,7 @@ async def cancel(
         if moved.rowcount != 1:  # type: ignore[attr-defined]
             raise Refusal.of("race.busy")
         await session.execute(delete(Job).where(col(Job.race_id) == race_id))
+    journal.cancelled(race_id, loaded.race.server_id, reason)
     return RaceCancelled(race_id, reason)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, time, timedelta
+from time import monotonic
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -22,7 +23,7 @@ from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.services import league, server_settings, stepping
+from bot.services import journal, league, server_settings, stepping
 from bot.services.context import Context
 from bot.services.outcomes import AnnouncementPublished, Happening, RaceFinished, StepResolved
 from bot.services.queries import Loaded, iso, load, rowcount, step_orders, stored, utc
@@ -143,7 +144,7 @@ async def _resolve_one(ctx: Context, race_id: int, step: int, force: bool) -> li
             # for a member who left the race
             absent = force or bool(loaded.gone)
             by_bot = absent and (await server_settings.settings_in(session, race.server_id)).auto_moves == "bot"
-        now = ctx.clock.now()
+        now, began = ctx.clock.now(), monotonic()
         assert race.state is not None
         outcome = await ctx.workers.run(
             stepping.resolve,
@@ -160,7 +161,9 @@ async def _resolve_one(ctx: Context, race_id: int, step: int, force: bool) -> li
         async with ctx.db.sessions() as session, session.begin():
             if not await claim(session, race_id, step, rev, outcome, now):
                 continue  # resolved elsewhere (the next read returns None) or a new order came in
-            return await _write(ctx, session, loaded, step, orders, outcome, now)
+            written = await _write(ctx, session, loaded, step, orders, outcome, now)
+        journal.resolved(race.server_id, written, monotonic() - began, deadline=force)
+        return written
     _log.warning("race %s step %s: orders kept arriving; the next order or the deadline resolves it", race_id, step)
     return None
 
@@ -264,6 +267,7 @@ async def publish_announcement(ctx: Context, race_id: int) -> list[Happening]:
             )
         )
         await session.execute(delete(Job).where(col(Job.race_id) == race_id, col(Job.kind) == ANNOUNCEMENT))
+    journal.announcement(race_id, loaded.race.server_id, pending.kind)
     await league.credit_safely(ctx, race_id)  # league (issue 18): the final result corrects a provisional credit
     return [
         AnnouncementPublished(

@@ -8,7 +8,7 @@ reaches it through ``sink``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import logging
 from dataclasses import dataclass, field
 
 from bot.services.clock import Clock, SystemClock
@@ -16,11 +16,14 @@ from bot.services.context import Context, Sink
 from bot.services.outcomes import Happening
 from bot.services.paces import parse_pace
 from bot.services.scheduler import Scheduler
+from bot.services.supervision import Supervisor
 from bot.services.watch import OrderWatcher
 from bot.services.workers import Workers
 from bot.settings import Settings
 from bot.store import migrate
 from bot.store.database import connect
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -28,8 +31,7 @@ class Runtime:
     ctx: Context
     scheduler: Scheduler
     watcher: OrderWatcher
-    _stop: asyncio.Event = field(default_factory=asyncio.Event)
-    _loops: list[asyncio.Task[None]] = field(default_factory=list)
+    supervisor: Supervisor = field(default_factory=Supervisor)
 
     @classmethod
     async def start(
@@ -52,18 +54,19 @@ class Runtime:
         )
         runtime = cls(ctx, Scheduler(ctx), OrderWatcher(ctx))
         recovered = await runtime.scheduler.start_up()
-        runtime._loops = [
-            asyncio.create_task(runtime.scheduler.run(runtime._stop, start_up=False)),
-            asyncio.create_task(runtime.watcher.run(runtime._stop)),
-        ]
+        stop = runtime.supervisor.stop
+        runtime.supervisor.keep("scheduler", lambda: runtime.scheduler.run(stop, start_up=False))
+        runtime.supervisor.keep("order watcher", lambda: runtime.watcher.run(stop))
         return runtime, recovered
 
-    async def close(self) -> None:
-        """Stop the loops, let background resolutions finish, close the workers and the database."""
-        self._stop.set()
-        for task in self._loops:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        await self.ctx.idle()
+    async def close(self, timeout: float = 5.0) -> None:
+        """Stop the loops, let background resolutions finish (up to ``timeout`` seconds: a resolution
+        cut short commits nothing, and the next start resolves its step again), close the workers and
+        the database."""
+        await self.supervisor.close(timeout)
+        try:
+            await asyncio.wait_for(self.ctx.idle(), timeout)
+        except TimeoutError:
+            _log.warning("race work still running after %.0f s abandoned: it resumes at the next start", timeout)
         self.ctx.workers.close()
         await self.ctx.db.close()

@@ -13,17 +13,17 @@ committed; the resolution's own guard makes a second run harmless).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from datetime import datetime
 
 from sqlalchemy import select, update
 from sqlmodel import col
 
-from bot.services import league, lobby, resolution
+from bot.services import league, lobby, resolution, supervision
 from bot.services.context import Context
 from bot.services.outcomes import Happening, ReminderDue
 from bot.services.queries import load, rowcount, step_orders, utc
+from bot.store.database import unreachable
 from bot.store.tables import Job, RaceRow
 
 _log = logging.getLogger(__name__)
@@ -37,6 +37,9 @@ class Scheduler:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
+        self.interrupted: BaseException | None = None
+        """Why the last :meth:`run_due` stopped before its last job (the database went away), if it did."""
+        self._failing: set[int | None] = set()
 
     async def start_up(self) -> list[Happening]:
         """After a (re)start: resolve the steps that are ready, then run everything overdue."""
@@ -78,7 +81,14 @@ class Scheduler:
         for job in jobs:
             try:
                 happened += await self._run(job)
-            except Exception:
+            except Exception as error:
+                if unreachable(error):  # the rest waits for the database; Scheduler.run retries, logged once
+                    self.interrupted = error
+                    break
+                if job.id in self._failing:  # its traceback was logged the first time
+                    _log.debug("job %s failed again: %s", job.id, supervision.reason(error))
+                    continue
+                self._failing.add(job.id)
                 _log.exception("job %s (%s of race %s) failed; it will be tried again", job.id, job.kind, job.race_id)
         return happened
 
@@ -148,17 +158,25 @@ class Scheduler:
         return [await lobby.cancel(self.ctx, job.race_id, None, reason="lobby_timeout")]
 
     async def run(self, stop: asyncio.Event, *, start_up: bool = True) -> None:
-        """Run jobs as they fall due until ``stop`` is set, posting what happened through the context's sink."""
-        if start_up:
-            await self.ctx.publish(await self.start_up())
-        while not stop.is_set():
-            try:
-                await self.ctx.publish(await self.run_due())
-            except Exception:
-                _log.exception("the scheduler could not read its jobs; trying again")
+        """Run jobs as they fall due until ``stop`` is set, posting what happened through the context's sink.
+
+        A failure (the database down, a bug) is retried with backoff and logged once; when the database
+        is back, every job that fell due meanwhile runs at once (they are rows, and ``run_due`` takes all
+        the overdue ones)."""
+        pending_start_up = start_up
+
+        async def step() -> float:
+            nonlocal pending_start_up
+            if pending_start_up:
+                await self.ctx.publish(await self.start_up())
+                pending_start_up = False
+            await self.ctx.publish(await self.run_due())  # what ran is told even if the rest must wait
+            if self.interrupted is not None:
+                error, self.interrupted = self.interrupted, None
+                raise error
             due = await self.next_due()
-            wait = POLL_SECONDS
-            if due is not None:
-                wait = max(0.0, min(wait, (due - self.ctx.clock.now()).total_seconds()))
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=wait)
+            if due is None:
+                return POLL_SECONDS
+            return max(0.0, min(POLL_SECONDS, (due - self.ctx.clock.now()).total_seconds()))
+
+        await supervision.repeat("the scheduler", step, stop, logger=_log)

@@ -12,6 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -44,7 +49,12 @@ class Workers:
 
     def _pool(self) -> ProcessPoolExecutor:
         # "spawn": a fresh interpreter, never a fork of a process holding an event loop and threads.
-        return ProcessPoolExecutor(self.count, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(
+            self.count,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=bind_to_parent,
+            initargs=(os.getpid(),),
+        )
 
     async def start(self) -> None:
         """Start the workers and import the engine there (start-up pays, not the first order)."""
@@ -71,6 +81,38 @@ class Workers:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+
+
+PARENT_CHECK_SECONDS = 1.0
+"""How often a worker checks that the bot is still its parent (where the kernel cannot tell it)."""
+PR_SET_PDEATHSIG = 1
+"""prctl(2): the signal a process receives when its parent dies."""
+
+
+def bind_to_parent(parent: int) -> None:
+    """A worker's initializer: the worker dies with the bot, however the bot dies (SIGKILL included).
+
+    On Linux the kernel sends the worker SIGKILL the moment its parent dies (``PR_SET_PDEATHSIG``);
+    everywhere, a daemon thread checks every second that the bot is still the parent (once orphaned, a
+    process is adopted by another). With the workers gone, multiprocessing's resource tracker (a child
+    of the bot that reads a pipe they share) sees the pipe close and ends too."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no libc to ask: the thread below still watches
+            pass
+    if os.getppid() != parent:  # the bot died before the line above took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="gregario-parent-watch", daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(1)
 
 
 def _call(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:

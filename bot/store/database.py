@@ -10,6 +10,7 @@ them correct there.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
@@ -18,6 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """How long a SQLite writer waits for the lock before failing."""
+POSTGRES_CONNECT_TIMEOUT_SECONDS = 2.0
+"""How long opening a PostgreSQL connection may take before it counts as unreachable."""
 
 
 def normalise_url(url: str) -> str:
@@ -31,6 +34,22 @@ def normalise_url(url: str) -> str:
     elif parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+asyncpg")
     return parsed.render_as_string(hide_password=False)
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (None for PostgreSQL or an in-memory database)."""
+    parsed = make_url(normalise_url(url))
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def safe_url(url: str) -> str:
+    """The URL as an operator may read it in a log: without its password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "the configured database URL"
 
 
 @dataclass
@@ -50,6 +69,17 @@ class Database:
         return self.engine.url.render_as_string(hide_password=False)
 
     async def close(self) -> None:
+        """Close every connection. SQLite first merges its write-ahead log into the database file
+        (``wal_checkpoint(TRUNCATE)``), so the file alone is the whole database after a stop."""
+        if self.engine.dialect.name == "sqlite":
+            try:
+                async with self.engine.connect() as conn:
+                    raw = await conn.get_raw_connection()  # outside a transaction: a checkpoint needs that
+                    await raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # type: ignore[union-attr]
+            except Exception as error:  # a stop goes on: the next start merges the log
+                import logging
+
+                logging.getLogger(__name__).warning("could not merge the SQLite write-ahead log: %s", error)
         await self.engine.dispose()
 
 
@@ -61,6 +91,11 @@ def connect(url: str, *, pool_size: int = 5, echo: bool = False) -> Database:
         kwargs["connect_args"] = {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}
     else:
         kwargs["pool_size"] = pool_size
+        # After a PostgreSQL restart every pooled connection is dead: test each one as it is taken, so
+        # the first query after an outage works instead of failing. And fail fast while it is down, so a
+        # click still gets its "try again" answer within Discord's 3 seconds.
+        kwargs["pool_pre_ping"] = True
+        kwargs["connect_args"] = {"timeout": POSTGRES_CONNECT_TIMEOUT_SECONDS}
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
         _tune_sqlite(engine)
@@ -82,3 +117,50 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def unreachable(error: BaseException) -> bool:
+    """Whether ``error`` says the database cannot be reached right now (down, restarting, its file gone,
+    a connection cut), rather than that the bot asked for something wrong. The whole chain is looked at:
+    SQLAlchemy wraps the driver's error (``.orig``) and asyncio wraps OSErrors in its own."""
+    import sqlite3
+
+    from sqlalchemy import exc as sa
+
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if type(current).__module__.startswith(("aiohttp", "discord")):
+            return False  # Discord's connection, whatever socket error lies under it
+        if isinstance(current, sa.DBAPIError) and current.connection_invalidated:
+            return True
+        if isinstance(current, sa.OperationalError | sa.InterfaceError | sa.TimeoutError | sa.DisconnectionError):
+            return True
+        if isinstance(current, sqlite3.OperationalError | sqlite3.InterfaceError):
+            return True
+        if isinstance(current, OSError):  # ConnectionRefusedError, a socket reset, TimeoutError...
+            return True
+        if _asyncpg_unreachable(current):
+            return True
+        orig = getattr(current, "orig", None)
+        current = orig if isinstance(orig, BaseException) else (current.__cause__ or current.__context__)
+    return False
+
+
+def _asyncpg_unreachable(error: BaseException) -> bool:
+    """asyncpg's own words for a lost or refused connection (only when asyncpg is loaded at all)."""
+    import sys
+
+    asyncpg = sys.modules.get("asyncpg")
+    if asyncpg is None:
+        return False
+    lost = (
+        asyncpg.exceptions.PostgresConnectionError,  # ConnectionDoesNotExist, ConnectionFailure...
+        asyncpg.exceptions.OperatorInterventionError,  # shutting down, starting up, crashed
+    )
+    if isinstance(error, lost):
+        return True
+    # "cannot perform operation: connection is closed" (and not a misuse such as two queries at once)
+    text = str(error)
+    return isinstance(error, asyncpg.exceptions.InterfaceError) and "connection" in text and "closed" in text

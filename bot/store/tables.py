@@ -232,3 +232,23 @@ class SavedStage(SQLModel, table=True):
     created_by: int = Field(sa_column=Column(BigInteger, nullable=False))
     created_at: datetime = _time()
     updated_at: datetime = _time()
+
+
+# --- i25: one process at a time ------------------------------------------------------------------
+
+
+class ProcessLease(SQLModel, table=True):
+    """Who runs the races of this database (``name``: the owner, ``main`` for one process): a process
+    holds the lease while it runs, renews it with a heartbeat, and releases it when it stops; a lease
+    past ``expires_at`` (its holder died or lost the database) may be taken over."""
+
+    __tablename__ = "process_leases"
+
+    name: str = Field(primary_key=True)
+    holder: str
+    """A random id of the holding process (pids repeat, across hosts and restarts)."""
+    host: str
+    pid: int
+    since: datetime = _time()
+    heartbeat_at: datetime = _time()
+    expires_at: datetime = _time()

@@ -123,11 +123,14 @@ def test_a_stand_in_for_discord_gets_its_gateway_on_the_same_host() -> None:
     assert local.gateway_url() == "wss://127.0.0.1:8443/"
 
 
-def test_the_ca_file_must_exist(tmp_path: Path) -> None:
-    """GREGARIO_CA_FILE names a PEM file that is there; an empty value means none."""
-    pem = tmp_path / "ca.pem"
-    pem.write_text("-----BEGIN CERTIFICATE-----\n")
-    assert Settings(_env_file=None, ca_file=str(pem)).ca_file == str(pem)
+def test_the_ca_file_must_exist(tmp_path: Path, fake_discord_certificate: tuple[Path, Path]) -> None:
+    """GREGARIO_CA_FILE names a PEM file that is there and holds a certificate; an empty value means none."""
+    pem = str(fake_discord_certificate[0])
+    assert Settings(_env_file=None, ca_file=pem).ca_file == pem
+    for content in ("", "-----BEGIN CERTIFICATE-----\nnot base64\n"):
+        (tmp_path / "bad.pem").write_text(content)
+        with pytest.raises(ValidationError, match="holds no PEM certificate"):
+            Settings(_env_file=None, ca_file=str(tmp_path / "bad.pem"))
     assert Settings(_env_file=None, ca_file=" ").ca_file is None
     with pytest.raises(ValidationError, match="no such file"):
         Settings(_env_file=None, ca_file=str(tmp_path / "missing.pem"))

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
+from bot.errors import answered
+
 if TYPE_CHECKING:
     from bot.exts.race._flow import Flow
 
@@ -39,6 +41,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gr:
     ) -> LobbyButton:
         return cls(int(match["race"]), match["action"], "", discord.ButtonStyle.secondary)
 
+    @answered
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _flow(interaction).lobby_action(interaction, self.race, self.action)
 
@@ -65,6 +68,7 @@ class PickButton(
     ) -> PickButton:
         return cls(int(match["race"]), int(match["step"]), match["mode"], int(match["field"]), int(match["choice"]))
 
+    @answered
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _flow(interaction).pick(interaction, self.race, self.step, self.mode, self.field, [self.choice])
 
@@ -100,6 +104,7 @@ class PickSelect(
     ) -> PickSelect:
         return cls(int(match["race"]), int(match["step"]), match["mode"], int(match["field"]), int(match["page"]))
 
+    @answered
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [int(v) for v in data.get("values") or []]
@@ -138,6 +143,7 @@ class PanelButton(
         page = (match["mode"], int(match["field"]), int(match["page"])) if match["mode"] else None
         return cls(match["what"], int(match["race"]), int(match["step"]), page=page)
 
+    @answered
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         flow = _flow(interaction)
         if self.what == "t":
@@ -165,6 +171,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g
     ) -> RematchButton:
         return cls(int(match["race"]))
 
+    @answered
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await _flow(interaction).rematch(interaction, self.race)
 

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 
 from bot.catalogue import MESSAGE_LIMIT
+from bot.errors import answered
 from bot.exts.race import _lobby, _panel, _posts
 from bot.exts.race._components import PanelButton, RematchButton
 from bot.exts.race._text import clip, events_text, stamp, standings_text
@@ -752,5 +753,6 @@ class TypedOrder(discord.ui.Modal):
         )
         self.add_item(self.order)
 
+    @answered
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         await self.flow.typed(interaction, self.panel, self.order.value)

@@ -64,6 +64,7 @@ async def test_sqlite_runs_with_wal_a_busy_timeout_and_foreign_keys(tmp_path: Pa
 
 def test_db_check_says_when_the_database_needs_an_upgrade(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``db check`` exits 1 on an empty database, ``db upgrade`` fixes it, then ``db check`` exits 0."""
+    (tmp_path / "g.sqlite3").write_bytes(b"")  # an empty file is an empty SQLite database
     url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
     assert main(["db", "check", "--url", url]) == 1
     assert "gregario db upgrade" in capsys.readouterr().out
