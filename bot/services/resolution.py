@@ -22,11 +22,12 @@ from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.services import league, server_settings, stepping
+from bot.services import league, owed, server_settings, stepping
 from bot.services.context import Context
 from bot.services.outcomes import AnnouncementPublished, Happening, RaceFinished, StepResolved
 from bot.services.queries import Loaded, iso, load, rowcount, step_orders, stored, utc
 from bot.store.tables import AnnouncementRow, Job, OrderRow, RaceRow, ResultRow, StepEvents
+from engine.ruleset import ORDER_META_KEYS
 
 _log = logging.getLogger(__name__)
 
@@ -193,12 +194,13 @@ async def _write(
 ) -> list[Happening]:
     race = loaded.race
     assert race.id is not None
+    awaited = list(race.awaiting or [])
     for entrant, order in outcome.orders.items():
         row = orders.get(entrant)
         if not isinstance(order, dict) or (row is not None and row.complete):
             continue  # used as stored
         # Written out in full: an absent player's automatic order, or a bot that answered only now.
-        body = {k: v for k, v in order.items() if k not in ("by", "auto", "received_at")}
+        body = {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
         by = "auto" if order.get("auto") else "bot"
         if row is None:
             session.add(OrderRow(race_id=race.id, step=step, entrant=entrant, body=body, by=by, received_at=now))
@@ -213,6 +215,7 @@ async def _write(
     await session.execute(delete(Job).where(col(Job.race_id) == race.id, col(Job.step) == step))
     race.step, race.awaiting = step + 1, outcome.next.entrants
     opened, deadline = await open_step(ctx, session, loaded, step + 1, outcome.next, now)
+    owed.step_resolved(session, loaded, step, awaited, outcome.next, deadline, now)  # what Discord is owed
     resolved = StepResolved(
         race.id, step, outcome.orders, outcome.events, outcome.next.entrants, deadline, outcome.next.progress
     )
@@ -259,6 +262,7 @@ async def publish_announcement(ctx: Context, race_id: int) -> list[Happening]:
             )
         )
         await session.execute(delete(Job).where(col(Job.race_id) == race_id, col(Job.kind) == ANNOUNCEMENT))
+        owed.news_published(session, race_id, pending.kind, published.events, published.result, now)
     await league.credit_safely(ctx, race_id)  # league (issue 18): the final result corrects a provisional credit
     return [
         AnnouncementPublished(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from bot.services.clock import Clock, SystemClock
 from bot.services.context import Context, Sink
+from bot.services.dispatch import Dispatcher
 from bot.services.outcomes import Happening
 from bot.services.paces import parse_pace
 from bot.services.scheduler import Scheduler
@@ -28,6 +29,8 @@ class Runtime:
     ctx: Context
     scheduler: Scheduler
     watcher: OrderWatcher
+    dispatcher: Dispatcher | None = None
+    """Delivers the outbox (the Discord layer sets it); closed after the loops, before the database."""
     _stop: asyncio.Event = field(default_factory=asyncio.Event)
     _loops: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -59,11 +62,14 @@ class Runtime:
         return runtime, recovered
 
     async def close(self) -> None:
-        """Stop the loops, let background resolutions finish, close the workers and the database."""
+        """Stop the loops, let background resolutions finish, deliver what they owe, close the workers
+        and the database."""
         self._stop.set()
         for task in self._loops:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.ctx.idle()
+        if self.dispatcher is not None:
+            await self.dispatcher.close()
         self.ctx.workers.close()
         await self.ctx.db.close()

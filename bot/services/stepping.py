@@ -328,6 +328,13 @@ def decisions_before(record: RaceRecord, step: int, entrants: list[str]) -> dict
     return {e: asked.get(e) for e in entrants}
 
 
+def public_after(record: RaceRecord, step: int) -> dict[str, Any]:
+    """The public view after resolved ``step`` (0: the start), the record replayed: the board of a post
+    delivered after the race moved on (a restart) shows the race as it stood after that step."""
+    race = _replayed_to(record, step)
+    return race.ruleset.public_view(race.state)
+
+
 def progress_after(record: RaceRecord, steps: list[int]) -> dict[int, dict[str, Any] | None]:
     """The public progress marker after each of ``steps`` (0: the start), the record replayed: posts made
     after a restart group each step told late by its own marker."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.services import posts
+from bot.store.ledger import PostKind
 from tests.bot.services.conftest import Harness, member
 
 
@@ -12,9 +13,9 @@ async def test_a_restart_reposts_only_the_steps_whose_post_was_not_stored(harnes
     race_id, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
     await harness.order_all(race_id)
     await harness.order_all(race_id)
-    assert await posts.record_post(harness.ctx, race_id, 0, "step", 2000, 1)
-    assert await posts.record_post(harness.ctx, race_id, 1, "step", 2000, 2)
-    assert not await posts.record_post(harness.ctx, race_id, 1, "step", 2000, 3)
+    assert await posts.record_post(harness.ctx, race_id, 0, PostKind.STEP, 2000, 1)
+    assert await posts.record_post(harness.ctx, race_id, 1, PostKind.STEP, 2000, 2)
+    assert not await posts.record_post(harness.ctx, race_id, 1, PostKind.STEP, 2000, 3)
     await harness.crash()
     await harness.boot()
     assert harness.ctx is not None

@@ -23,6 +23,7 @@ from bot.services.context import Context
 from bot.services.queries import iso, step_orders
 from bot.settings import Settings
 from bot.store.database import connect
+from bot.store.ledger import PostKind
 from engine.race import replay
 from engine.record import parse_record
 from engine.ruleset import PROGRESS_KEY
@@ -292,9 +293,9 @@ async def test_a_table_races_to_the_final_post(
 
         # Requests per step, counted at the fake from the Start click to the final post.
         stored = await boards.posts_of(table.ctx, race_id)
-        laps = frozenset(p.message_id for p in stored if p.kind.startswith("lap:"))
+        laps = frozenset(p.message_id for p in stored if p.kind is PostKind.LAP)
         figures = _figures(fake, start_requests, races, [alice, bob, carla], laps)
-        panels = [p for p in stored if p.kind.startswith("p")]
+        panels = [p for p in stored if p.kind is PostKind.PANEL]
         steps = len(record.steps)
         told = {p.message_id for p in stored if p.kind == "step"}
         assert len([p for p in stored if p.kind == "step"]) == steps + 1, "every resolution is told"
