@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import socket
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -39,6 +40,9 @@ MAX_ATTEMPTS = 8
 """Transient failures allowed before a row is given up (backoff 1, 2, 4 ... 60 s: about four minutes)."""
 DRAIN_SECONDS = 5.0
 """How long a clean shutdown keeps delivering what is owed."""
+SWEEP_SECONDS = 15.0
+"""How often a dispatcher looks for claims held by dead processes on its own machine."""
+HOST = socket.gethostname()
 
 
 class DeliveryFailed(Exception):
@@ -56,6 +60,29 @@ Deliver = Callable[[Owed], Awaitable[Delivery]]
 def _now() -> datetime:
     """Leases and retries run on the real time (they are about Discord and processes, not the race's clock)."""
     return datetime.now(UTC)
+
+
+def claimer_name(owner: str) -> str:
+    return f"{owner}@{HOST}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def dead(claimer: str) -> bool:
+    """Whether ``claimer`` was a process of this machine that is gone (killed, crashed): its claims need
+    not wait for their lease. A claimer elsewhere is never judged dead (its lease runs out instead)."""
+    _owner, _, rest = claimer.rpartition("@")
+    host, _, pid_part = rest.partition(":")
+    pid = pid_part.partition(":")[0]
+    if host != HOST or not pid.isdigit():
+        return False
+    if int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
 
 
 def backoff(attempts: int) -> float:
@@ -77,8 +104,8 @@ class Dispatcher:
         self.ctx = ctx
         self.deliver = deliver
         self.lease, self.poll, self.batch = lease, poll, batch
-        self.claimer = f"{ctx.owner}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-        """Who holds a claim: this dispatcher (process and instance), never another one's name."""
+        self.claimer = claimer_name(ctx.owner)
+        """Who holds a claim: this dispatcher (machine, process and instance), never another one's name."""
         self.delivered = 0
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
@@ -127,10 +154,29 @@ class Dispatcher:
         )
         await store.retry_later(self.ctx.db, row, reason, _now() + timedelta(seconds=wait))
 
+    async def take_over(self) -> int:
+        """Release the claims of dead processes of this machine (a crash mid-delivery), so their rows are
+        delivered now rather than when the lease runs out; how many rows were released."""
+        released = 0
+        for claimer in await store.holders(self.ctx.db, _now()):
+            if claimer != self.claimer and dead(claimer):
+                count = await store.release(self.ctx.db, claimer)
+                _log.info("took over %s outbox rows claimed by %s, which is gone", count, claimer)
+                released += count
+        return released
+
     async def run(self) -> None:
         """Deliver until :meth:`close`: at once after a wake-up, else every ``poll`` seconds."""
+        loop = asyncio.get_running_loop()
+        swept = -SWEEP_SECONDS
         while not self._stop.is_set():
             self._wake.clear()
+            if loop.time() - swept >= SWEEP_SECONDS:
+                swept = loop.time()
+                try:
+                    await self.take_over()
+                except Exception:
+                    _log.warning("could not look for claims of dead processes", exc_info=True)
             try:
                 if await self.deliver_once():
                     continue
@@ -166,5 +212,9 @@ class Dispatcher:
                 await self.drain(drain)
             except Exception:
                 _log.warning("the outbox could not be drained before stopping", exc_info=True)
+        try:
+            await store.release(self.ctx.db, self.claimer)  # a delivery cut short is taken over at once
+        except Exception:
+            _log.warning("could not release the outbox claims", exc_info=True)
         with contextlib.suppress(ValueError):
             self.ctx.db.wakers.remove(self.wake)

@@ -236,6 +236,29 @@ async def give_up(db: Database, owed: Owed, reason: str, now: datetime) -> None:
         )
 
 
+async def holders(db: Database, now: datetime) -> set[str]:
+    """Who holds a live claim now."""
+    async with db.sessions() as session:
+        rows = await session.execute(
+            select(col(OutboxRow.claimed_by))
+            .where(col(OutboxRow.done_at).is_(None), col(OutboxRow.claimed_until) >= now)
+            .distinct()
+        )
+        return {c for c in rows.scalars() if c}
+
+
+async def release(db: Database, claimer: str) -> int:
+    """Drop ``claimer``'s claims on rows not done (it stopped, or it is known dead): others may take them."""
+    async with db.sessions() as session, session.begin():
+        done = await session.execute(
+            update(OutboxRow)
+            .where(col(OutboxRow.claimed_by) == claimer, col(OutboxRow.done_at).is_(None))
+            .values(claimed_until=None)
+            .execution_options(synchronize_session=False)
+        )
+        return int(getattr(done, "rowcount", 0))
+
+
 async def rows_of(session: AsyncSession, race_id: int | None = None, *, pending: bool = False) -> list[Record]:
     """The rows (of one race, or all), oldest first; ``pending``: only those not done yet."""
     query = select(OutboxRow).order_by(col(OutboxRow.id))

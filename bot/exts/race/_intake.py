@@ -179,6 +179,15 @@ class Intake:
         race = await lobby.view(self.ctx, race_id)
         if race.step == step and race.status == "running":
             return  # still open: its close is owed to the outbox, delivered after this answer
+        message = interaction.message
+        user = interaction.user.id
+        panels = {
+            p.message_id
+            for p in await owed.posts(self.ctx, race_id, step)
+            if p.kind is PostKind.PANEL and p.member == user
+        }
+        if message is None or message.id not in panels:
+            return  # an ephemeral panel (Open my orders) is not closed by delivery either
         closing = await owed.closing(self.ctx, race_id, step, interaction.user.id)
         if closing is None:
             return
