@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlmodel import col
 
-from bot.services import records, resolution, stepping
+from bot.services import resolution, stepping
 from bot.services.context import Context
 from bot.services.outcomes import RaceView
 from bot.services.queries import load, utc
@@ -73,19 +73,3 @@ async def posts_of(ctx: Context, race_id: int, step: int | None = None) -> list[
     """The messages stored for a race (one step's, or all of them), typed (:class:`bot.store.ledger.Post`)."""
     async with ctx.db.sessions() as session:
         return await ledger.posts_of(session, race_id, step)
-
-
-async def decisions_before(
-    ctx: Context, race_id: int, step: int, entrants: list[str]
-) -> dict[str, dict[str, Any] | None]:
-    """What these entrants were asked when ``step`` opened (the record replayed in a worker): for closing
-    a panel whose player never completed an order, with its components shown disabled."""
-    record = await records.race_record(ctx, race_id)
-    return await ctx.workers.run(stepping.decisions_before, record, step, entrants)
-
-
-async def progress_after(ctx: Context, race_id: int, steps: list[int]) -> dict[int, dict[str, Any] | None]:
-    """The progress marker after each of these resolved steps (0: the start), the record replayed in a
-    worker: for telling steps after a restart, each with its own marker."""
-    record = await records.race_record(ctx, race_id)
-    return await ctx.workers.run(stepping.progress_after, record, steps)

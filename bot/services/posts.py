@@ -19,11 +19,6 @@ from bot.store.ledger import NewPost, PostKind
 from bot.store.tables import Member, StepEvents
 
 
-def nonce(race_id: int, step: int, kind: str = "step") -> str:
-    """The nonce of a race post: the same for the same post, at most 25 characters as Discord allows."""
-    return f"g{race_id}-{kind[:4]}-{step}"[:25]
-
-
 async def record_post(
     ctx: Context,
     race_id: int,

@@ -27,7 +27,7 @@ from bot.services.context import Context
 from bot.services.outcomes import AnnouncementPublished, Happening, RaceFinished, StepResolved
 from bot.services.queries import Loaded, iso, load, rowcount, step_orders, stored, utc
 from bot.store.tables import AnnouncementRow, Job, OrderRow, RaceRow, ResultRow, StepEvents
-from engine.ruleset import ORDER_META_KEYS
+from engine.ruleset import ORDER_META_KEYS, Result
 
 _log = logging.getLogger(__name__)
 
@@ -75,9 +75,7 @@ async def open_step(
                 recorded_at=now,
             )
         )
-        happened.append(
-            RaceFinished(race.id, result["standings"], bool(result.get("provisional")), due, result.get("columns", []))
-        )
+        happened.append(RaceFinished(race.id, Result.model_validate(result), due))
     elif humans:
         deadline = now + timedelta(seconds=race.pace_seconds)
         share = (await server_settings.settings_in(session, race.server_id)).reminder  # i17: /settings reminder
@@ -264,8 +262,4 @@ async def publish_announcement(ctx: Context, race_id: int) -> list[Happening]:
         await session.execute(delete(Job).where(col(Job.race_id) == race_id, col(Job.kind) == ANNOUNCEMENT))
         owed.news_published(session, race_id, pending.kind, published.events, published.result, now)
     await league.credit_safely(ctx, race_id)  # league (issue 18): the final result corrects a provisional credit
-    return [
-        AnnouncementPublished(
-            race_id, pending.kind, published.events, published.result["standings"], published.result.get("columns", [])
-        )
-    ]
+    return [AnnouncementPublished(race_id, pending.kind, published.events, Result.model_validate(published.result))]

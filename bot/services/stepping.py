@@ -335,20 +335,6 @@ def public_after(record: RaceRecord, step: int) -> dict[str, Any]:
     return race.ruleset.public_view(race.state)
 
 
-def progress_after(record: RaceRecord, steps: list[int]) -> dict[int, dict[str, Any] | None]:
-    """The public progress marker after each of ``steps`` (0: the start), the record replayed: posts made
-    after a restart group each step told late by its own marker."""
-    wanted = set(steps)
-    found: dict[int, dict[str, Any] | None] = {}
-
-    def seen(number: int, race: Race) -> None:
-        if number in wanted:
-            found[number] = _progress(race)
-
-    _replayed_to(record, max(wanted, default=0), seen)
-    return found
-
-
 def order_error(exc: OrderError) -> Message:
     """The engine's typed refusal, to hand to the player."""
     return exc.message
