@@ -232,12 +232,16 @@ async def told(ctx: Context, owed: Owed) -> Told:
 
 async def final(ctx: Context, owed: Owed) -> Final:
     """What the final post (or the news post) of a row shows, with the race's record."""
-    race = await view(ctx, owed.race_id)
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, owed.race_id)
     record = await records.race_record(ctx, owed.race_id)
     news = owed.kind is OwedKind.NEWS_POST
+    result = owed.payload.get("result")
+    if result is None and loaded.race.state is not None:  # owed by a version before the outbox
+        result = await ctx.workers.run(stepping.result_of, loaded.spec, loaded.race.state)
     return Final(
-        race=race,
-        result=Result.model_validate({"finished": True, **dict(owed.payload.get("result") or {})}),
+        race=loaded.view(),
+        result=Result.model_validate({**dict(result or {}), "finished": True}),
         record=record,
         news=news,
         events=list(owed.payload.get("events") or []) if news else [],

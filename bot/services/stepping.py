@@ -308,6 +308,11 @@ def publish(spec: Spec, state: dict[str, Any]) -> Published:
     return Published(data, form, [e.model_dump(mode="json") for e in events], race.result().model_dump(mode="json"))
 
 
+def result_of(spec: Spec, state: dict[str, Any]) -> dict[str, Any]:
+    """Where the race stands now (a final post owed by a version before the outbox reads its result here)."""
+    return _race(spec, state).result().model_dump(mode="json")
+
+
 def replay_result(record: RaceRecord, published: bool) -> dict[str, Any]:
     """The result a record replays to (after its announcement, when it was published)."""
     race = replay(record)

@@ -7,11 +7,17 @@ Create Date: 2026-12-02
 ``posted_messages.kind`` held strings parsed by slicing ("p<user>", "nodm<user>", "lap:<n>:<lap>",
 "lapx:<next lap>"); the member and the lap key get columns of their own and the kind becomes one of
 :class:`bot.store.ledger.PostKind`'s values. Existing rows are carried over.
+
+What an older version still owed when it stopped (it kept that in memory, and told untold steps after a
+start) becomes outbox rows: every resolved step of a running or finished race that no message tells, and
+a finished race's final post and lobby edit when no final post was recorded (the result is read from the
+race when delivered).
 """
 
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from alembic import op
@@ -94,6 +100,62 @@ def upgrade() -> None:
         new, member, lap = typed(kind)
         if (new, member, lap) != (kind, None, None):
             bind.execute(sa.update(posts).where(posts.c.id == row_id).values(kind=new, member=member, lap=lap))
+    _owed_by_older_versions(bind)
+
+
+def _owed_by_older_versions(bind: sa.engine.Connection) -> None:
+    """Outbox rows for what the version before the outbox had not delivered yet."""
+    races = sa.table("races", sa.column("id", sa.Integer()), sa.column("status", sa.String()))
+    events = sa.table("step_events", sa.column("race_id", sa.Integer()), sa.column("step", sa.Integer()))
+    posts = sa.table(
+        "posted_messages",
+        sa.column("race_id", sa.Integer()),
+        sa.column("step", sa.Integer()),
+        sa.column("kind", sa.String()),
+    )
+    owed = sa.table(
+        "outbox",
+        sa.column("race_id", sa.Integer()),
+        sa.column("kind", sa.String()),
+        sa.column("step", sa.Integer()),
+        sa.column("nonce", sa.String()),
+        sa.column("payload", sa.JSON()),
+        sa.column("created_at", sa.DateTime(timezone=True)),
+        sa.column("delivered", sa.Boolean()),
+        sa.column("attempts", sa.Integer()),
+    )
+    now = datetime.now(UTC)
+    rows = []
+    live = bind.execute(
+        sa.select(races.c.id, races.c.status).where(races.c.status.in_(("running", "finished"))).order_by(races.c.id)
+    ).all()
+    for race_id, status in live:
+        told = set(
+            bind.execute(sa.select(posts.c.step).where(posts.c.race_id == race_id, posts.c.kind == "step")).scalars()
+        )
+        kinds = set(bind.execute(sa.select(posts.c.kind).where(posts.c.race_id == race_id)).scalars())
+        steps = bind.execute(
+            sa.select(events.c.step).where(events.c.race_id == race_id).order_by(events.c.step)
+        ).scalars()
+        for step in steps:
+            if step not in told:
+                rows.append((race_id, "step_post", step, f"g{race_id}-step-{step}"[:25]))
+        if status == "finished" and "final" not in kinds:
+            rows.append((race_id, "final_post", 0, f"g{race_id}-fina-0"[:25]))
+            rows.append((race_id, "lobby_edit", 0, f"g{race_id}-lobby-0"[:25]))
+    for race_id, kind, step, nonce in rows:
+        bind.execute(
+            sa.insert(owed).values(
+                race_id=race_id,
+                kind=kind,
+                step=step,
+                nonce=nonce,
+                payload={},
+                created_at=now,
+                delivered=False,
+                attempts=0,
+            )
+        )
 
 
 def downgrade() -> None:
