@@ -143,7 +143,7 @@ class Turn:
 @dataclass(frozen=True)
 class Told:
     """What a step's post (or a lap's turn) shows: the turn, who the next step awaited then and by
-    when, the step's own progress marker, and the board as it stood after the step."""
+    when, and the step's own progress marker (the board, when the post shows it: :func:`board_after`)."""
 
     race: RaceView
     turn: Turn
@@ -152,7 +152,6 @@ class Told:
     progress: dict[str, Any] | None
     last: bool
     """The race's last step (its lap's message is closed)."""
-    board: dict[str, Any] | None
 
 
 @dataclass(frozen=True)
@@ -204,29 +203,32 @@ def _public(ruleset: str, state: dict[str, Any]) -> dict[str, Any]:
     return rules.public_view(rules.load(state))
 
 
-async def told(ctx: Context, owed: Owed) -> Told:
-    """What a step post or lap turn row shows. The board is the race's now when the row is delivered on
-    time; a row delivered late (after a restart) gets the board after its own step, the record replayed."""
+async def board_after(ctx: Context, race_id: int, step: int) -> dict[str, Any] | None:
+    """The public view (the board) after resolved ``step``: the race's now when the race has not moved on
+    since; else, for a post delivered late (a restart, a chain of bots' turns), the record replayed to it."""
     async with ctx.db.sessions() as session:
-        loaded = await load(session, owed.race_id)
+        loaded = await load(session, race_id)
+    if loaded.race.state is None or loaded.race.seed is None:
+        return None
+    if loaded.race.step == step + 1:
+        return await ctx.workers.run(_public, loaded.race.ruleset, loaded.race.state)
+    record = await records.race_record(ctx, race_id)
+    return await ctx.workers.run(stepping.public_after, record, step)
+
+
+async def told(ctx: Context, owed: Owed) -> Told:
+    """What a step post or lap turn row shows."""
+    race = await view(ctx, owed.race_id)
     (turn,) = await turns(ctx, owed.race_id, [owed.step]) or [Turn(owed.step, [], {})]
-    board = None
-    if loaded.race.state is not None and loaded.race.seed is not None:
-        if loaded.race.step == owed.step + 1:
-            board = await ctx.workers.run(_public, loaded.race.ruleset, loaded.race.state)
-        else:
-            record = await records.race_record(ctx, owed.race_id)
-            board = await ctx.workers.run(stepping.public_after, record, owed.step)
     payload = owed.payload
     progress = payload.get("progress")
     return Told(
-        race=loaded.view(),
+        race=race,
         turn=turn,
         awaiting=list(payload.get("awaiting") or []),
         deadline=_deadline(payload.get("deadline")),
         progress=dict(progress) if isinstance(progress, dict) else None,
         last=bool(payload.get("last")),
-        board=board,
     )
 
 

@@ -268,12 +268,3 @@ async def rows_of(session: AsyncSession, race_id: int | None = None, *, pending:
         query = query.where(col(OutboxRow.done_at).is_(None))
     rows = (await session.execute(query)).scalars()
     return [Record(_owed(r), r.done_at, r.delivered, r.outcome, r.channel_id, r.message_id, r.claimed_by) for r in rows]
-
-
-async def next_retry(session: AsyncSession) -> datetime | None:
-    """When the earliest row waiting out a retry or a lease may be tried again (None: none waits)."""
-    rows = await session.execute(
-        select(col(OutboxRow.retry_at), col(OutboxRow.claimed_until)).where(col(OutboxRow.done_at).is_(None))
-    )
-    times = [t for pair in rows.all() for t in pair if t is not None]
-    return min(times) if times else None

@@ -240,16 +240,21 @@ class Deliverer:
             return MOOT  # told already (an older version's post)
         told = await owed.told(self.ctx, row)
         race = told.race
-        marker = told.progress if told.progress is not None else (told.board or {}).get(PROGRESS_KEY) or {}
+        board: dict[str, Any] | None = None
+        marker = told.progress
+        if marker is None:  # owed by a version before the outbox: the board after the step says where it was
+            board = await owed.board_after(self.ctx, race.race_id, row.step)
+            marker = (board or {}).get(PROGRESS_KEY) or {}
         locale = await _audience.channel_locale(self.client, self.ctx, race)
-        older = "progress" not in row.payload  # owed by a version before the outbox: the board's marker says
-        if row.kind is OwedKind.LAP_TURN or (older and row.step and marker.get("lap") is not None):
+        if row.kind is OwedKind.LAP_TURN or (told.progress is None and row.step and marker.get("lap") is not None):
             return await self._lap_turn(row, told, marker, stored, locale)
+        if board is None:
+            board = await owed.board_after(self.ctx, race.race_id, row.step)
         tail = self._waiting(told, locale)
         room = MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)
         content = clip("\n".join([*self._turn_lines(race, told.turn, room, locale), *tail]), MESSAGE_LIMIT)
         view = await self._open_orders(told, locale)
-        picture = await self._board(race, told.board, locale)
+        picture = await self._board(race, board, locale)
         message_id = await _posts.send(
             self.client, race.channel_id, content, view=view, files=[picture] if picture else [], nonce=row.nonce
         )
@@ -288,7 +293,9 @@ class Deliverer:
         room = (MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)) // len(turns)
         lines = [line for turn in turns for line in self._turn_lines(race, turn, room, locale)]
         content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
-        picture = await self._board(race, told.board, locale) if current is None or closing else None
+        picture = None
+        if current is None or closing:  # the board comes with a lap's first turn and its closing edit
+            picture = await self._board(race, await owed.board_after(self.ctx, race.race_id, step), locale)
         entries: list[NewPost] = []
         if current is None:
             channel_id = race.channel_id
