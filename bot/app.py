@@ -13,9 +13,11 @@ from discord.ext import commands
 
 from bot import errors
 from bot.exts import EXTENSIONS
-from bot.exts.race._flow import Flow
+from bot.exts.race._delivery import Deliverer
+from bot.exts.race._intake import Intake
 from bot.gate import Gate
 from bot.services.clock import Clock
+from bot.services.dispatch import Dispatcher
 from bot.services.outcomes import Happening
 from bot.services.runtime import Runtime
 from bot.settings import Settings
@@ -82,18 +84,21 @@ class Gregario(commands.Bot):
         self.runtime: Runtime | None = None
         self.gate = Gate()
         """Interactions in flight; closed first when the bot stops."""
-        self.race_flow: Flow
-        self._catching_up: asyncio.Task[None] | None = None
+        self.race_intake: Intake
+        """Interactions -> services -> replies (the components and commands call it)."""
+        self.dispatcher: Dispatcher | None = None
+        """Delivers what the services owe Discord (the outbox), in order per race, once."""
+        self._delivering: asyncio.Task[None] | None = None
 
-    async def _sink(self, happening: Happening) -> None:
-        await self.race_flow.happen(happening)
+    async def _sink(self, _happening: Happening) -> None:
+        # The rows a happening owes were committed with it (and woke the dispatcher); this is a nudge.
+        if self.dispatcher is not None:
+            self.dispatcher.wake()
 
-    async def _post_recovered(self, recovered: list[Happening]) -> None:
-        """Once connected: the steps resolved but never posted before a stop, then what the start-up
-        resolved while the bot was away."""
+    async def _deliver_when_ready(self, dispatcher: Dispatcher) -> None:
+        """Once connected: deliver every row still owed (from before a restart too), then keep delivering."""
         await self.wait_until_ready()
-        await self.race_flow.catch_up()
-        await self.race_flow.happen_all(recovered)
+        dispatcher.start()
 
     async def setup_hook(self) -> None:
         """Runs once, after login: say who the bot is and how to invite it, load the features, sync."""
@@ -101,23 +106,27 @@ class Gregario(commands.Bot):
             _log.info("Logged in as %s — invite: %s", self.user.display_name, invite_url(self.application_id))
         await self.tree.set_translator(CatalogTranslator())
         # The race services first (migrate, recover), so the race extension finds them.
-        self.runtime, recovered = await Runtime.start(self.settings, self._sink, clock=self.clock)
-        self.race_flow = Flow(self, self.runtime.ctx)
-        self._catching_up = asyncio.create_task(self._post_recovered(recovered))
+        self.runtime, _recovered = await Runtime.start(self.settings, self._sink, clock=self.clock)
+        self.race_intake = Intake(self, self.runtime.ctx)
+        self.dispatcher = Dispatcher(self.runtime.ctx, Deliverer(self, self.runtime.ctx))
+        self.runtime.dispatcher = self.dispatcher
+        self._delivering = asyncio.create_task(self._deliver_when_ready(self.dispatcher))
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.settings.sync_commands:
             await self.sync_commands()
 
     async def close(self) -> None:
-        """Take no new interaction and let those in flight end (bounded), stop the race services
-        (background posts finish while still connected), then disconnect."""
+        """Take no new interaction and let those in flight end (bounded), stop the race services (what
+        they owe is delivered while still connected, bounded), then disconnect."""
         if not await self.gate.close(STOP_SECONDS):
             _log.warning("%d interactions still running at the stop; abandoned", self.gate.in_flight)
-        if self._catching_up is not None and not self._catching_up.done():
-            self._catching_up.cancel()  # never connected: nothing to post
+        if self._delivering is not None and not self._delivering.done():
+            self._delivering.cancel()  # never connected: what is owed stays in the outbox for the next start
             with contextlib.suppress(asyncio.CancelledError):
-                await self._catching_up
+                await self._delivering
+            if self.runtime is not None:
+                self.runtime.dispatcher = None
         if self.runtime is not None:
             runtime, self.runtime = self.runtime, None
             await runtime.close(STOP_SECONDS)

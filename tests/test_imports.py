@@ -20,19 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 TREES = ("engine", "bot")
 
-ALLOWED_CYCLES: frozenset[frozenset[str]] = frozenset(
-    {
-        # removed when the race package is split (issue 22)
-        frozenset(
-            {
-                "bot.exts.race._components",
-                "bot.exts.race._flow",
-                "bot.exts.race._lobby",
-                "bot.exts.race._panel",
-            }
-        ),
-    }
-)
+ALLOWED_CYCLES: frozenset[frozenset[str]] = frozenset()
 """Rings of modules known to import each other, each named exactly (a ring that grows or shrinks fails)."""
 
 

@@ -14,7 +14,10 @@ and the sink that receives what happens in the background).
 - :mod:`~bot.services.scheduler`: deadlines, the reminder, announcements, lobby timeouts; ``start_up``;
 - :mod:`~bot.services.watch`: the owner hears of orders stored by other processes;
 - :mod:`~bot.services.records`: the race record rebuilt from the database;
-- :mod:`~bot.services.posts`: posted messages and members' locales;
+- :mod:`~bot.services.owed`: what each change owes Discord (outbox rows written in its transaction), and
+  those rows read back, typed, for delivery;
+- :mod:`~bot.services.dispatch`: the dispatcher delivering the outbox in order per race, once (any process);
+- :mod:`~bot.services.posts`: the post ledger as the Discord layer's answers write it, and members' locales;
 - :mod:`~bot.services.runtime`: all of it started for one process;
 - :mod:`~bot.services.stepping`: the one module that talks to the engine's race driver;
 - :mod:`~bot.services.server_settings`: each server's settings, declared once with defaults (``get_settings``);

@@ -45,7 +45,7 @@ def resolved(server: int, happened: Sequence[Happening], seconds: float, *, dead
             step_resolved(h.race_id, server, h.step, seconds, deadline=deadline, automatic=auto)
             last = h.step
         elif isinstance(h, RaceFinished):
-            finished(h.race_id, server, last, h.provisional)
+            finished(h.race_id, server, last, h.result.provisional)
 
 
 def finished(race: int, server: int, steps: int, provisional: bool) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import text, update
 from sqlmodel import col
 
-from bot.services import lobby, orders, resolution
+from bot.services import lobby, orders, owed, resolution
 from bot.services.context import Context
 from bot.services.outcomes import Happening, RaceView, Refusal, closed
 from bot.services.queries import load, rowcount
@@ -43,7 +43,7 @@ async def leave(ctx: Context, race_id: int, user_id: int) -> Left:
     async with ctx.db.sessions() as session:
         loaded = await load(session, race_id)
     if loaded.race.status == "lobby":
-        return Left(await lobby.leave(ctx, race_id, user_id), None, [])
+        return Left(await lobby.leave(ctx, race_id, user_id, edit_lobby=True), None, [])
     if loaded.race.status != "running":
         raise closed(loaded.race.status)
     seat = loaded.seat_of(user_id)
@@ -72,6 +72,7 @@ async def leave(ctx: Context, race_id: int, user_id: int) -> Left:
             .where(col(Seat.race_id) == race_id, col(Seat.entrant) == seat.entrant)
             .values(left_at_step=step)
         )
+        owed.lobby_changed(session, race_id, "left", ctx.clock.now())  # the header says a bot rides the seat
         if ctx.db.is_postgres and loaded.race.owner != ctx.owner:  # the owner resolves, as after an order
             await session.execute(
                 text("SELECT pg_notify(:channel, :race)"), {"channel": orders.NOTIFY_CHANNEL, "race": str(race_id)}

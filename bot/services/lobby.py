@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.services import journal, resolution, server_settings, stepping, variants
+from bot.services import journal, owed, resolution, server_settings, stepping, variants
 from bot.services.context import Context
 from bot.services.outcomes import Happening, MemberRef, RaceCancelled, RaceStarted, RaceView, Refusal, closed
 from bot.services.paces import Pace, parse_pace
@@ -143,8 +143,9 @@ def _check_room(loaded: Loaded) -> None:
         raise Refusal.of("lobby.full", count=high)
 
 
-async def leave(ctx: Context, race_id: int, user_id: int) -> RaceView:
-    """Give up one's seat in the lobby (the opener cancels instead)."""
+async def leave(ctx: Context, race_id: int, user_id: int, *, edit_lobby: bool = False) -> RaceView:
+    """Give up one's seat in the lobby (the opener cancels instead). ``edit_lobby``: the lobby message is
+    owed an edit (left by command; a click on Leave answers by editing the lobby itself)."""
     async with ctx.db.sessions() as session, session.begin():
         loaded = await _lobby(session, race_id)
         seat = loaded.seat_of(user_id)
@@ -154,6 +155,8 @@ async def leave(ctx: Context, race_id: int, user_id: int) -> RaceView:
             raise Refusal.of("lobby.opener_leaves")
         await session.delete(seat)
         await session.flush()
+        if edit_lobby:
+            owed.lobby_changed(session, race_id, "left", ctx.clock.now())
         return (await load(session, race_id)).view()
 
 
@@ -253,6 +256,7 @@ async def start(
         await session.flush()
         fresh = await load(session, race_id)
         happened, deadline = await resolution.open_step(ctx, session, fresh, 1, opened.next, now)
+        owed.race_started(session, fresh, opened.next, deadline, now)  # what Discord is owed
     journal.started(race_id, race.server_id, len(entrants), sum(1 for *_, bot in entrants if bot))
     started: list[Happening] = [
         RaceStarted(race_id, opened.events, opened.next.entrants, deadline, opened.next.progress),
@@ -284,6 +288,7 @@ async def cancel(
         if moved.rowcount != 1:  # type: ignore[attr-defined]
             raise Refusal.of("race.busy")
         await session.execute(delete(Job).where(col(Job.race_id) == race_id))
+        owed.lobby_changed(session, race_id, reason, now)
     journal.cancelled(race_id, loaded.race.server_id, reason)
     return RaceCancelled(race_id, reason)
 

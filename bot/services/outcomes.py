@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from engine.messages import Message, message_of
+from engine.ruleset import Result
 
 
 class Refusal(Exception):
@@ -140,11 +141,9 @@ class StepResolved:
 @dataclass(frozen=True)
 class RaceFinished:
     race_id: int
-    standings: list[dict[str, Any]]
-    provisional: bool
+    result: Result
+    """The engine's result as the last step left it (provisional while news is held back)."""
     announcement_due: datetime | None
-    columns: list[dict[str, Any]] = field(default_factory=list)
-    """The result's own description of its figures (label, kind, format), in table order."""
 
 
 @dataclass(frozen=True)
@@ -152,8 +151,8 @@ class AnnouncementPublished:
     race_id: int
     kind: str
     events: list[dict[str, Any]]
-    standings: list[dict[str, Any]]
-    columns: list[dict[str, Any]] = field(default_factory=list)
+    result: Result
+    """The final result, the news published."""
 
 
 @dataclass(frozen=True)

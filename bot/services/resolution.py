@@ -23,11 +23,12 @@ from sqlalchemy import delete, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.services import journal, league, server_settings, stepping
+from bot.services import journal, league, owed, server_settings, stepping
 from bot.services.context import Context
 from bot.services.outcomes import AnnouncementPublished, Happening, RaceFinished, StepResolved
 from bot.services.queries import Loaded, iso, load, rowcount, step_orders, stored, utc
 from bot.store.tables import AnnouncementRow, Job, OrderRow, RaceRow, ResultRow, StepEvents
+from engine.ruleset import ORDER_META_KEYS, Result
 
 _log = logging.getLogger(__name__)
 
@@ -76,9 +77,7 @@ async def open_step(
                 recorded_at=now,
             )
         )
-        happened.append(
-            RaceFinished(race.id, result["standings"], bool(result.get("provisional")), due, result.get("columns", []))
-        )
+        happened.append(RaceFinished(race.id, Result.model_validate(result), due))
     elif humans:
         deadline = now + timedelta(seconds=race.pace_seconds)
         share = (await server_settings.settings_in(session, race.server_id)).reminder  # i17: /settings reminder
@@ -202,12 +201,13 @@ async def _write(
 ) -> list[Happening]:
     race = loaded.race
     assert race.id is not None
+    awaited = list(race.awaiting or [])
     for entrant, order in outcome.orders.items():
         row = orders.get(entrant)
         if not isinstance(order, dict) or (row is not None and row.complete):
             continue  # used as stored
         # Written out in full: an absent player's automatic order, or a bot that answered only now.
-        body = {k: v for k, v in order.items() if k not in ("by", "auto", "received_at")}
+        body = {k: v for k, v in order.items() if k not in ORDER_META_KEYS}
         by = "auto" if order.get("auto") else "bot"
         if row is None:
             session.add(OrderRow(race_id=race.id, step=step, entrant=entrant, body=body, by=by, received_at=now))
@@ -222,8 +222,9 @@ async def _write(
     await session.execute(delete(Job).where(col(Job.race_id) == race.id, col(Job.step) == step))
     race.step, race.awaiting = step + 1, outcome.next.entrants
     opened, deadline = await open_step(ctx, session, loaded, step + 1, outcome.next, now)
-    awaited = [e for e in outcome.next.entrants if e not in loaded.gone]  # a member who left is not awaited
-    resolved = StepResolved(race.id, step, outcome.orders, outcome.events, awaited, deadline, outcome.next.progress)
+    owed.step_resolved(session, loaded, step, awaited, outcome.next, deadline, now)  # what Discord is owed
+    riding = [e for e in outcome.next.entrants if e not in loaded.gone]  # a member who left is not awaited
+    resolved = StepResolved(race.id, step, outcome.orders, outcome.events, riding, deadline, outcome.next.progress)
     return [resolved, *opened]
 
 
@@ -267,10 +268,7 @@ async def publish_announcement(ctx: Context, race_id: int) -> list[Happening]:
             )
         )
         await session.execute(delete(Job).where(col(Job.race_id) == race_id, col(Job.kind) == ANNOUNCEMENT))
+        owed.news_published(session, race_id, pending.kind, published.events, published.result, now)
     journal.announcement(race_id, loaded.race.server_id, pending.kind)
     await league.credit_safely(ctx, race_id)  # league (issue 18): the final result corrects a provisional credit
-    return [
-        AnnouncementPublished(
-            race_id, pending.kind, published.events, published.result["standings"], published.result.get("columns", [])
-        )
-    ]
+    return [AnnouncementPublished(race_id, pending.kind, published.events, Result.model_validate(published.result))]

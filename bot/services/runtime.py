@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from bot.services.clock import Clock, SystemClock
 from bot.services.context import Context, Sink
+from bot.services.dispatch import Dispatcher
 from bot.services.outcomes import Happening
 from bot.services.paces import parse_pace
 from bot.services.scheduler import Scheduler
@@ -32,6 +33,8 @@ class Runtime:
     scheduler: Scheduler
     watcher: OrderWatcher
     supervisor: Supervisor = field(default_factory=Supervisor)
+    dispatcher: Dispatcher | None = None
+    """Delivers the outbox (the Discord layer sets it); closed after the loops, before the database."""
 
     @classmethod
     async def start(
@@ -61,12 +64,14 @@ class Runtime:
 
     async def close(self, timeout: float = 5.0) -> None:
         """Stop the loops, let background resolutions finish (up to ``timeout`` seconds: a resolution
-        cut short commits nothing, and the next start resolves its step again), close the workers and
-        the database."""
+        cut short commits nothing, and the next start resolves its step again), deliver what they owe
+        (bounded; what is left stays in the outbox for the next start), close the workers and the database."""
         await self.supervisor.close(timeout)
         try:
             await asyncio.wait_for(self.ctx.idle(), timeout)
         except TimeoutError:
             _log.warning("race work still running after %.0f s abandoned: it resumes at the next start", timeout)
+        if self.dispatcher is not None:
+            await self.dispatcher.close()
         self.ctx.workers.close()
         await self.ctx.db.close()

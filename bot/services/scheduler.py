@@ -17,9 +17,10 @@ import logging
 from datetime import datetime
 
 from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
-from bot.services import league, lobby, resolution, supervision
+from bot.services import league, lobby, owed, resolution, supervision
 from bot.services.context import Context
 from bot.services.outcomes import Happening, ReminderDue
 from bot.services.queries import load, rowcount, step_orders, utc
@@ -95,8 +96,6 @@ class Scheduler:
     async def _run(self, job: Job) -> list[Happening]:
         ctx = self.ctx
         if job.kind == resolution.REMINDER:
-            if not await self._mark_done(job):
-                return []
             return await self._reminder(job)
         if job.kind == resolution.DEADLINE:
             happened = await resolution.resolve(ctx, job.race_id, job.step, force=True)
@@ -107,28 +106,32 @@ class Scheduler:
         else:
             _log.error("unknown job kind %r", job.kind)
             happened = []
-        await self._mark_done(job)
+        async with self.ctx.db.sessions() as session, session.begin():
+            await self._mark_done(session, job)
         return happened
 
-    async def _mark_done(self, job: Job) -> bool:
-        async with self.ctx.db.sessions() as session, session.begin():
-            done = await session.execute(
-                update(Job)
-                .where(
-                    # The job by its key, not only its id: SQLite reuses the id of a deleted row, and a
-                    # resolution deletes its step's jobs and adds the next step's.
-                    col(Job.id) == job.id,
-                    col(Job.race_id) == job.race_id,
-                    col(Job.kind) == job.kind,
-                    col(Job.step) == job.step,
-                    col(Job.done_at).is_(None),
-                )
-                .values(done_at=self.ctx.clock.now())
+    async def _mark_done(self, session: AsyncSession, job: Job) -> bool:
+        done = await session.execute(
+            update(Job)
+            .where(
+                # The job by its key, not only its id: SQLite reuses the id of a deleted row, and a
+                # resolution deletes its step's jobs and adds the next step's.
+                col(Job.id) == job.id,
+                col(Job.race_id) == job.race_id,
+                col(Job.kind) == job.kind,
+                col(Job.step) == job.step,
+                col(Job.done_at).is_(None),
             )
+            .values(done_at=self.ctx.clock.now())
+        )
         return rowcount(done) == 1
 
     async def _reminder(self, job: Job) -> list[Happening]:
-        async with self.ctx.db.sessions() as session:
+        """Claim the reminder and write its DMs to the outbox in one transaction: it goes out at most
+        once, and a crash after the claim loses none of it."""
+        async with self.ctx.db.sessions() as session, session.begin():
+            if not await self._mark_done(session, job):
+                return []
             loaded = await load(session, job.race_id)
             race = loaded.race
             if race.status != "running" or race.step != job.step:
@@ -142,13 +145,14 @@ class Scheduler:
             due = deadline.scalar_one_or_none()
             if due is None:  # the step was resolved meanwhile
                 return []
-        gone = loaded.gone  # a member who left the race is reminded of nothing
-        late = [e for e in race.awaiting or [] if (e not in orders or not orders[e].complete) and e not in gone]
-        seats = {s.entrant: s for s in loaded.seats}
-        users = [seats[e].user_id for e in late if seats[e].user_id is not None]
-        if not late:
-            return []
-        return [ReminderDue(job.race_id, job.step, late, [u for u in users if u is not None], utc(due))]
+            gone = loaded.gone  # a member who left the race is reminded of nothing
+            late = [e for e in race.awaiting or [] if (e not in orders or not orders[e].complete) and e not in gone]
+            seats = {s.entrant: s for s in loaded.seats}
+            users = [u for u in (seats[e].user_id for e in late if seats[e].bot is None) if u is not None]
+            if not late:
+                return []
+            owed.reminders_due(session, job.race_id, job.step, users, utc(due), self.ctx.clock.now())
+        return [ReminderDue(job.race_id, job.step, late, users, utc(due))]
 
     async def _lobby_timeout(self, job: Job) -> list[Happening]:
         async with self.ctx.db.sessions() as session:

@@ -315,6 +315,11 @@ def publish(spec: Spec, state: dict[str, Any]) -> Published:
     return Published(data, form, [e.model_dump(mode="json") for e in events], race.result().model_dump(mode="json"))
 
 
+def result_of(spec: Spec, state: dict[str, Any]) -> dict[str, Any]:
+    """Where the race stands now (a final post owed by a version before the outbox reads its result here)."""
+    return _race(spec, state).result().model_dump(mode="json")
+
+
 def replay_result(record: RaceRecord, published: bool) -> dict[str, Any]:
     """The result a record replays to (after its announcement, when it was published)."""
     race = replay(record)
@@ -335,18 +340,11 @@ def decisions_before(record: RaceRecord, step: int, entrants: list[str]) -> dict
     return {e: asked.get(e) for e in entrants}
 
 
-def progress_after(record: RaceRecord, steps: list[int]) -> dict[int, dict[str, Any] | None]:
-    """The public progress marker after each of ``steps`` (0: the start), the record replayed: posts made
-    after a restart group each step told late by its own marker."""
-    wanted = set(steps)
-    found: dict[int, dict[str, Any] | None] = {}
-
-    def seen(number: int, race: Race) -> None:
-        if number in wanted:
-            found[number] = _progress(race)
-
-    _replayed_to(record, max(wanted, default=0), seen)
-    return found
+def public_after(record: RaceRecord, step: int) -> dict[str, Any]:
+    """The public view after resolved ``step`` (0: the start), the record replayed: the board of a post
+    delivered after the race moved on (a restart) shows the race as it stood after that step."""
+    race = _replayed_to(record, step)
+    return race.ruleset.public_view(race.state)
 
 
 def order_error(exc: OrderError) -> Message:

@@ -9,13 +9,15 @@ them correct there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import Session
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """How long a SQLite writer waits for the lock before failing."""
@@ -59,6 +61,16 @@ class Database:
 
     engine: AsyncEngine
     sessions: async_sessionmaker[AsyncSession]
+    wakers: list[Callable[[], None]] = field(default_factory=list)
+    """Called after every commit that wrote outbox rows (this process's dispatchers wake up)."""
+
+    def on_outbox(self, wake: Callable[[], None]) -> None:
+        """Call ``wake`` after each commit that wrote outbox rows."""
+        self.wakers.append(wake)
+
+    def wake(self) -> None:
+        for wake in list(self.wakers):
+            wake()
 
     @property
     def is_postgres(self) -> bool:
@@ -99,7 +111,30 @@ def connect(url: str, *, pool_size: int = 5, echo: bool = False) -> Database:
     engine = create_async_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
         _tune_sqlite(engine)
-    return Database(engine, async_sessionmaker(engine, expire_on_commit=False))
+    wakers: list[Callable[[], None]] = []
+    db = Database(engine, async_sessionmaker(engine, expire_on_commit=False, info={_WAKERS: wakers}), wakers)
+    return db
+
+
+_WAKERS = "gregario.wakers"
+_WRITTEN = "gregario.outbox_written"
+
+
+def outbox_written(session: AsyncSession) -> None:
+    """Mark the session's transaction as one that wrote outbox rows: its commit wakes the dispatchers."""
+    session.sync_session.info[_WRITTEN] = True
+
+
+@event.listens_for(Session, "after_commit")
+def _wake_after_commit(session: Session) -> None:
+    if session.info.pop(_WRITTEN, False):
+        for wake in list(session.info.get(_WAKERS) or []):
+            wake()
+
+
+@event.listens_for(Session, "after_rollback")
+def _forget_after_rollback(session: Session) -> None:
+    session.info.pop(_WRITTEN, None)
 
 
 def _tune_sqlite(engine: AsyncEngine) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from bot.store.schema import metadata as metadata  # re-exported: migrations and tests read ``tables.metadata``
@@ -164,18 +164,59 @@ class ResultRow(SQLModel, table=True):
 
 
 class PostedMessage(SQLModel, table=True):
-    """A message the bot posted for a race step, so a restart never posts it twice."""
+    """A message the bot posted for a race (the ledger): what it is (``kind``, a
+    :class:`bot.store.ledger.PostKind`), for which step and member, and its Discord ids. Laps of turns
+    keep their lap key in ``lap``. Read and written through :mod:`bot.store.ledger`."""
 
     __tablename__ = "posted_messages"
-    __table_args__ = (UniqueConstraint("race_id", "step", "kind"),)
+    __table_args__ = (Index(None, "race_id", "step"),)
 
     id: int | None = Field(default=None, primary_key=True)
     race_id: int = _race_fk()
     step: int
-    kind: str
+    kind: str = Field(sa_column=Column(String, nullable=False))
+    member: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    """The member the message is for (a DM panel, closed DMs); None: the race's channel."""
+    lap: str | None = None
+    """A lap message's lap key ("<number>:<lap>"), or, where a lap closed, the key of the lap that comes next."""
     channel_id: int = Field(sa_column=Column(BigInteger, nullable=False))
     message_id: int = Field(sa_column=Column(BigInteger, nullable=False))
     posted_at: datetime = _time()
+
+
+class OutboxRow(SQLModel, table=True):
+    """Something the bot owes to Discord for a race, written in the transaction of the change that causes
+    it and delivered once by the dispatcher (:mod:`bot.services.dispatch`), oldest first per race.
+
+    ``kind`` is a :class:`bot.store.outbox.OwedKind`; ``payload`` holds only what rendering needs beyond
+    the database (which step, who was awaited, the result as it stood), never rendered text, so a row
+    delivered after a restart reads as it would have. ``claimed_by``/``claimed_until`` are a lease: while
+    one dispatcher delivers a race's oldest row, no other delivers anything of that race."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index(None, "race_id", "done_at"), Index(None, "done_at", "id"))
+
+    id: int | None = Field(default=None, primary_key=True)
+    race_id: int = _race_fk()
+    kind: str = Field(sa_column=Column(String, nullable=False))
+    step: int = 0
+    recipient: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    """The member a DM goes to; None: the race's channel."""
+    nonce: str = Field(sa_column=Column(String(25), nullable=False))
+    payload: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    created_at: datetime = _time()
+    done_at: datetime | None = _time(nullable=True)
+    """Delivered or given up: nothing more to do (``delivered`` says which)."""
+    delivered: bool = False
+    outcome: str | None = None
+    """Why a row was given up on, or how it ended when not by a message (``dms_closed``, ``moot``)."""
+    channel_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    message_id: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    attempts: int = 0
+    retry_at: datetime | None = _time(nullable=True)
+    """A transient failure: not before then."""
+    claimed_by: str | None = None
+    claimed_until: datetime | None = _time(nullable=True)
 
 
 class Job(SQLModel, table=True):

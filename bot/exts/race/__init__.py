@@ -1,4 +1,11 @@
-"""/race: lobbies, private panels by DM, one post per resolution, the final result."""
+"""/race: lobbies, private panels by DM, one post per resolution, the final result.
+
+Two sides, split along the outbox: intake (:mod:`._intake`: an interaction -> a service -> the reply;
+:mod:`._cog` for the commands, :mod:`._components` for the persistent buttons) and delivery
+(:mod:`._delivery`: an outbox row -> a Discord call, rendered at delivery). Both use :mod:`._audience`
+(who reads, in which language), the renderers (:mod:`._panel`, :mod:`._lobby`, :mod:`._text`) and
+:mod:`._posts` (calls outside interactions); delivery never imports intake.
+"""
 
 from __future__ import annotations
 

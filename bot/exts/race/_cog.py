@@ -1,4 +1,4 @@
-"""The /race commands: thin, each one a service call and a rendering (the work is in :mod:`._flow`)."""
+"""The /race commands: thin, each one a service call and a rendering (interactions in :mod:`._intake`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from discord.ext import commands
 
 from bot import catalogue
 from bot.errors import UserError
-from bot.exts.race._flow import Flow, member_ref
+from bot.exts.race._audience import member_ref
+from bot.exts.race._intake import Intake
 from bot.exts.race._lobby import stage_name
 from bot.exts.race._text import clip, stamp
 from bot.i18n import t
@@ -37,13 +38,13 @@ parse_options = variants.parse_pairs
 """``name=value`` pairs as ``/race new`` reads them (kept under this name for the tests that import it)."""
 
 
-def _flow(bot: commands.Bot) -> Flow:
-    flow: Flow = getattr(bot, "race_flow")  # noqa: B009 - set by the app before extensions load
-    return flow
+def _intake(bot: commands.Bot) -> Intake:
+    intake: Intake = getattr(bot, "race_intake")  # noqa: B009 - set by the app before extensions load
+    return intake
 
 
 class RaceCog(commands.Cog):
-    """Opens lobbies and answers the race's commands; posts and panels come from the flow."""
+    """Opens lobbies and answers the race's commands; posts and panels come from the outbox's delivery."""
 
     race = app_commands.Group(name="race", description=text("command.race"), guild_only=True)
 
@@ -51,8 +52,8 @@ class RaceCog(commands.Cog):
         self.bot = bot
 
     @property
-    def flow(self) -> Flow:
-        return _flow(self.bot)
+    def intake(self) -> Intake:
+        return _intake(self.bot)
 
     @race.command(name="new", description=text("command.race.new"))
     @app_commands.describe(
@@ -72,7 +73,7 @@ class RaceCog(commands.Cog):
         bots: app_commands.Range[int, 0, MAX_BOTS] = 0,
         options: str | None = None,
     ) -> None:
-        ctx = self.flow.ctx
+        ctx = self.intake.ctx
         server_id = interaction.guild_id
         chosen: Any = None
         ground_options: dict[str, Any] = {}
@@ -105,14 +106,14 @@ class RaceCog(commands.Cog):
             )
         except Refusal as refusal:
             raise UserError(refusal.key, **refusal.message.params) from None
-        await self.flow.post_lobby(interaction, race)
+        await self.intake.post_lobby(interaction, race)
 
     @new.autocomplete("stage")
     async def _stages(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
         ruleset = _ruleset_of(interaction)
         if ruleset is None:
             return []
-        found = await stages.stage_choices(self.flow.ctx, interaction.guild_id, ruleset.id, current)
+        found = await stages.stage_choices(self.intake.ctx, interaction.guild_id, ruleset.id, current)
         return [app_commands.Choice(name=c.name[:100], value=c.value[:100]) for c in found]
 
     @new.autocomplete("options")
@@ -135,7 +136,7 @@ class RaceCog(commands.Cog):
         """The race a command is about: the one given, or the only one the member is in."""
         if race is not None:
             return race
-        mine = await boards.member_races(self.flow.ctx, interaction.guild_id or 0, interaction.user.id)
+        mine = await boards.member_races(self.intake.ctx, interaction.guild_id or 0, interaction.user.id)
         if len(mine) == 1:
             return mine[0].race_id
         if not mine:
@@ -147,7 +148,7 @@ class RaceCog(commands.Cog):
     async def status(self, interaction: discord.Interaction[Any], race: int | None = None) -> None:
         locale = str(interaction.locale)
         try:
-            view = await lobby.view(self.flow.ctx, await self._pick(interaction, race))
+            view = await lobby.view(self.intake.ctx, await self._pick(interaction, race))
         except Refusal as refusal:
             raise UserError(refusal.key, **refusal.message.params) from None
         names = {s.entrant: s.name for s in view.seats}
@@ -156,7 +157,7 @@ class RaceCog(commands.Cog):
             t(STATUS_KEYS.get(view.status, "race.status.finished"), locale, step=view.step),
         ]
         if view.status == "running":
-            due = await boards.deadline(self.flow.ctx, view.race_id, view.step)
+            due = await boards.deadline(self.intake.ctx, view.race_id, view.step)
             lines.append(t("race.post.waiting", locale, names=", ".join(names.get(e, e) for e in view.awaiting)))
             if due is not None:
                 lines.append(t("race.panel.deadline", locale, when=stamp(due)))
@@ -168,28 +169,28 @@ class RaceCog(commands.Cog):
         race_id = await self._pick(interaction, race)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            view = await lobby.view(self.flow.ctx, race_id)
-            public = await boards.public_view(self.flow.ctx, race_id)
+            view = await lobby.view(self.intake.ctx, race_id)
+            public = await boards.public_view(self.intake.ctx, race_id)
         except Refusal as refusal:
             raise UserError(refusal.key, **refusal.message.params) from None
         if public is None:
             raise UserError("race.not_started")
         names = {s.entrant: s.name for s in view.seats}
         picture = await board_file(view.ruleset, public, [], locale=str(interaction.locale), names=names)
-        stage = stage_name(await boards.stage_of(self.flow.ctx, race_id))
+        stage = stage_name(await boards.stage_of(self.intake.ctx, race_id))
         caption = t("race.board.caption", str(interaction.locale), race=race_id, step=view.step, stage=stage)
         await interaction.followup.send(caption, file=picture, ephemeral=True)
 
     @race.command(name="orders", description=text("command.race.orders"))
     @app_commands.describe(race=text("command.race.race"))
     async def orders(self, interaction: discord.Interaction[Any], race: int | None = None) -> None:
-        await self.flow.open_orders(interaction, await self._pick(interaction, race), None)
+        await self.intake.open_orders(interaction, await self._pick(interaction, race), None)
 
     @race.command(name="leave", description=text("command.race.leave"))
     @app_commands.describe(race=text("command.race.race"))
     async def leave(self, interaction: discord.Interaction[Any], race: int | None = None) -> None:
         try:
-            left = await leaving.leave(self.flow.ctx, await self._pick(interaction, race), interaction.user.id)
+            left = await leaving.leave(self.intake.ctx, await self._pick(interaction, race), interaction.user.id)
         except Refusal as refusal:
             raise UserError(refusal.key, **refusal.message.params) from None
         locale, view = str(interaction.locale), left.race
@@ -200,21 +201,20 @@ class RaceCog(commands.Cog):
         else:  # under way: a bot rides the seat; the next post says so (the step may have resolved already)
             answer = t("race.left_running", locale, race=view.race_id, step=left.from_step)
         await interaction.response.send_message(answer, ephemeral=True)  # answered first: resolving takes time
-        async with self.flow._locks[view.race_id]:  # after any post under way, with the seats as they are now
-            await self.flow._edit_lobby(await lobby.view(self.flow.ctx, view.race_id))
-        await self.flow.happen_all([*left.happened, *await leaving.ride_on(self.flow.ctx, left)])
+        # The lobby's edit was owed with the leave; the step the member was awaited in may resolve now.
+        await self.intake.ctx.publish(await leaving.ride_on(self.intake.ctx, left))
 
     @race.command(name="cancel", description=text("command.race.cancel"))
     @app_commands.describe(race=text("command.race.race"))
     async def cancel(self, interaction: discord.Interaction[Any], race: int | None = None) -> None:
         race_id = await self._pick(interaction, race)
         try:
-            manager = await self.flow._manager(interaction)
-            cancelled = await lobby.cancel(self.flow.ctx, race_id, interaction.user.id, manager=manager)
+            manager = await self.intake.manager(interaction)
+            # The lobby's edit is owed to the outbox with the cancellation.
+            await lobby.cancel(self.intake.ctx, race_id, interaction.user.id, manager=manager)
         except Refusal as refusal:
             raise UserError(refusal.key, **refusal.message.params) from None
         await interaction.response.send_message(t("race.cancelled", str(interaction.locale), race=race_id))
-        await self.flow.happen(cancelled)
 
     @status.autocomplete("race")
     @board.autocomplete("race")
@@ -222,7 +222,7 @@ class RaceCog(commands.Cog):
     @leave.autocomplete("race")
     @cancel.autocomplete("race")
     async def _races(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[int]]:
-        mine = await boards.member_races(self.flow.ctx, interaction.guild_id or 0, interaction.user.id)
+        mine = await boards.member_races(self.intake.ctx, interaction.guild_id or 0, interaction.user.id)
         locale = str(interaction.locale)
         return [
             app_commands.Choice(

@@ -1,29 +1,52 @@
 """Persistent components: every custom id carries the race (and the step), so a click works after a restart.
 
 Each is a :class:`discord.ui.DynamicItem` registered once with ``bot.add_dynamic_items``; its callback
-hands the parsed ids to the race flow (``interaction.client.race_flow``), which does the work.
+hands the parsed ids to the race's intake (``interaction.client.race_intake``, :class:`._intake.Intake`),
+which does the work. The intake is reached through the :class:`Intake` protocol, so this module imports
+neither the intake nor anything that imports it.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import discord
 
 from bot.errors import answered
 
-if TYPE_CHECKING:
-    from bot.exts.race._flow import Flow
+Click = discord.Interaction[Any]
 
 
-class _HasFlow(Protocol):
-    race_flow: Flow
+class Intake(Protocol):
+    """What the components call (:class:`bot.exts.race._intake.Intake` implements it)."""
+
+    async def lobby_action(self, interaction: Click, race_id: int, action: str) -> None: ...
+
+    async def pick(
+        self, interaction: Click, race_id: int, step: int, mode: str, field: int, values: list[int]
+    ) -> None: ...
+
+    async def type_order(self, interaction: Click, race_id: int, step: int) -> None: ...
+
+    async def change(self, interaction: Click, race_id: int, step: int) -> None: ...
+
+    async def open_orders(self, interaction: Click, race_id: int, step: int | None) -> None: ...
+
+    async def turn_page(
+        self, interaction: Click, race_id: int, step: int, mode: str, field: int, page: int
+    ) -> None: ...
+
+    async def rematch(self, interaction: Click, race_id: int) -> None: ...
 
 
-def _flow(interaction: discord.Interaction[Any]) -> Flow:
-    client: _HasFlow = interaction.client
-    return client.race_flow
+class _HasIntake(Protocol):
+    race_intake: Intake
+
+
+def _intake(interaction: discord.Interaction[Any]) -> Intake:
+    client: _HasIntake = interaction.client
+    return client.race_intake
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gr:l:(?P<race>\d+):(?P<action>[a-z]+)"):
@@ -43,7 +66,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gr:
 
     @answered
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _flow(interaction).lobby_action(interaction, self.race, self.action)
+        await _intake(interaction).lobby_action(interaction, self.race, self.action)
 
 
 class PickButton(
@@ -70,7 +93,7 @@ class PickButton(
 
     @answered
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _flow(interaction).pick(interaction, self.race, self.step, self.mode, self.field, [self.choice])
+        await _intake(interaction).pick(interaction, self.race, self.step, self.mode, self.field, [self.choice])
 
 
 class PickSelect(
@@ -108,7 +131,7 @@ class PickSelect(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [int(v) for v in data.get("values") or []]
-        await _flow(interaction).pick(interaction, self.race, self.step, self.mode, self.field, values)
+        await _intake(interaction).pick(interaction, self.race, self.step, self.mode, self.field, values)
 
 
 class PanelButton(
@@ -145,15 +168,15 @@ class PanelButton(
 
     @answered
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        flow = _flow(interaction)
+        intake = _intake(interaction)
         if self.what == "t":
-            await flow.type_order(interaction, self.race, self.step)
+            await intake.type_order(interaction, self.race, self.step)
         elif self.what == "c":
-            await flow.change(interaction, self.race, self.step)
+            await intake.change(interaction, self.race, self.step)
         elif self.what == "o":
-            await flow.open_orders(interaction, self.race, self.step)
+            await intake.open_orders(interaction, self.race, self.step)
         elif self.page is not None:
-            await flow.turn_page(interaction, self.race, self.step, *self.page)
+            await intake.turn_page(interaction, self.race, self.step, *self.page)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gr:r:(?P<race>\d+)"):
@@ -173,7 +196,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g
 
     @answered
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _flow(interaction).rematch(interaction, self.race)
+        await _intake(interaction).rematch(interaction, self.race)
 
 
 DYNAMIC_ITEMS = (LobbyButton, PickButton, PickSelect, PanelButton, RematchButton)

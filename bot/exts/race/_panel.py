@@ -18,6 +18,7 @@ from bot.exts.race._components import PanelButton, PickButton, PickSelect
 from bot.exts.race._text import BUTTON_LABEL_LIMIT, OPTION_LABEL_LIMIT, clip, field_labels, recorded, say, stamp
 from bot.i18n import t
 from bot.services.outcomes import PanelView
+from engine.ruleset import set_path
 
 PAGE = 25
 BUTTONS_UP_TO = 5
@@ -54,23 +55,12 @@ def picks(decision: dict[str, Any] | None, locale: str | None) -> list[Pick]:
 
 def order_for(pick: Pick, values: list[Any], sent: dict[str, Any] | None = None) -> dict[str, Any]:
     """The order a pick sends: what was sent before in this step with the value (or values) set at the
-    field's path. The whole order goes every time, so no rule system has to merge partial orders."""
+    field's path (the engine's own merge, :func:`engine.ruleset.set_path`). The whole order goes every
+    time, so no rule system has to merge partial orders."""
     value: Any = values[0] if len(values) == 1 else values
-    merged: dict[str, Any] = _copy(sent or {})
     if not pick.path:
-        return merged
-    here = merged
-    for key in pick.path[:-1]:
-        nested = here.get(key)
-        if not isinstance(nested, dict):
-            nested = here[key] = {}
-        here = nested
-    here[pick.path[-1]] = value
-    return merged
-
-
-def _copy(order: dict[str, Any]) -> dict[str, Any]:
-    return {k: _copy(v) if isinstance(v, dict) else v for k, v in order.items()}
+        return dict(sent or {})
+    return set_path(dict(sent or {}), pick.path, value)
 
 
 def render(

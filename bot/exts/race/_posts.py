@@ -1,13 +1,13 @@
 """Posting and editing race messages outside interactions, through discord.py's HTTP client.
 
-Round posts go out with a nonce derived from the race and the step and ``enforce_nonce``: Discord
-returns the message already posted with that nonce instead of posting it twice (a restart between the
-post and storing its id). Components are persistent (:mod:`._components`), so no view is stored.
+Every create the outbox owes goes out with its row's nonce, which discord.py 2.7 sends with
+``enforce_nonce: true`` (``handle_message_parameters``): Discord returns the message already posted with
+that nonce instead of posting it twice (a restart between the post and storing its id). Components are
+persistent (:mod:`._components`), so no view is stored.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -32,12 +32,6 @@ async def send(
         nonce=nonce,
         allowed_mentions=discord.AllowedMentions.none(),
     ) as params:
-        if nonce is not None:
-            if params.payload is not None:
-                params.payload["enforce_nonce"] = True
-            elif params.multipart:
-                payload = json.loads(params.multipart[0]["value"])
-                params.multipart[0]["value"] = json.dumps({**payload, "enforce_nonce": True})
         data: Any = await client.http.send_message(channel_id, params=params)
     return int(data["id"])
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from bot.services import posts
+from bot.store import outbox
+from bot.store.ledger import PostKind
+from bot.store.outbox import OwedKind
 from tests.bot.services.conftest import Harness, member
 
 
@@ -12,15 +15,21 @@ async def test_a_restart_reposts_only_the_steps_whose_post_was_not_stored(harnes
     race_id, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
     await harness.order_all(race_id)
     await harness.order_all(race_id)
-    assert await posts.record_post(harness.ctx, race_id, 0, "step", 2000, 1)
-    assert await posts.record_post(harness.ctx, race_id, 1, "step", 2000, 2)
-    assert not await posts.record_post(harness.ctx, race_id, 1, "step", 2000, 3)
+    assert await posts.record_post(harness.ctx, race_id, 0, PostKind.STEP, 2000, 1)
+    assert await posts.record_post(harness.ctx, race_id, 1, PostKind.STEP, 2000, 2)
+    assert not await posts.record_post(harness.ctx, race_id, 1, PostKind.STEP, 2000, 3)
     await harness.crash()
     await harness.boot()
     assert harness.ctx is not None
     assert await posts.unposted_steps(harness.ctx, race_id) == [2]
-    assert posts.nonce(race_id, 2) == posts.nonce(race_id, 2) != posts.nonce(race_id, 1)
-    assert len(posts.nonce(123456789, 1234)) <= 25
+    step_post = OwedKind.STEP_POST
+    assert (
+        outbox.nonce(race_id, step_post, 2)
+        == outbox.nonce(race_id, step_post, 2)
+        != outbox.nonce(race_id, step_post, 1)
+    )
+    assert outbox.nonce(race_id, step_post, 2) == f"g{race_id}-step-2", "the nonce round posts always had"
+    assert len(outbox.nonce(123456789, step_post, 1234)) <= 25
 
 
 async def test_a_members_locale_is_refreshed_on_every_interaction(harness: Harness) -> None:

@@ -181,7 +181,7 @@ async def test_the_gazzetta_is_published_the_next_morning(harness: Harness) -> N
     race_id, _ = await harness.open_and_start("tabella", humans=3, options={"gazzetta_probability": 1.0})
     await harness.order_all(race_id)
     (finished,) = [h for h in harness.posted if isinstance(h, RaceFinished)]
-    assert finished.provisional and finished.announcement_due == datetime(2026, 5, 2, 9, 0, tzinfo=UTC)
+    assert finished.result.provisional and finished.announcement_due == datetime(2026, 5, 2, 9, 0, tzinfo=UTC)
     harness.clock.set(datetime(2026, 5, 2, 8, 59, 59, tzinfo=UTC))
     assert await harness.scheduler.run_due() == []
     harness.clock.set(datetime(2026, 5, 2, 9, 0, tzinfo=UTC))
@@ -262,6 +262,6 @@ async def test_an_immediate_gazzetta_leaves_nothing_to_schedule(harness: Harness
     race_id, _ = await harness.open_and_start("tabella", humans=2, options=options)
     await harness.order_all(race_id)
     (finished,) = [h for h in harness.posted if isinstance(h, RaceFinished)]
-    assert not finished.provisional and finished.announcement_due is None
+    assert not finished.result.provisional and finished.announcement_due is None
     assert await harness.scheduler.next_due() is None
     assert await records.replays_to_stored_result(harness.ctx, race_id)

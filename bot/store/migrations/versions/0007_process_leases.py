@@ -1,7 +1,7 @@
 """the process lease: one `gregario run` at a time per database
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 Create Date: 2026-12-02
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0005"  # the outbox's 0006 comes between on merge
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

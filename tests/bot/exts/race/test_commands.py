@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from bot.app import Gregario
+from bot.store.ledger import PostKind
 from tests.bot.exts.race.table import Table, laps_after
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
@@ -141,11 +142,12 @@ async def test_the_board_command_shows_the_current_board_privately(
 async def test_a_step_resolved_but_never_posted_is_posted_once_after_a_restart(
     fake_discord: FakeDiscord, bot_settings: Any, alice: DiscordUser
 ) -> None:
-    """The post's id was lost (a stop between posting and storing it): the next start posts it again with
-    the same nonce, and Discord answers with the message already there: one post, its id stored."""
-    from sqlalchemy import delete, select
+    """The post's id was lost (a stop between posting and storing it: its outbox row is still owed, no
+    ledger entry): the next start delivers it again with the same nonce, and Discord answers with the
+    message already there: one post, its id stored."""
+    from sqlalchemy import delete, select, update
 
-    from bot.store.tables import PostedMessage
+    from bot.store.tables import OutboxRow, PostedMessage
     from tests.fakediscord.plugin import running_bot
 
     def step_posts() -> Any:
@@ -161,6 +163,11 @@ async def test_a_step_resolved_but_never_posted_is_posted_once_after_a_restart(
             posted = sorted(p.message_id for p in (await session.execute(step_posts())).scalars())
             assert posted, "the start was posted"
             await session.execute(delete(PostedMessage).where(PostedMessage.kind == "step"))  # type: ignore[arg-type]
+            await session.execute(
+                update(OutboxRow)
+                .where(OutboxRow.kind.in_(("step_post", "lap_turn")))  # type: ignore[attr-defined]
+                .values(done_at=None, delivered=False, message_id=None, claimed_until=None)
+            )
     async with running_bot(fake_discord, bot_settings) as bot:
         assert bot.runtime is not None
         await fake_discord.settle(0.3, 5)
@@ -180,7 +187,7 @@ async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
     table = await _started(gregario, fake_discord, alice)
 
     async def laps() -> list[Any]:
-        return [p for p in await boards.posts_of(table.ctx, table.race_id) if p.kind.startswith("lap:")]
+        return [p for p in await boards.posts_of(table.ctx, table.race_id) if p.kind is PostKind.LAP]
 
     for _ in range(20):
         status, step, humans = await table.state()
@@ -191,10 +198,10 @@ async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
         await table.wait_step_after(step)
     await fake_discord.settle(0.2, 3)
     stored = await boards.posts_of(table.ctx, table.race_id)
-    lap_posts = [p for p in stored if p.kind.startswith("lap:")]
+    lap_posts = [p for p in stored if p.kind is PostKind.LAP]
     assert len(lap_posts) >= 3, "three laps begun"
     assert len({p.message_id for p in lap_posts}) == len(lap_posts), "each lap is a message of its own"
-    assert [p.kind for p in lap_posts[:2]] == ["lap:1:1", "lap:1:2"]
+    assert [p.lap for p in lap_posts[:2]] == ["1:1", "1:2"]
     channel = {m.id: m for m in alice.read()}
     turns = 0
     for lap in lap_posts[:2]:  # complete laps
@@ -209,7 +216,7 @@ async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
     laps = await laps_after(table.ctx, table.race_id)
     for lap in lap_posts:
         told = [p.step for p in stored if p.kind == "step" and p.message_id == lap.message_id]
-        assert {laps[s - 1] for s in told} == {lap.kind.removeprefix("lap:")}, (
+        assert {laps[s - 1] for s in told} == {lap.lap}, (
             f"only its own lap's turns: {told} {laps} {[(p.step, p.kind, p.message_id) for p in stored]}"
         )
     later = max(p.step for p in stored if p.kind == "step" and p.message_id == lap_posts[0].message_id)

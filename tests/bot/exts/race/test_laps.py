@@ -8,6 +8,7 @@ from bot.services import boards, records, resolution
 from bot.services.context import Context
 from bot.settings import Settings
 from bot.store.database import connect
+from bot.store.ledger import PostKind
 from engine.race import replay
 from tests.bot.exts.race.table import Table, lap_of, laps_after
 from tests.fakediscord.plugin import running_bot
@@ -62,7 +63,7 @@ async def test_a_lap_ended_while_the_bot_was_down_is_closed_in_its_own_message(
         if post.kind == "step" and post.step:
             by_message.setdefault(post.message_id, []).append(post.step)
     assert set().union(*map(set, by_message.values())) == set(range(1, now)), "every turn told once"
-    lap_posts = {p.message_id: p.kind.removeprefix("lap:") for p in stored if p.kind.startswith("lap:")}
+    lap_posts = {p.message_id: p.lap for p in stored if p.kind is PostKind.LAP}
     for message_id, steps in by_message.items():
         # A turn's lap is the marker's before it (after the step before).
         assert {laps[s - 1] for s in steps} == {lap_posts[message_id]}, f"one lap per message: {steps}"
@@ -70,5 +71,5 @@ async def test_a_lap_ended_while_the_bot_was_down_is_closed_in_its_own_message(
         assert all(f"step {s}**" in text for s in steps)
         assert not any(f"step {s}**" in text for s in set(range(1, now)) - set(steps)), "no other lap's turn"
     last_of_old = max(s for s in range(1, now) if laps[s - 1] == start_lap)
-    closed_at: Any = [p.step for p in stored if p.kind == f"lapx:{laps[now - 2]}"]
+    closed_at: Any = [p.step for p in stored if p.kind is PostKind.LAP_DONE and p.lap == laps[now - 2]]
     assert closed_at == [last_of_old], "the old lap is closed at its own last turn"

@@ -1,0 +1,384 @@
+"""Delivery: an outbox row becomes one Discord call (or a few edits), rendered now from stored data.
+
+:class:`Deliverer` is what :class:`bot.services.dispatch.Dispatcher` calls for each row. It renders in
+the reader's language (the channel's for public posts, each player's own for their DMs) from the
+database and the row's payload, so a row delivered after a restart reads as it would have. Every create
+carries the row's nonce with ``enforce_nonce``; edits are idempotent. Discord's answers become a
+:class:`~bot.store.outbox.Delivery` (message ids and ledger entries) or a
+:class:`~bot.services.dispatch.DeliveryFailed` (5xx and network errors are transient; a 404 on an edit,
+closed DMs or any other refusal are permanent and recorded).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot.catalogue import MESSAGE_LIMIT
+from bot.exts.race import _audience, _lobby, _panel, _posts
+from bot.exts.race._components import PanelButton, RematchButton
+from bot.exts.race._text import clip, events_text, stamp, standings_text
+from bot.i18n import t
+from bot.render.files import board_file, result_file
+from bot.services import boards, league, orders, owed, posts
+from bot.services.context import Context
+from bot.services.dispatch import DeliveryFailed
+from bot.services.outcomes import PanelView, RaceView, Refusal
+from bot.services.owed import Closing, Final, Told, Turn
+from bot.store.ledger import NewPost, Post, PostKind
+from bot.store.outbox import Delivery, NewOwed, Owed, OwedKind
+from engine.registry import get_ruleset
+from engine.ruleset import PROGRESS_KEY
+
+_log = logging.getLogger(__name__)
+
+MOOT = Delivery(outcome="moot")
+"""Nothing to deliver any more (a panel for a step already resolved, a post already made)."""
+
+
+def lap_key(marker: dict[str, Any]) -> str:
+    """Which lap a progress marker is in: its number (round or stage) and its lap."""
+    return f"{marker.get('number')}:{marker.get('lap')}"
+
+
+async def lobby_content(client: discord.Client, ctx: Context, race: RaceView) -> tuple[str, discord.ui.View]:
+    """The lobby, a public message: in the channel's language, whoever clicked."""
+    stage = await boards.stage_of(ctx, race.race_id)
+    locale = await _audience.channel_locale(client, ctx, race)
+    return _lobby.render(race, stage, locale, await owed.closed_dms(ctx, race.race_id))
+
+
+def closed_panel(race: RaceView, step: int, closing: Closing, locale: str | None) -> tuple[str, discord.ui.View]:
+    """A resolved step's panel as it stays: it says the step is resolved and what was played, and keeps
+    its components, disabled: the confirmation's Change for an order the player completed, else the
+    choices they were offered (the decision asked when the step opened, read back from the record)."""
+    played = closing.played
+    body = played.body if played is not None else {}
+    if played is None or played.auto:
+        shown = PanelView(race.race_id, step, closing.entrant, closing.asked, {}, None)
+    else:
+        shown = PanelView(race.race_id, step, closing.entrant, None, {}, body or None)
+    return _panel.render(
+        shown, title=_audience.title(race, locale, step), locale=locale, deadline=None, closed=True, played=body
+    )
+
+
+class Deliverer:
+    """Delivers outbox rows for one bot (the dispatcher's ``deliver``)."""
+
+    def __init__(self, client: discord.Client, ctx: Context) -> None:
+        self.client = client
+        self.ctx = ctx
+
+    async def __call__(self, row: Owed) -> Delivery:
+        try:
+            return await self._deliver(row)
+        except discord.NotFound as exc:
+            raise DeliveryFailed(f"not found ({exc.code})", permanent=True) from None
+        except discord.DiscordServerError as exc:
+            raise DeliveryFailed(f"Discord {exc.status}", permanent=False) from None
+        except discord.HTTPException as exc:
+            raise DeliveryFailed(f"Discord {exc.status} ({exc.code})", permanent=exc.status != 429) from None
+        except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+            raise DeliveryFailed(f"network: {type(exc).__name__}", permanent=False) from None
+        except Refusal as refusal:  # the race is gone
+            raise DeliveryFailed(f"refused: {refusal.key}", permanent=True) from None
+
+    async def _deliver(self, row: Owed) -> Delivery:
+        kind = row.kind
+        if kind is OwedKind.OPEN_PANEL:
+            return await self._open_panel(row)
+        if kind is OwedKind.CLOSE_PANEL:
+            return await self._close_panels(row)
+        if kind in (OwedKind.STEP_POST, OwedKind.LAP_TURN):
+            return await self._tell(row)
+        if kind in (OwedKind.FINAL_POST, OwedKind.NEWS_POST):
+            return await self._final_post(row)
+        if kind is OwedKind.LOBBY_EDIT:
+            return await self._edit_lobby(row)
+        if kind is OwedKind.REMINDER:
+            return await self._remind(row)
+        raise DeliveryFailed(f"unknown kind {kind}", permanent=True)
+
+    # --- the lobby ------------------------------------------------------------------------------------
+    async def _edit_lobby(self, row: Owed) -> Delivery:
+        """Bring the lobby message up to date (seats, DMs closed, running/finished/cancelled)."""
+        stored = [p for p in await owed.posts(self.ctx, row.race_id, 0) if p.kind is PostKind.LOBBY]
+        if not stored:
+            return MOOT
+        race = await owed.view(self.ctx, row.race_id)
+        content, view = await lobby_content(self.client, self.ctx, race)
+        await _posts.edit(self.client, stored[0].channel_id, stored[0].message_id, content, view)
+        return Delivery(stored[0].channel_id, stored[0].message_id)
+
+    # --- panels ---------------------------------------------------------------------------------------
+    async def _open_panel(self, row: Owed) -> Delivery:
+        """A player's DM panel for the step just opened (a closed DM is recorded, not an error)."""
+        user = row.recipient
+        assert user is not None
+        race = await owed.view(self.ctx, row.race_id)
+        if race.status != "running" or user in await owed.closed_dms(self.ctx, row.race_id):
+            return Delivery(outcome="moot" if race.status != "running" else "dms_closed")
+        try:
+            panel = await orders.panel(self.ctx, race.race_id, user)
+        except Refusal:
+            return MOOT
+        if panel.step != row.step or panel.decision is None:
+            return MOOT  # resolved meanwhile, or nothing to decide
+        locale = (await posts.locales(self.ctx, race.server_id, [user])).get(user)
+        deadline = await boards.deadline(self.ctx, race.race_id, row.step)
+        content, view = _panel.render(
+            panel, title=_audience.title(race, locale, row.step), locale=locale, deadline=deadline
+        )
+        try:
+            channel_id = await _posts.dm_channel(self.client, user)
+            message_id = await _posts.send(self.client, channel_id, content, view=view, nonce=row.nonce)
+        except discord.Forbidden as exc:
+            if not _audience.closed_dms_error(exc):
+                raise
+            _log.info("race %s: %s has closed DMs; they order through Open my orders", race.race_id, user)
+            return Delivery(
+                outcome="dms_closed",
+                posts=[NewPost(0, PostKind.DMS_CLOSED, 0, 0, member=user)],
+                then=[NewOwed(OwedKind.LOBBY_EDIT, 0, None, {"why": "dms_closed"})],
+            )
+        return Delivery(channel_id, message_id, posts=[NewPost(row.step, PostKind.PANEL, channel_id, message_id, user)])
+
+    async def _close_panels(self, row: Owed) -> Delivery:
+        """Close every panel message recorded for the resolved step and this player (two, if an older
+        version sent the panel twice), one edit each, in the player's language."""
+        user = row.recipient
+        assert user is not None
+        stored = await owed.posts(self.ctx, row.race_id, row.step)
+        panels = [p for p in stored if p.kind is PostKind.PANEL and p.member == user]
+        if not panels:
+            return MOOT
+        race = await owed.view(self.ctx, row.race_id)
+        closing = await owed.closing(self.ctx, row.race_id, row.step, user)
+        if closing is None:
+            return MOOT
+        locale = (await posts.locales(self.ctx, race.server_id, [user])).get(user)
+        content, view = closed_panel(race, row.step, closing, locale)
+        for post in panels:
+            try:
+                await _posts.edit(self.client, post.channel_id, post.message_id, content, view)
+            except discord.NotFound:
+                _log.info("race %s: a panel of step %s is gone; nothing to close", race.race_id, row.step)
+        return Delivery(panels[-1].channel_id, panels[-1].message_id)
+
+    async def _remind(self, row: Owed) -> Delivery:
+        user = row.recipient
+        assert user is not None
+        race = await owed.view(self.ctx, row.race_id)
+        deadline = owed.reminder_deadline(row)
+        if deadline is None or user in await owed.closed_dms(self.ctx, row.race_id):
+            return MOOT
+        locale = (await posts.locales(self.ctx, race.server_id, [user])).get(user)
+        text = t("race.reminder", locale, race=race.race_id, when=f"<t:{int(deadline.timestamp())}:R>")
+        try:
+            channel_id = await _posts.dm_channel(self.client, user)
+            message_id = await _posts.send(self.client, channel_id, text, nonce=row.nonce)
+        except discord.Forbidden as exc:
+            if not _audience.closed_dms_error(exc):
+                raise
+            _log.info("race %s: reminder not delivered to %s (DMs closed)", race.race_id, user)
+            return Delivery(outcome="dms_closed")
+        return Delivery(channel_id, message_id)
+
+    # --- steps told -----------------------------------------------------------------------------------
+    async def _board(self, race: RaceView, view: dict[str, Any] | None, locale: str | None) -> discord.File | None:
+        if view is None:
+            return None
+        try:
+            return await board_file(race.ruleset, view, [], locale=locale or "en", names=_audience.names(race))
+        except Exception:
+            _log.warning("race %s: the board picture failed; the post goes out without it", race.race_id, exc_info=True)
+            return None
+
+    def _turn_lines(self, race: RaceView, turn: Turn, room: int, locale: str | None) -> list[str]:
+        """A resolved step as a post tells it: headline, events, who was automatic (within ``room``)."""
+        names = _audience.names(race)
+        key = "race.post.headline" if turn.step else "race.post.started"
+        head = t(key, locale, ruleset=get_ruleset(race.ruleset).name, race=race.race_id, step=turn.step)
+        automatic = [names.get(e, e) for e, played in turn.played.items() if played.auto]
+        auto = [t("race.post.automatic", locale, names=", ".join(automatic))] if automatic else []
+        # A member who left during this step: one line, from the seats (R-SVC-5).
+        auto += [
+            t("race.post.left", locale, name=s.name, step=turn.step) for s in race.seats if s.left_at_step == turn.step
+        ]
+        body = events_text(turn.events, locale, room - len(head) - sum(len(x) + 1 for x in auto) - 1)
+        return [head, *([body] if body else []), *auto]
+
+    def _waiting(self, told: Told, locale: str | None) -> list[str]:
+        """Who the next step awaited, and by when."""
+        tail = []
+        if told.awaiting:
+            names = _audience.names(told.race)
+            tail.append(t("race.post.waiting", locale, names=", ".join(names.get(e, e) for e in told.awaiting)))
+            if told.deadline is not None:
+                tail.append(t("race.panel.deadline", locale, when=stamp(told.deadline)))
+        return tail
+
+    async def _open_orders(self, told: Told, locale: str | None) -> discord.ui.View | None:
+        """Open my orders, while a player with closed DMs is awaited."""
+        race = told.race
+        closed = await owed.closed_dms(self.ctx, race.race_id)
+        seats = {s.entrant: s.user_id for s in race.seats}
+        if not any(seats.get(e) in closed for e in told.awaiting):
+            return None
+        view = discord.ui.View(timeout=None)
+        label = t("race.button.open_orders", locale)
+        view.add_item(PanelButton("o", race.race_id, told.turn.step + 1, label, style=discord.ButtonStyle.primary))
+        return view
+
+    async def _tell(self, row: Owed) -> Delivery:
+        """One channel post per resolution (step 0: the start): headline, events, who was automatic, who
+        is awaited, the board, and Open my orders while a player with closed DMs is awaited. A turn of a
+        sequential system goes into its lap's message instead (:meth:`_lap_turn`)."""
+        stored = await owed.posts(self.ctx, row.race_id)
+        if any(p.kind is PostKind.STEP and p.step == row.step for p in stored):
+            return MOOT  # told already (an older version's post)
+        told = await owed.told(self.ctx, row)
+        race = told.race
+        board: dict[str, Any] | None = None
+        marker = told.progress
+        if marker is None:  # owed by a version before the outbox: the board after the step says where it was
+            board = await owed.board_after(self.ctx, race.race_id, row.step)
+            marker = (board or {}).get(PROGRESS_KEY) or {}
+        locale = await _audience.channel_locale(self.client, self.ctx, race)
+        if row.kind is OwedKind.LAP_TURN or (told.progress is None and row.step and marker.get("lap") is not None):
+            return await self._lap_turn(row, told, marker, stored, locale)
+        if board is None:
+            board = await owed.board_after(self.ctx, race.race_id, row.step)
+        tail = self._waiting(told, locale)
+        room = MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)
+        content = clip("\n".join([*self._turn_lines(race, told.turn, room, locale), *tail]), MESSAGE_LIMIT)
+        view = await self._open_orders(told, locale)
+        picture = await self._board(race, board, locale)
+        message_id = await _posts.send(
+            self.client, race.channel_id, content, view=view, files=[picture] if picture else [], nonce=row.nonce
+        )
+        entries = [NewPost(row.step, PostKind.STEP, race.channel_id, message_id)]
+        if marker.get("lap") is not None:
+            # The first lap starts after the start post: remember which lap the next turn belongs to.
+            entries.append(NewPost(row.step, PostKind.LAP_DONE, 0, message_id, lap=lap_key(marker)))
+        return Delivery(race.channel_id, message_id, posts=entries)
+
+    async def _lap_turn(
+        self, row: Owed, told: Told, marker: dict[str, Any], stored: list[Post], locale: str | None
+    ) -> Delivery:
+        """A turn of a sequential system: appended to its lap's message (edited), or the first of a new
+        lap (posted). The turn's own marker (after it) tells whether the lap is complete: once its lap (or
+        stage) number moves on, the message is closed and the next turn starts a new one. Nothing is kept
+        in memory: the lap's message (a ``LAP`` entry at its first step, with its key), which steps it
+        tells (their ``STEP`` entries carry its message id) and where a lap closed (``LAP_DONE``, with the
+        next lap's key, at its last step) are all in the ledger, so a restart continues editing the same
+        message. The board picture comes with the lap's first turn and is refreshed on the edit that closes
+        the lap; the edits in between change the text only."""
+        race, step = told.race, row.step
+        laps = [p for p in stored if p.kind is PostKind.LAP]
+        done = [p for p in stored if p.kind is PostKind.LAP_DONE]
+        latest_done = max(done, key=lambda p: p.step) if done else None
+        current = laps[-1] if laps and (latest_done is None or latest_done.step < laps[-1].step) else None
+        now = lap_key(marker)
+        pending = (latest_done.lap or now) if latest_done is not None else now
+        key = (current.lap or now) if current is not None else pending
+        closing = now != key or told.last  # the race's last turn closes its lap
+        tail = self._waiting(told, locale)
+        view = await self._open_orders(told, locale)
+        turns = [told.turn]
+        if current is not None:
+            earlier = [p.step for p in stored if p.kind is PostKind.STEP and p.message_id == current.message_id]
+            turns = [*await owed.turns(self.ctx, race.race_id, earlier), told.turn]
+        room = (MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)) // len(turns)
+        lines = [line for turn in turns for line in self._turn_lines(race, turn, room, locale)]
+        content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
+        picture = None
+        if current is None or closing:  # the board comes with a lap's first turn and its closing edit
+            picture = await self._board(race, await owed.board_after(self.ctx, race.race_id, step), locale)
+        entries: list[NewPost] = []
+        if current is None:
+            channel_id = race.channel_id
+            message_id = await _posts.send(
+                self.client, channel_id, content, view=view, files=[picture] if picture else [], nonce=row.nonce
+            )
+            entries.append(NewPost(step, PostKind.LAP, channel_id, message_id, lap=key))
+        else:
+            channel_id, message_id = current.channel_id, current.message_id
+            await _posts.edit(self.client, channel_id, message_id, content, view, files=[picture] if picture else [])
+        entries.append(NewPost(step, PostKind.STEP, channel_id, message_id))
+        if closing:
+            entries.append(NewPost(step, PostKind.LAP_DONE, 0, message_id, lap=now))
+        return Delivery(channel_id, message_id, posts=entries)
+
+    # --- the result -----------------------------------------------------------------------------------
+    async def _final_post(self, row: Owed) -> Delivery:
+        """The result (or the held-back news with the final result), the record attached, the league's
+        points, Rematch. The league credits the race first (idempotent), so the points are there."""
+        kind = PostKind.NEWS if row.kind is OwedKind.NEWS_POST else PostKind.FINAL
+        if any(p.kind is kind for p in await owed.posts(self.ctx, row.race_id)):
+            return MOOT
+        await league.credit_safely(self.ctx, row.race_id)
+        final = await owed.final(self.ctx, row)
+        race = final.race
+        names = _audience.names(race)
+        ruleset = get_ruleset(race.ruleset)
+        locale = await _audience.channel_locale(self.client, self.ctx, race)
+        standings = [s.model_dump(mode="json") for s in final.result.standings]
+        columns = [c.model_dump(mode="json") for c in final.result.columns]
+        table = standings_text(standings, names, locale, columns)
+        heading = "race.news.title" if final.news else "race.final.title"
+        lines = [t(heading, locale, ruleset=ruleset.name, race=race.race_id)]
+        if final.events:
+            lines.append(events_text(final.events, locale, 600))
+        lines.append(table)
+        if final.result.provisional and not final.news:
+            lines.append(t("race.final.provisional", locale))
+        lines.extend(await self._league_lines(race, final, names, locale))
+        content = clip("\n".join(lines), MESSAGE_LIMIT)
+        record = final.record.to_json().encode("utf-8")
+        files = [discord.File(io.BytesIO(record), filename=f"race-{race.race_id}.json")]
+        try:
+            card = await result_file(
+                race.ruleset, final.result, ruleset.name, description=table, locale=locale, names=names
+            )
+            files.insert(0, card)
+        except Exception:
+            _log.warning("race %s: the result card failed; the post goes out without it", race.race_id, exc_info=True)
+        view = discord.ui.View(timeout=None)
+        view.add_item(RematchButton(race.race_id, t("race.button.rematch", locale)))
+        message_id = await _posts.send(self.client, race.channel_id, content, view=view, files=files, nonce=row.nonce)
+        return Delivery(race.channel_id, message_id, posts=[NewPost(0, kind, race.channel_id, message_id)])
+
+    async def _league_lines(self, race: RaceView, final: Final, names: dict[str, str], locale: str | None) -> list[str]:
+        """What the race earned in the server's league, or, on the news post, the points it corrected. A
+        league failure never holds the post back."""
+        try:
+            if final.news:
+                changes = await league.corrections(self.ctx, race.race_id)
+                if not changes:
+                    return []
+                items = ", ".join(
+                    t(
+                        "race.news.league_change",
+                        locale,
+                        name=names.get(c.entrant, c.name or c.entrant),
+                        before=c.points_before,
+                        after=c.points_after,
+                    )
+                    for c in changes
+                )
+                return [t("race.news.league_changes", locale, changes=items)]
+            points = await league.points_for_race(self.ctx, race.race_id)
+        except Exception:
+            _log.warning("race %s: league points unavailable for the post", race.race_id, exc_info=True)
+            return []
+        if not points:
+            return []
+        order = [seat.entrant for seat in race.seats if seat.entrant in points]
+        items = ", ".join(t("race.final.league_item", locale, name=names.get(e, e), points=points[e]) for e in order)
+        return [t("race.final.league", locale, points=items)]

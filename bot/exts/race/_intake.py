@@ -1,0 +1,302 @@
+"""Intake: an interaction becomes a service call and its reply (lobby buttons, panel picks, typed
+orders, Open my orders, rematch). What the services owe Discord afterwards is written to the outbox in
+their transactions and delivered by :mod:`._delivery`; intake only answers the person who acted.
+
+Nothing is serialised in memory: a confirmation that lands after its panel was closed (the last order
+resolved the step meanwhile, here or in another process) is closed again through the same interaction,
+so a resolved step never keeps a live panel.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import Any
+
+import discord
+
+from bot.catalogue import MESSAGE_LIMIT
+from bot.errors import answered
+from bot.exts.race import _audience, _panel, _posts
+from bot.exts.race._delivery import closed_panel, lobby_content
+from bot.exts.race._text import clip
+from bot.i18n import t
+from bot.services import boards, lobby, orders, owed, posts
+from bot.services.context import Context
+from bot.services.outcomes import MemberRef, PanelView, RaceView, Refusal
+from bot.services.paces import parse_pace
+from bot.services.permissions import may_manage
+from bot.store.ledger import PostKind
+from engine.registry import get_ruleset
+
+_log = logging.getLogger(__name__)
+
+
+def welcome_nonce(race_id: int, user_id: int) -> str:
+    """The welcome DM's nonce (at most 25 characters): a join clicked twice welcomes once."""
+    return "gw" + hashlib.sha256(f"{race_id}:{user_id}".encode()).hexdigest()[:23]
+
+
+class Intake:
+    """The race's interactions for one bot (the target of every persistent component)."""
+
+    def __init__(self, client: discord.Client, ctx: Context) -> None:
+        self.client = client
+        self.ctx = ctx
+
+    # --- helpers -------------------------------------------------------------------------------------
+    async def refuse(self, interaction: discord.Interaction[Any], refusal: Refusal) -> None:
+        text = clip(t(refusal.message, str(interaction.locale)), MESSAGE_LIMIT)
+        if refusal.key == "race.not_found" and interaction.type != discord.InteractionType.application_command:
+            # A button of a race that is gone: the way forward is the current panel, not a race number.
+            text = t("interaction.stale_panel", str(interaction.locale))
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def manager(self, interaction: discord.Interaction[Any], opener_id: int | None = None) -> bool:
+        member = interaction.user
+        return await may_manage(
+            self.ctx,
+            server_id=interaction.guild_id or 0,
+            user_id=member.id,
+            role_ids=[r.id for r in getattr(member, "roles", [])],
+            manage_guild=interaction.guild_id is not None and interaction.permissions.manage_guild,
+            opener_id=opener_id,
+        )
+
+    async def welcome(self, race: RaceView, user_id: int, locale: str | None) -> None:
+        """A DM when a player takes a seat: where their panels will come. A closed DM is found here,
+        before the start, so the lobby can say so and the player knows to use Open my orders."""
+        text = t("race.dm.welcome", locale, race=race.race_id, ruleset=get_ruleset(race.ruleset).name)
+        try:
+            channel_id = await _posts.dm_channel(self.client, user_id)
+            await _posts.send(self.client, channel_id, text, nonce=welcome_nonce(race.race_id, user_id))
+        except discord.Forbidden as exc:
+            if not _audience.closed_dms_error(exc):
+                raise
+            _log.info("race %s: %s has closed DMs; they order through Open my orders", race.race_id, user_id)
+            await posts.record_post(self.ctx, race.race_id, 0, PostKind.DMS_CLOSED, 0, 0, member=user_id)
+
+    # --- lobby buttons -------------------------------------------------------------------------------
+    async def lobby_action(self, interaction: discord.Interaction[Any], race_id: int, action: str) -> None:
+        me = _audience.member_ref(interaction)
+        locale = str(interaction.locale)
+        try:
+            current = await lobby.view(self.ctx, race_id)
+            manager = await self.manager(interaction)
+            if action == "join":
+                race = await lobby.join(self.ctx, race_id, me)
+                await self.welcome(race, me.user_id, locale)
+            elif action == "leave":
+                race = await lobby.leave(self.ctx, race_id, me.user_id)
+            elif action == "bot":
+                race = await lobby.add_bot(self.ctx, race_id, me.user_id, manager=manager)
+            elif action == "cancel":
+                await lobby.cancel(self.ctx, race_id, me.user_id, manager=manager)
+                race = await lobby.view(self.ctx, race_id)
+            elif action == "start":
+                if not manager and current.opener_id != me.user_id:
+                    raise Refusal.of("lobby.not_opener")
+                await interaction.response.defer()
+                await lobby.start(self.ctx, race_id, me.user_id, manager=manager)
+                race = await lobby.view(self.ctx, race_id)
+                content, view = await lobby_content(self.client, self.ctx, race)
+                await interaction.edit_original_response(content=content, view=view)
+                return
+            else:
+                return
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        content, view = await lobby_content(self.client, self.ctx, race)
+        await interaction.response.edit_message(content=content, view=view)
+
+    # --- panels --------------------------------------------------------------------------------------
+    async def _panel_answer(
+        self,
+        interaction: discord.Interaction[Any],
+        panel: PanelView,
+        *,
+        mode: str = "p",
+        page: tuple[int, int] | None = None,
+    ) -> tuple[str, discord.ui.View]:
+        race = await lobby.view(self.ctx, panel.race_id)
+        locale = str(interaction.locale)
+        deadline = await boards.deadline(self.ctx, panel.race_id, panel.step)
+        return _panel.render(
+            panel,
+            title=_audience.title(race, locale, panel.step),
+            locale=locale,
+            deadline=deadline,
+            mode=mode,
+            page=page,
+        )
+
+    async def _current(self, interaction: discord.Interaction[Any], race_id: int, step: int, fresh: bool) -> PanelView:
+        panel = await orders.panel(self.ctx, race_id, interaction.user.id, change=fresh)
+        if panel.step != step:
+            raise Refusal.of("order.stale", step=step, current=panel.step)
+        if panel.decision is None:
+            raise Refusal.of("order.not_awaited")
+        return panel
+
+    async def pick(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, field: int, values: list[int]
+    ) -> None:
+        """A button or select on a panel: the value goes in at its field's path; the panel confirms it."""
+        try:
+            await posts.touch_member(self.ctx, _audience.member_ref(interaction))
+            panel = await self._current(interaction, race_id, step, fresh=mode == "f")
+            fields = _panel.picks(panel.decision, str(interaction.locale))
+            if field >= len(fields) or any(v >= len(fields[field].options) for v in values):
+                raise Refusal.of("order.stale", step=step, current=panel.step)
+            chosen = [fields[field].options[v][0] for v in values]
+            receipt = await orders.submit_order(
+                self.ctx, race_id, interaction.user.id, _panel.order_for(fields[field], chosen, panel.order), step=step
+            )
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        await self._confirm(interaction, race_id, receipt.step, edit=True)
+        await self._close_if_resolved(interaction, race_id, receipt.step)
+
+    async def _confirm(self, interaction: discord.Interaction[Any], race_id: int, step: int, *, edit: bool) -> None:
+        try:
+            panel = await orders.panel(self.ctx, race_id, interaction.user.id)
+        except Refusal:
+            panel = None
+        if panel is None or panel.step != step:
+            content = t("race.panel.resolving", str(interaction.locale))
+            view: discord.ui.View | None = None
+        else:
+            content, view = await self._panel_answer(interaction, panel)
+        if edit:
+            await interaction.response.edit_message(content=content, view=view)
+        else:
+            await interaction.response.send_message(content, view=view or discord.utils.MISSING, ephemeral=True)
+
+    async def _close_if_resolved(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
+        """The step resolved while the confirmation was on its way (its panel may have been closed before
+        the confirmation landed): close this panel again, through the interaction, as delivery closes it."""
+        race = await lobby.view(self.ctx, race_id)
+        if race.step == step and race.status == "running":
+            return  # still open: its close is owed to the outbox, delivered after this answer
+        message = interaction.message
+        user = interaction.user.id
+        panels = {
+            p.message_id
+            for p in await owed.posts(self.ctx, race_id, step)
+            if p.kind is PostKind.PANEL and p.member == user
+        }
+        if message is None or message.id not in panels:
+            return  # an ephemeral panel (Open my orders) is not closed by delivery either
+        closing = await owed.closing(self.ctx, race_id, step, interaction.user.id)
+        if closing is None:
+            return
+        content, view = closed_panel(race, step, closing, str(interaction.locale))
+        try:
+            await interaction.edit_original_response(content=content, view=view)
+        except discord.HTTPException as exc:
+            _log.info("race %s: a confirmation overtaken by its step could not be closed: %s", race_id, exc)
+
+    async def change(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
+        try:
+            panel = await self._current(interaction, race_id, step, fresh=True)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        content, view = await self._panel_answer(interaction, panel, mode="f")
+        await interaction.response.edit_message(content=content, view=view)
+
+    async def turn_page(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, field: int, page: int
+    ) -> None:
+        try:
+            panel = await self._current(interaction, race_id, step, fresh=mode == "f")
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        content, view = await self._panel_answer(interaction, panel, mode=mode, page=(field, page))
+        await interaction.response.edit_message(content=content, view=view)
+
+    async def open_orders(self, interaction: discord.Interaction[Any], race_id: int, step: int | None) -> None:
+        """The player's panel, ephemerally (Open my orders, /race orders)."""
+        try:
+            await posts.touch_member(self.ctx, _audience.member_ref(interaction))
+            panel = await orders.panel(self.ctx, race_id, interaction.user.id)
+            if panel.decision is None:
+                raise Refusal.of("order.not_awaited")
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        content, view = await self._panel_answer(interaction, panel)
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    async def type_order(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
+        try:
+            panel = await self._current(interaction, race_id, step, fresh=False)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        await interaction.response.send_modal(TypedOrder(self, panel, str(interaction.locale)))
+
+    async def typed(self, interaction: discord.Interaction[Any], panel: PanelView, text: str) -> None:
+        try:
+            receipt = await orders.submit_order(self.ctx, panel.race_id, interaction.user.id, text, step=panel.step)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        await self._confirm(interaction, panel.race_id, receipt.step, edit=False)
+
+    # --- rematch -------------------------------------------------------------------------------------
+    async def rematch(self, interaction: discord.Interaction[Any], race_id: int) -> None:
+        """A new lobby with the same seats: the clicker opens it, the others are seated again."""
+        me = _audience.member_ref(interaction)
+        try:
+            old = await lobby.view(self.ctx, race_id)
+            if all(s.user_id != me.user_id for s in old.seats):
+                raise Refusal.of("order.not_seated")
+            stage = await boards.stage_of(self.ctx, race_id)
+            fresh = await lobby.open_lobby(
+                self.ctx, me, old.channel_id, old.ruleset, stage=stage, pace=parse_pace(old.pace) if old.pace else None
+            )
+            for seat in old.seats:
+                if seat.user_id is not None and seat.user_id != me.user_id:
+                    other = MemberRef(me.server_id, seat.user_id, seat.name)
+                    fresh = await lobby.join(self.ctx, fresh.race_id, other)
+                elif seat.bot is not None:
+                    fresh = await lobby.add_bot(self.ctx, fresh.race_id, me.user_id, seat.bot, manager=True)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        await self.post_lobby(interaction, fresh)
+
+    async def post_lobby(self, interaction: discord.Interaction[Any], race: RaceView) -> None:
+        """Answer with the lobby (public) and remember its message to edit it later."""
+        await self.welcome(race, interaction.user.id, str(interaction.locale))
+        content, view = await lobby_content(self.client, self.ctx, race)
+        await interaction.response.send_message(content, view=view)
+        message = await interaction.original_response()
+        await posts.record_post(self.ctx, race.race_id, 0, PostKind.LOBBY, message.channel.id, message.id)
+
+
+class TypedOrder(discord.ui.Modal):
+    """Type my order: one paragraph in the rule system's text syntax."""
+
+    def __init__(self, intake: Intake, panel: PanelView, locale: str) -> None:
+        super().__init__(title=clip(t("race.modal.title", locale), 45), timeout=600)
+        self.intake, self.panel = intake, panel
+        example = (panel.decision or {}).get("example")
+        self.order: discord.ui.TextInput[TypedOrder] = discord.ui.TextInput(
+            label=clip(t("race.modal.field", locale), 45),
+            style=discord.TextStyle.paragraph,
+            placeholder=clip(str(example), 100) if example else None,
+            max_length=1000,
+        )
+        self.add_item(self.order)
+
+    @answered
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await self.intake.typed(interaction, self.panel, self.order.value)

@@ -1,0 +1,287 @@
+"""What the bot owes to Discord for each change, written as outbox rows in the change's transaction,
+and read back, typed, when a row is delivered.
+
+The write side is called inside the transactions that cause the rows (a step resolved, a race started,
+finished or cancelled, news published, a reminder due); the read side turns a row and the database into
+what a post shows (the engine's own :class:`~engine.ruleset.Result`, orders as played), so the Discord
+layer renders without rebuilding anything. A row's payload holds what the database would no longer say
+when it is delivered late (who was awaited then, the result as it stood), never text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from bot.services import records, stepping
+from bot.services.context import Context
+from bot.services.outcomes import RaceView
+from bot.services.queries import Loaded, iso, load, utc
+from bot.store import ledger
+from bot.store import outbox as store
+from bot.store.ledger import Post
+from bot.store.outbox import NewOwed, Owed, OwedKind
+from bot.store.tables import OrderRow, StepEvents
+from engine.record import RaceRecord
+from engine.ruleset import Result
+
+# --- writing: in the transaction of the change ---------------------------------------------------------
+
+
+def _humans(loaded: Loaded, entrants: Iterable[str]) -> list[int]:
+    """The members among ``entrants`` (bots get no DMs)."""
+    users = {s.entrant: s.user_id for s in loaded.seats if s.user_id is not None and s.bot is None}
+    return [users[e] for e in entrants if e in users]
+
+
+def _told(loaded: Loaded, step: int, awaiting: stepping.Awaiting, deadline: datetime | None) -> NewOwed:
+    progress = awaiting.progress
+    lap = step > 0 and progress is not None and progress.get("lap") is not None
+    payload = {
+        # A member who left is not awaited: a bot rides the seat at once (R-SVC-5).
+        "awaiting": [] if awaiting.finished else [e for e in awaiting.entrants if e not in loaded.gone],
+        "deadline": iso(deadline) if deadline is not None else None,
+        "progress": progress,
+        "last": awaiting.finished,
+    }
+    return NewOwed(OwedKind.LAP_TURN if lap else OwedKind.STEP_POST, step, None, payload)
+
+
+def _next(loaded: Loaded, step: int, awaiting: stepping.Awaiting) -> list[NewOwed]:
+    """The rows after a step is told: the next step's panels come before its post (so a DM found closed
+    already gets Open my orders on it); a finished race owes its final post and its lobby's edit."""
+    if awaiting.finished:
+        return [
+            NewOwed(OwedKind.FINAL_POST, 0, None, {"result": awaiting.result}),
+            NewOwed(OwedKind.LOBBY_EDIT, step, None, {"why": "finished"}),
+        ]
+    riding = [e for e in awaiting.entrants if e not in loaded.gone]  # a member who left gets no more panels
+    return [NewOwed(OwedKind.OPEN_PANEL, step + 1, user) for user in _humans(loaded, riding)]
+
+
+def step_resolved(
+    session: AsyncSession,
+    loaded: Loaded,
+    step: int,
+    awaited: list[str],
+    then: stepping.Awaiting,
+    deadline: datetime | None,
+    now: datetime,
+) -> None:
+    """A step resolved: close its panels, open the next step's, tell it, and finish the race if it is over."""
+    assert loaded.race.id is not None
+    rows = [NewOwed(OwedKind.CLOSE_PANEL, step, user) for user in _humans(loaded, awaited)]
+    after = _next(loaded, step, then)
+    opening = [r for r in after if r.kind is OwedKind.OPEN_PANEL]
+    rows += [*opening, _told(loaded, step, then, deadline), *[r for r in after if r.kind is not OwedKind.OPEN_PANEL]]
+    store.add_all(session, loaded.race.id, rows, now)
+
+
+def race_started(
+    session: AsyncSession, loaded: Loaded, opened: stepping.Awaiting, deadline: datetime | None, now: datetime
+) -> None:
+    """A race started: the first panels, the start post, the lobby's edit (and the end, if it is over already)."""
+    assert loaded.race.id is not None
+    after = _next(loaded, 0, opened)
+    opening = [r for r in after if r.kind is OwedKind.OPEN_PANEL]
+    rows = [*opening, _told(loaded, 0, opened, deadline)]
+    rows += [r for r in after if r.kind is not OwedKind.OPEN_PANEL] or [
+        NewOwed(OwedKind.LOBBY_EDIT, 0, None, {"why": "started"})
+    ]
+    store.add_all(session, loaded.race.id, rows, now)
+
+
+def lobby_changed(session: AsyncSession, race_id: int, why: str, now: datetime) -> None:
+    """The lobby message must say something new (cancelled, a seat left by command)."""
+    store.add(session, race_id, NewOwed(OwedKind.LOBBY_EDIT, 0, None, {"why": why}), now)
+
+
+def news_published(
+    session: AsyncSession, race_id: int, kind: str, events: list[dict[str, Any]], result: dict[str, Any], now: datetime
+) -> None:
+    payload = {"kind": kind, "events": events, "result": result}
+    store.add(session, race_id, NewOwed(OwedKind.NEWS_POST, 0, None, payload), now)
+
+
+def reminders_due(
+    session: AsyncSession, race_id: int, step: int, users: list[int], deadline: datetime, now: datetime
+) -> None:
+    for user in users:
+        store.add(session, race_id, NewOwed(OwedKind.REMINDER, step, user, {"deadline": iso(deadline)}), now)
+
+
+# --- reading: when a row is delivered -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Played:
+    """An entrant's order in a resolved step as recorded: the body, and who made it."""
+
+    entrant: str
+    body: dict[str, Any]
+    by: str
+    """``player``, ``bot`` or ``auto`` (completed by the rules for an absent player)."""
+
+    @property
+    def auto(self) -> bool:
+        return self.by == "auto"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A resolved step as a post tells it (step 0: the start)."""
+
+    step: int
+    events: list[dict[str, Any]]
+    played: dict[str, Played]
+
+
+@dataclass(frozen=True)
+class Told:
+    """What a step's post (or a lap's turn) shows: the turn, who the next step awaited then and by
+    when, and the step's own progress marker (the board, when the post shows it: :func:`board_after`)."""
+
+    race: RaceView
+    turn: Turn
+    awaiting: list[str]
+    deadline: datetime | None
+    progress: dict[str, Any] | None
+    last: bool
+    """The race's last step (its lap's message is closed)."""
+
+
+@dataclass(frozen=True)
+class Final:
+    """The final post (or the news post): the result as it stood, the record, the news's events."""
+
+    race: RaceView
+    result: Result
+    record: RaceRecord
+    news: bool
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Closing:
+    """A resolved step's panel to close: what the player played (None: nothing complete; ``asked`` is
+    then the decision they were offered, shown again disabled)."""
+
+    member: int
+    entrant: str
+    played: Played | None
+    asked: dict[str, Any] | None
+
+
+def _deadline(value: Any) -> datetime | None:
+    return utc(datetime.fromisoformat(str(value).replace("Z", "+00:00"))) if value else None
+
+
+async def _played(session: AsyncSession, race_id: int, step: int) -> dict[str, Played]:
+    rows = await session.execute(select(OrderRow).where(col(OrderRow.race_id) == race_id, col(OrderRow.step) == step))
+    return {o.entrant: Played(o.entrant, dict(o.body), o.by) for o in rows.scalars()}
+
+
+async def turns(ctx: Context, race_id: int, steps: Iterable[int]) -> list[Turn]:
+    """These resolved steps of a race, oldest first (a lap's message is rebuilt from them on every edit)."""
+    async with ctx.db.sessions() as session:
+        rows = await session.execute(
+            select(StepEvents)
+            .where(col(StepEvents.race_id) == race_id, col(StepEvents.step).in_(list(steps)))
+            .order_by(col(StepEvents.step))
+        )
+        return [Turn(row.step, list(row.events), await _played(session, race_id, row.step)) for row in rows.scalars()]
+
+
+def _public(ruleset: str, state: dict[str, Any]) -> dict[str, Any]:
+    from engine.registry import get_ruleset
+
+    rules = get_ruleset(ruleset)
+    return rules.public_view(rules.load(state))
+
+
+async def board_after(ctx: Context, race_id: int, step: int) -> dict[str, Any] | None:
+    """The public view (the board) after resolved ``step``: the race's now when the race has not moved on
+    since; else, for a post delivered late (a restart, a chain of bots' turns), the record replayed to it."""
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, race_id)
+    if loaded.race.state is None or loaded.race.seed is None:
+        return None
+    if loaded.race.step == step + 1:
+        return await ctx.workers.run(_public, loaded.race.ruleset, loaded.race.state)
+    record = await records.race_record(ctx, race_id)
+    return await ctx.workers.run(stepping.public_after, record, step)
+
+
+async def told(ctx: Context, owed: Owed) -> Told:
+    """What a step post or lap turn row shows."""
+    race = await view(ctx, owed.race_id)
+    (turn,) = await turns(ctx, owed.race_id, [owed.step]) or [Turn(owed.step, [], {})]
+    payload = owed.payload
+    progress = payload.get("progress")
+    return Told(
+        race=race,
+        turn=turn,
+        awaiting=list(payload.get("awaiting") or []),
+        deadline=_deadline(payload.get("deadline")),
+        progress=dict(progress) if isinstance(progress, dict) else None,
+        last=bool(payload.get("last")),
+    )
+
+
+async def final(ctx: Context, owed: Owed) -> Final:
+    """What the final post (or the news post) of a row shows, with the race's record."""
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, owed.race_id)
+    record = await records.race_record(ctx, owed.race_id)
+    news = owed.kind is OwedKind.NEWS_POST
+    result = owed.payload.get("result")
+    if result is None and loaded.race.state is not None:  # owed by a version before the outbox
+        result = await ctx.workers.run(stepping.result_of, loaded.spec, loaded.race.state)
+    return Final(
+        race=loaded.view(),
+        result=Result.model_validate({**dict(result or {}), "finished": True}),
+        record=record,
+        news=news,
+        events=list(owed.payload.get("events") or []) if news else [],
+    )
+
+
+async def closing(ctx: Context, race_id: int, step: int, member: int) -> Closing | None:
+    """The panel ``member`` had for a resolved ``step``, to close (None: not seated)."""
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, race_id)
+        seat = loaded.seat_of(member)
+        if seat is None:
+            return None
+        played = (await _played(session, race_id, step)).get(seat.entrant)
+    asked = None
+    if played is None or played.auto:
+        record = await records.race_record(ctx, race_id)
+        asked = (await ctx.workers.run(stepping.decisions_before, record, step, [seat.entrant])).get(seat.entrant)
+    return Closing(member, seat.entrant, played, asked)
+
+
+def reminder_deadline(owed: Owed) -> datetime | None:
+    return _deadline(owed.payload.get("deadline"))
+
+
+async def view(ctx: Context, race_id: int) -> RaceView:
+    async with ctx.db.sessions() as session:
+        return (await load(session, race_id)).view()
+
+
+async def posts(ctx: Context, race_id: int, step: int | None = None) -> list[Post]:
+    """The race's ledger (one step's, or all)."""
+    async with ctx.db.sessions() as session:
+        return await ledger.posts_of(session, race_id, step)
+
+
+async def closed_dms(ctx: Context, race_id: int) -> set[int]:
+    async with ctx.db.sessions() as session:
+        return await ledger.closed_dms(session, race_id)

@@ -1,0 +1,124 @@
+"""The post ledger: which Discord message the bot posted for what (a step, a lap, a player's panel).
+
+Kinds are typed (:class:`PostKind`), the member and the lap key have columns of their own, so nothing
+is parsed out of a string. Reads return plain :class:`Post` values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from bot.store.tables import PostedMessage
+
+
+class PostKind(StrEnum):
+    STEP = "step"
+    """The channel message that tells a step (0: the start); for a turn of a lap, the lap's message."""
+    LOBBY = "lobby"
+    FINAL = "final"
+    NEWS = "news"
+    """The held-back news (Tabella's Gazzetta) with the final result."""
+    PANEL = "panel"
+    """A member's DM panel for a step."""
+    DMS_CLOSED = "dms_closed"
+    """A member whose DMs are closed (no message: ids 0): they order through Open my orders."""
+    LAP = "lap"
+    """A lap's message (turns of a sequential system), stored at its first turn; ``lap`` is its key."""
+    LAP_DONE = "lap_done"
+    """A lap completed at this step; ``lap`` is the key of the lap that comes next."""
+
+
+ONCE_PER_STEP = frozenset({PostKind.STEP, PostKind.LOBBY, PostKind.FINAL, PostKind.NEWS, PostKind.LAP})
+"""Kinds a race has at most one of per step (``DMS_CLOSED``: one per member)."""
+
+
+@dataclass(frozen=True)
+class Post:
+    race_id: int
+    step: int
+    kind: PostKind
+    member: int | None
+    lap: str | None
+    channel_id: int
+    message_id: int
+
+
+@dataclass(frozen=True)
+class NewPost:
+    """A ledger entry to write (the dispatcher writes it with the delivery that made it)."""
+
+    step: int
+    kind: PostKind
+    channel_id: int
+    message_id: int
+    member: int | None = None
+    lap: str | None = None
+
+
+def _post(row: PostedMessage) -> Post:
+    return Post(row.race_id, row.step, PostKind(row.kind), row.member, row.lap, row.channel_id, row.message_id)
+
+
+async def posts_of(session: AsyncSession, race_id: int, step: int | None = None) -> list[Post]:
+    """The race's ledger (one step's, or all of it), in the order it was written."""
+    query = select(PostedMessage).where(col(PostedMessage.race_id) == race_id)
+    if step is not None:
+        query = query.where(col(PostedMessage.step) == step)
+    rows = await session.execute(query.order_by(col(PostedMessage.id)))
+    return [_post(row) for row in rows.scalars()]
+
+
+async def add(session: AsyncSession, race_id: int, post: NewPost, now: datetime) -> bool:
+    """Write a ledger entry in the caller's transaction. False (and nothing written) when an entry of a
+    once-per-step kind (or closed DMs for the same member) is already there: a second one is a duplicate."""
+    if post.kind in ONCE_PER_STEP or post.kind is PostKind.DMS_CLOSED:
+        query = select(col(PostedMessage.id)).where(
+            col(PostedMessage.race_id) == race_id,
+            col(PostedMessage.kind) == post.kind.value,
+        )
+        if post.kind is PostKind.DMS_CLOSED:
+            query = query.where(col(PostedMessage.member) == post.member)
+        else:
+            query = query.where(col(PostedMessage.step) == post.step)
+        if (await session.execute(query.limit(1))).first() is not None:
+            return False
+    session.add(
+        PostedMessage(
+            race_id=race_id,
+            step=post.step,
+            kind=post.kind.value,
+            member=post.member,
+            lap=post.lap,
+            channel_id=post.channel_id,
+            message_id=post.message_id,
+            posted_at=now,
+        )
+    )
+    await session.flush()
+    return True
+
+
+async def closed_dms(session: AsyncSession, race_id: int) -> set[int]:
+    """The members of the race whose DMs were found closed."""
+    rows = await session.execute(
+        select(col(PostedMessage.member)).where(
+            col(PostedMessage.race_id) == race_id, col(PostedMessage.kind) == PostKind.DMS_CLOSED.value
+        )
+    )
+    return {m for m in rows.scalars() if m is not None}
+
+
+async def told(session: AsyncSession, race_id: int) -> set[int]:
+    """The steps of the race a channel message tells."""
+    rows = await session.execute(
+        select(col(PostedMessage.step)).where(
+            col(PostedMessage.race_id) == race_id, col(PostedMessage.kind) == PostKind.STEP.value
+        )
+    )
+    return set(rows.scalars())

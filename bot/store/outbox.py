@@ -1,0 +1,270 @@
+"""The outbox: what the bot owes to Discord, as rows written with the change that causes them.
+
+:func:`add` writes a row in the caller's transaction (a step resolved, a race started, finished or
+cancelled, news published, a reminder due), so nothing the bot owes lives only in memory; the commit
+wakes the dispatchers of this process (:func:`bot.store.database.connect` registers the wake-up).
+:func:`claim` hands a dispatcher each race's oldest undelivered row, under a lease (on PostgreSQL with
+``FOR UPDATE SKIP LOCKED``; SQLite's single writer serialises claims), so rows of one race are delivered
+in order, by one dispatcher at a time, whichever process runs it. :func:`finish` records the delivery
+(the message id, the ledger entries it made, rows it owes in turn) in one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import exists, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+from sqlmodel import col
+
+from bot.store import ledger
+from bot.store.database import Database, outbox_written
+from bot.store.ledger import NewPost
+from bot.store.tables import OutboxRow
+
+
+class OwedKind(StrEnum):
+    """What a row delivers."""
+
+    STEP_POST = "step_post"
+    """A resolved step told in the race's channel, as a post of its own (step 0: the start)."""
+    LAP_TURN = "lap_turn"
+    """A turn of a sequential system: appended to its lap's message (edited), or a new lap's first post."""
+    OPEN_PANEL = "open_panel"
+    """A player's DM panel for a step just opened (``recipient``)."""
+    CLOSE_PANEL = "close_panel"
+    """Every panel message of a resolved step and player, edited to say the step is resolved."""
+    LOBBY_EDIT = "lobby_edit"
+    """The lobby message brought up to date (started, finished, cancelled, seats, closed DMs)."""
+    REMINDER = "reminder"
+    """The one quiet DM before a step's deadline."""
+    FINAL_POST = "final_post"
+    """The result, the record attached, the league's points and Rematch."""
+    NEWS_POST = "news_post"
+    """Held-back news (Tabella's Gazzetta) with the final result."""
+
+
+CHANNEL_NONCES = {
+    OwedKind.STEP_POST: "step",
+    OwedKind.LAP_TURN: "lap",
+    OwedKind.FINAL_POST: "fina",
+    OwedKind.NEWS_POST: "news",
+}
+"""Channel posts keep the nonces the bot used before the outbox (``g<race>-<kind>-<step>``), so a post
+made by an older version and not yet recorded is not posted twice after an upgrade."""
+
+
+def nonce(race_id: int, kind: OwedKind, step: int, recipient: int | None = None) -> str:
+    """A row's nonce: the same for the same row (race, kind, step, recipient), at most 25 characters."""
+    if recipient is None and kind in CHANNEL_NONCES:
+        return f"g{race_id}-{CHANNEL_NONCES[kind]}-{step}"[:25]
+    digest = hashlib.sha256(f"{race_id}:{kind.value}:{step}:{recipient}".encode()).hexdigest()
+    return "g" + digest[:24]
+
+
+@dataclass(frozen=True)
+class Owed:
+    """A row as the dispatcher and the deliverer read it."""
+
+    id: int
+    race_id: int
+    kind: OwedKind
+    step: int
+    recipient: int | None
+    nonce: str
+    payload: dict[str, Any]
+    attempts: int
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class NewOwed:
+    """A row to write (a delivery may owe one in turn: a lobby edit once closed DMs are found)."""
+
+    kind: OwedKind
+    step: int = 0
+    recipient: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What delivering a row did: the message it made or edited, ledger entries, rows it owes in turn.
+    ``outcome`` names an ending without a message (``dms_closed``, ``moot``: nothing to do any more)."""
+
+    channel_id: int | None = None
+    message_id: int | None = None
+    outcome: str | None = None
+    posts: Sequence[NewPost] = ()
+    then: Sequence[NewOwed] = ()
+
+
+@dataclass(frozen=True)
+class Record:
+    """A row with how it ended (tests and the operator read these)."""
+
+    owed: Owed
+    done_at: datetime | None
+    delivered: bool
+    outcome: str | None
+    channel_id: int | None
+    message_id: int | None
+    claimed_by: str | None
+
+
+def _owed(row: OutboxRow) -> Owed:
+    assert row.id is not None
+    return Owed(
+        row.id,
+        row.race_id,
+        OwedKind(row.kind),
+        row.step,
+        row.recipient,
+        row.nonce,
+        dict(row.payload or {}),
+        row.attempts,
+        row.created_at,
+    )
+
+
+def add(session: AsyncSession, race_id: int, owed: NewOwed, now: datetime) -> None:
+    """Write a row in the caller's transaction; its commit wakes this process's dispatchers."""
+    session.add(
+        OutboxRow(
+            race_id=race_id,
+            kind=owed.kind.value,
+            step=owed.step,
+            recipient=owed.recipient,
+            nonce=nonce(race_id, owed.kind, owed.step, owed.recipient),
+            payload=dict(owed.payload),
+            created_at=now,
+        )
+    )
+    outbox_written(session)
+
+
+def add_all(session: AsyncSession, race_id: int, rows: Sequence[NewOwed], now: datetime) -> None:
+    for row in rows:
+        add(session, race_id, row, now)
+
+
+async def claim(db: Database, claimer: str, now: datetime, lease: float, limit: int = 8) -> list[Owed]:
+    """Claim up to ``limit`` rows, each the oldest undelivered row of its race, not claimed by anyone
+    else, not waiting out a retry: a lease of ``lease`` seconds for ``claimer``."""
+    older = aliased(OutboxRow)
+    first_of_its_race = ~exists().where(
+        col(older.race_id) == col(OutboxRow.race_id), col(older.done_at).is_(None), col(older.id) < col(OutboxRow.id)
+    )
+    query = (
+        select(OutboxRow)
+        .where(
+            col(OutboxRow.done_at).is_(None),
+            first_of_its_race,
+            or_(col(OutboxRow.claimed_until).is_(None), col(OutboxRow.claimed_until) < now),
+            or_(col(OutboxRow.retry_at).is_(None), col(OutboxRow.retry_at) <= now),
+        )
+        .order_by(col(OutboxRow.id))
+        .limit(limit)
+    )
+    if db.is_postgres:
+        query = query.with_for_update(skip_locked=True, of=OutboxRow)
+    async with db.sessions() as session, session.begin():
+        rows = list((await session.execute(query)).scalars())
+        if not rows:
+            return []
+        until = now + timedelta(seconds=lease)
+        await session.execute(
+            update(OutboxRow)
+            .where(col(OutboxRow.id).in_([r.id for r in rows]))
+            .values(claimed_by=claimer, claimed_until=until)
+            .execution_options(synchronize_session=False)
+        )
+        return [_owed(r) for r in rows]
+
+
+async def finish(db: Database, owed: Owed, claimer: str, delivery: Delivery, now: datetime) -> bool:
+    """Record a row delivered, with its ledger entries and the rows it owes in turn, in one transaction.
+    False when the row was already done (another dispatcher took it over after the lease ran out)."""
+    async with db.sessions() as session, session.begin():
+        done = await session.execute(
+            update(OutboxRow)
+            .where(col(OutboxRow.id) == owed.id, col(OutboxRow.done_at).is_(None))
+            .values(
+                done_at=now,
+                delivered=delivery.outcome is None,
+                outcome=delivery.outcome,
+                channel_id=delivery.channel_id,
+                message_id=delivery.message_id,
+                attempts=owed.attempts + 1,
+                claimed_until=None,
+            )
+            .execution_options(synchronize_session=False)
+        )
+        if int(getattr(done, "rowcount", 0)) != 1:
+            return False
+        for post in delivery.posts:
+            await ledger.add(session, owed.race_id, post, now)
+        add_all(session, owed.race_id, delivery.then, now)
+    return True
+
+
+async def retry_later(db: Database, owed: Owed, error: str, at: datetime) -> None:
+    """A transient failure: the row keeps its place in its race's queue and is tried again at ``at``."""
+    async with db.sessions() as session, session.begin():
+        await session.execute(
+            update(OutboxRow)
+            .where(col(OutboxRow.id) == owed.id, col(OutboxRow.done_at).is_(None))
+            .values(attempts=owed.attempts + 1, retry_at=at, outcome=error[:200], claimed_until=None)
+            .execution_options(synchronize_session=False)
+        )
+
+
+async def give_up(db: Database, owed: Owed, reason: str, now: datetime) -> None:
+    """A permanent failure, recorded: the row is done (not delivered), so the race's next rows go on."""
+    async with db.sessions() as session, session.begin():
+        await session.execute(
+            update(OutboxRow)
+            .where(col(OutboxRow.id) == owed.id, col(OutboxRow.done_at).is_(None))
+            .values(done_at=now, delivered=False, outcome=reason[:200], attempts=owed.attempts + 1, claimed_until=None)
+            .execution_options(synchronize_session=False)
+        )
+
+
+async def holders(db: Database, now: datetime) -> set[str]:
+    """Who holds a live claim now."""
+    async with db.sessions() as session:
+        rows = await session.execute(
+            select(col(OutboxRow.claimed_by))
+            .where(col(OutboxRow.done_at).is_(None), col(OutboxRow.claimed_until) >= now)
+            .distinct()
+        )
+        return {c for c in rows.scalars() if c}
+
+
+async def release(db: Database, claimer: str) -> int:
+    """Drop ``claimer``'s claims on rows not done (it stopped, or it is known dead): others may take them."""
+    async with db.sessions() as session, session.begin():
+        done = await session.execute(
+            update(OutboxRow)
+            .where(col(OutboxRow.claimed_by) == claimer, col(OutboxRow.done_at).is_(None))
+            .values(claimed_until=None)
+            .execution_options(synchronize_session=False)
+        )
+        return int(getattr(done, "rowcount", 0))
+
+
+async def rows_of(session: AsyncSession, race_id: int | None = None, *, pending: bool = False) -> list[Record]:
+    """The rows (of one race, or all), oldest first; ``pending``: only those not done yet."""
+    query = select(OutboxRow).order_by(col(OutboxRow.id))
+    if race_id is not None:
+        query = query.where(col(OutboxRow.race_id) == race_id)
+    if pending:
+        query = query.where(col(OutboxRow.done_at).is_(None))
+    rows = (await session.execute(query)).scalars()
+    return [Record(_owed(r), r.done_at, r.delivered, r.outcome, r.channel_id, r.message_id, r.claimed_by) for r in rows]
