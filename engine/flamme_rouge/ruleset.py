@@ -150,31 +150,45 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
     def resolve(
         self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
     ) -> tuple[RaceState, list[Event]]:
-        new = state.copy()
         events: list[Event] = []
+        return self._resolve(state, orders, events), events
+
+    def advance(
+        self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
+    ) -> RaceState:
+        """:meth:`resolve` without building the rounds' events (the rare setup steps still build theirs)."""
+        return self._resolve(state, orders, None)
+
+    def _resolve(self, state: RaceState, orders: Mapping[str, Order], events: list[Event] | None) -> RaceState:
+        """The new state after one step; its events appended to ``events`` (``None``: a round builds none)."""
+        new = state.copy()
         if state.phase == ENERGY:
-            events = play_round(new, dict(orders))
+            play_round(new, dict(orders), events)
             new.hands = {}
             new.cache.clear()
             # R-FR-6: only bot teams racing (every player has crossed): their rounds need nobody.
             while new.phase != DONE and not any(r.crossed == 0 and not r.bot for r in new.riders):
                 _advance(new)
-                events.extend(play_round(new, {}))
+                play_round(new, {}, events)
                 new.hands = {}
                 new.cache.clear()
-        elif state.phase == PLACE:
-            events = self._place(new, orders)
-        elif state.phase == BID:
-            rng = Rng(new.rng)
-            events = resolve_bids(new, dict(orders), rng)
-            new.rng = rng.state
-            new.hands = {}
-            if new.bid_round == 2 and len(new.bids) and all(len(v) == 3 for v in new.bids.values()):
-                events.extend(start_grid(new))
-        elif state.phase == CHOOSE:
-            events = self._choose(new, orders)
+        else:
+            said: list[Event] = []
+            if state.phase == PLACE:
+                said = self._place(new, orders)
+            elif state.phase == BID:
+                rng = Rng(new.rng)
+                said = resolve_bids(new, dict(orders), rng)
+                new.rng = rng.state
+                new.hands = {}
+                if new.bid_round == 2 and len(new.bids) and all(len(v) == 3 for v in new.bids.values()):
+                    said.extend(start_grid(new))
+            elif state.phase == CHOOSE:
+                said = self._choose(new, orders)
+            if events is not None:
+                events.extend(said)
         _advance(new)
-        return new, events
+        return new
 
     def _place(self, state: RaceState, orders: Mapping[str, Order]) -> list[Event]:
         entrant = state.turn_order[state.cursor]
