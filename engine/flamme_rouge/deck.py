@@ -8,7 +8,7 @@ second rider's hand exists only once the order reaches it (D27), yet nothing is 
 from __future__ import annotations
 
 from engine.flamme_rouge.cards import EXHAUSTION, shuffle
-from engine.flamme_rouge.state import RaceState
+from engine.flamme_rouge.state import Drawn, RaceState
 from engine.rng import Rng
 
 HAND_SIZE = 4
@@ -73,10 +73,16 @@ def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list
 def drawn(state: RaceState, index: int) -> list[int]:
     """Rider ``index``'s energy-phase hand now (``hand_of(state, index)[0]``), cached for this state: the
     strategies, ``validate`` and ``awaited`` all read it. Shared: callers must not change it."""
+    return drawn_all(state, index)[0]
+
+
+def drawn_all(state: RaceState, index: int) -> Drawn:
+    """:func:`hand_of` for the energy phase, cached for this state (``(hand, deck after, recycled after)``):
+    the hand :func:`drawn` reads, and the piles the round leaves. Shared: callers must not change the hand."""
     key = ("hand", index)
-    got: list[int] | None = state.cache.get(key)
+    got: Drawn | None = state.cache.get(key)
     if got is None:
-        got = state.cache[key] = hand_of(state, index)[0]
+        got = state.cache[key] = hand_of(state, index)
     return got
 
 

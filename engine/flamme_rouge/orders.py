@@ -211,6 +211,15 @@ def every_racing_team(state: RaceState) -> dict[str, list[str]]:
     return racing
 
 
+def every_choosing_team(state: RaceState) -> dict[str, list[str]]:
+    """Entrant -> the riders it chooses a card for (:func:`choosing_letters`), for every entrant that chooses
+    one (cached per state)."""
+    choosing: dict[str, list[str]] | None = state.cache.get("choosing")
+    if choosing is None:
+        choosing = _sort_out(state)[1]
+    return choosing
+
+
 def choosing_letters(state: RaceState, entrant: str) -> list[str]:
     """The racing riders the entrant chooses a card for: those with a card left in their deck or recycled
     pile. A rider with none plays its exhaustion card by itself (§9.1), so nobody is asked for it (cached

@@ -163,6 +163,10 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
         """The new state after one step; its events appended to ``events`` (``None``: a round builds none)."""
         new = state.copy()
         if state.phase == ENERGY:
+            # Until its first rider moves the copy is the same position: it keeps what the orders' checks and
+            # the bots have already worked out (each entrant's racing riders, the drawn hands). The round reads
+            # the cache only in its energy phase, before anything moves, and the cache is cleared after it.
+            new.cache.update(state.cache)
             play_round(new, dict(orders), events)
             new.hands = {}
             new.cache.clear()
