@@ -433,8 +433,10 @@ class Ruleset(ABC, Generic[S]):
     def advance(self, state: S, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None) -> S:
         """:meth:`resolve`'s new state without its events, for a rollout that never reads them
         (:func:`engine.race.rollout`: ``gregario simulate``, ``/stage analyse``). The same rules: the state
-        must be exactly the one ``resolve`` gives (the rollout tests compare them on seeded races). The
-        default resolves and drops the events; a system may skip building them."""
+        must be exactly the one ``resolve`` gives (the rollout tests compare them on seeded races). Unlike
+        ``resolve``, it may change ``state`` in place and return it: a rollout owns its state and never reads
+        the old one again. The default resolves and drops the events; a system may skip building them and
+        the copy."""
         return self.resolve(state, orders, meta)[0]
 
     @abstractmethod

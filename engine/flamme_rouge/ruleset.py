@@ -156,17 +156,26 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
     def advance(
         self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
     ) -> RaceState:
-        """:meth:`resolve` without building the rounds' events (the rare setup steps still build theirs)."""
-        return self._resolve(state, orders, None)
+        """:meth:`resolve` on ``state`` itself (no copy) and without building the rounds' events (the rare
+        setup steps still build theirs)."""
+        return self._resolve(state, orders, None, in_place=True)
 
-    def _resolve(self, state: RaceState, orders: Mapping[str, Order], events: list[Event] | None) -> RaceState:
-        """The new state after one step; its events appended to ``events`` (``None``: a round builds none)."""
-        new = state.copy()
-        if state.phase == ENERGY:
-            # Until its first rider moves the copy is the same position: it keeps what the orders' checks and
-            # the bots have already worked out (each entrant's racing riders, the drawn hands). The round reads
-            # the cache only in its energy phase, before anything moves, and the cache is cleared after it.
-            new.cache.update(state.cache)
+    def _resolve(
+        self, state: RaceState, orders: Mapping[str, Order], events: list[Event] | None, in_place: bool = False
+    ) -> RaceState:
+        """The new state after one step (``state`` itself, changed, when ``in_place``); its events appended to
+        ``events`` (``None``: a round builds none)."""
+        phase = state.phase
+        if in_place:
+            new = state
+        else:
+            new = state.copy()
+            if phase == ENERGY:
+                # Until its first rider moves the copy is the same position: it keeps what the orders' checks
+                # and the bots have worked out (each entrant's racing riders, the drawn hands). The round reads
+                # the cache only in its energy phase, before anything moves, and it is cleared after it.
+                new.cache.update(state.cache)
+        if phase == ENERGY:
             play_round(new, dict(orders), events)
             new.hands = {}
             new.cache.clear()
@@ -178,16 +187,16 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
                 new.cache.clear()
         else:
             said: list[Event] = []
-            if state.phase == PLACE:
+            if phase == PLACE:
                 said = self._place(new, orders)
-            elif state.phase == BID:
+            elif phase == BID:
                 rng = Rng(new.rng)
                 said = resolve_bids(new, dict(orders), rng)
                 new.rng = rng.state
                 new.hands = {}
                 if new.bid_round == 2 and len(new.bids) and all(len(v) == 3 for v in new.bids.values()):
                     said.extend(start_grid(new))
-            elif state.phase == CHOOSE:
+            elif phase == CHOOSE:
                 said = self._choose(new, orders)
             if events is not None:
                 events.extend(said)
