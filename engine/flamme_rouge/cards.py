@@ -41,8 +41,9 @@ def shuffle(cards: list[int], rng: Rng) -> None:
     """
     x = 0
     draw = rng.next64
+    refill = _REFILL
     for i in range(len(cards) - 1, 0, -1):
-        if x < _REFILL:
+        if x < refill:
             x = draw()
         x, j = divmod(x, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
