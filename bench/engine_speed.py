@@ -194,9 +194,17 @@ class Worker:
 
 # --- instruction counts ----------------------------------------------------------------------------
 def count(tree: str, name: str, mode: str, races: int) -> None:
-    """Play ``races`` races and exit (what valgrind counts)."""
+    """Play ``races`` races and exit (what valgrind counts), after a warm-up (imports, caches) and with the
+    objects alive before them frozen out of the garbage collector: otherwise whether a full collection of
+    the imported world happens to fall among the counted races moves the figure by millions."""
+    import gc
+
     sys.path.insert(0, tree)
-    play(BY_NAME[name], mode, races, 1)
+    config = BY_NAME[name]
+    play(config, mode, 3, 10**6)
+    gc.collect()
+    gc.freeze()
+    play(config, mode, races, 1)
 
 
 def instructions(tree: Path, name: str, mode: str, extra: int) -> float:

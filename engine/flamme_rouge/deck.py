@@ -73,7 +73,11 @@ def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list
 def drawn(state: RaceState, index: int) -> list[int]:
     """Rider ``index``'s energy-phase hand now (``hand_of(state, index)[0]``), cached for this state: the
     strategies, ``validate`` and ``awaited`` all read it. Shared: callers must not change it."""
-    return drawn_all(state, index)[0]
+    key = ("hand", index)  # drawn_all, spelt out: this runs for every rider of every bot's order
+    got: Drawn | None = state.cache.get(key)
+    if got is None:
+        got = state.cache[key] = hand_of(state, index)
+    return got[0]
 
 
 def drawn_all(state: RaceState, index: int) -> Drawn:

@@ -185,19 +185,22 @@ def _sort_out(state: RaceState) -> tuple[dict[str, list[str]], dict[str, list[st
     for r in state.riders:  # the riders of state.team(entrant) that have not crossed
         if r.crossed == 0 and r.owner and not r.bot:
             owner = r.owner
+            kind = r.kind
             got = racing.get(owner)
             if got is None:
-                racing[owner] = [r.kind]
+                racing[owner] = [kind]
             else:
-                got.append(r.kind)
-                got.sort()
+                got.append(kind)
+                if got[-2] > kind:  # a team's riders come Rouleur first: sorted already, as a rule
+                    got.sort()
             if r.deck or r.recycled:
                 got = choosing.get(owner)
                 if got is None:
-                    choosing[owner] = [r.kind]
+                    choosing[owner] = [kind]
                 else:
-                    got.append(r.kind)
-                    got.sort()
+                    got.append(kind)
+                    if got[-2] > kind:
+                        got.sort()
     state.cache["racing"] = racing
     state.cache["choosing"] = choosing
     return racing, choosing

@@ -37,7 +37,7 @@ from engine.flamme_rouge.state import (
     PLACE,
     RaceState,
 )
-from engine.flamme_rouge.strategies import auto_order
+from engine.flamme_rouge.strategies import auto_order, energy_order
 from engine.flamme_rouge.texts import preset_label, preset_summary, stage_board, summary
 from engine.flamme_rouge.track import catalogue
 from engine.flamme_rouge.views import private_view, public_view
@@ -226,8 +226,11 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
     ) -> Order:
         if strategy in BOT_TEAMS:
             return {}
-        kept = validate(state, entrant, partial, None).order if partial else None
-        return auto_order(state, entrant, kept, strategy)
+        if not partial:
+            if state.phase == ENERGY:  # the bots' every round: straight to the energy order
+                return energy_order(state, entrant, {}, strategy)
+            return auto_order(state, entrant, None, strategy)
+        return auto_order(state, entrant, validate(state, entrant, partial, None).order, strategy)
 
     def public_view(self, state: RaceState) -> dict[str, Any]:
         return public_view(state)
