@@ -222,7 +222,8 @@ class Race:
             else:
                 raise RecordError(f"no order from {who}", entrant=who)
             try:
-                if metas.get(who, {}).get("auto") is True:
+                kept = metas.get(who)
+                if kept is not None and kept.get("auto") is True:
                     checked = _complete_absent(ruleset, state, who, body)
                 else:
                     checked = ruleset.validate(state, who, body, None)
@@ -496,11 +497,12 @@ class Rollout:
     def result(self) -> Result:
         return self.ruleset.result(self.state)
 
-    def step(self, events: bool = False) -> list[Event]:
+    def step(self, events: bool = False, awaited: list[str] | None = None) -> list[Event]:
         """Resolve one step with every awaited bot's order; its events when ``events`` is true (else an
-        empty list: nothing is built)."""
+        empty list: nothing is built). ``awaited`` may pass ``awaited_ids`` just asked, to save asking twice."""
         ruleset, state, bots = self.ruleset, self.state, self.bots
-        awaited = ruleset.awaited_ids(state)
+        if awaited is None:
+            awaited = ruleset.awaited_ids(state)
         if not awaited and ruleset.finished(state):
             raise RecordError("the race is finished: no order is awaited")
         orders: dict[str, Order] = {}
@@ -542,7 +544,7 @@ class Rollout:
             awaited = ruleset.awaited_ids(self.state)
             if any(bots[who] is None for who in awaited) or (not awaited and ruleset.finished(self.state)):
                 break
-            said = self.step(want)
+            said = self.step(want, awaited)
             played += 1
             if on_events is not None:
                 on_events(said)

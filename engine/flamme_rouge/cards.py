@@ -42,10 +42,12 @@ def shuffle(cards: list[int], rng: Rng) -> None:
     x = 0
     draw = rng.next64
     refill = _REFILL
-    for i in range(len(cards) - 1, 0, -1):
+    for k in range(len(cards), 1, -1):  # k = i + 1 candidates for position i
         if x < refill:
             x = draw()
-        x, j = divmod(x, i + 1)
+        j = x % k  # divmod(x, k), without the call and its tuple
+        x //= k
+        i = k - 1
         cards[i], cards[j] = cards[j], cards[i]
 
 

@@ -306,7 +306,9 @@ def complete_energy(state: RaceState, entrant: str, order: Order) -> Validated |
         first = "r" if len(letters) > 1 else letters[0]  # every card is given: the Rouleur's hand is first
     elif first not in letters:
         return None
-    return _validated({"first": first, "cards": {k: cards[k] for k in letters}}, True)
+    # The cards in the riders' order (a copy: the caller's order stays its own).
+    chosen = dict(cards) if list(cards) == letters else {k: cards[k] for k in letters}
+    return _validated({"first": first, "cards": chosen}, True)
 
 
 def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:

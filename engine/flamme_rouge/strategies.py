@@ -66,6 +66,8 @@ def energy_order(state: RaceState, entrant: str, partial: Order, strategy: str |
         else:
             value = heuristic_card(state, i, hand)
         cards[letter] = value
+    if not given and first == letters[0]:
+        return {"first": first, "cards": cards}  # chosen in the riders' order already
     return {"first": first, "cards": {k: cards[k] for k in letters}}
 
 
