@@ -100,14 +100,19 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     pool = values
     if rider.kind == "s" and to_line > SPRINT_WINDOW and any(v != 9 for v in values):
         pool = [v for v in values if v != 9]  # keep the 9s for the sprint
-    key = ("expected", rider.owner)
+    owner = rider.owner
+    key = ("expected", owner)
     expected: set[int] | None = state.cache.get(key)
     if expected is None:
-        expected = state.cache[key] = {
-            r.square + (EXPECTED_MOVE if r.crossed == 0 else 0)
-            for r in state.riders
-            if r.square > 0 and not r.off and r.owner != rider.owner
-        }
+        # Where every rider on the track is expected (worked out once per state), then the other teams' part.
+        spots: list[tuple[str, int]] | None = state.cache.get("spots")
+        if spots is None:
+            spots = state.cache["spots"] = [
+                (r.owner, r.square + (EXPECTED_MOVE if r.crossed == 0 else 0))
+                for r in state.riders
+                if r.square > 0 and not r.off
+            ]
+        expected = state.cache[key] = {square for who, square in spots if who != owner}
     no_slip = track.no_slip
     best, best_score = pool[0], -1e9
     for v in pool:  # the first best score, as max() would give
