@@ -26,8 +26,9 @@ _MOVED = "{rider} plays {card} and moves from {from} to {to}."
 _BLOCKED = "{rider} is blocked short of square {target} and stops on {to}."
 _CROSSED = "{rider} crosses the finish line, {past} past it."
 _SLIPSTREAM = "{rider} slipstreams from {from} to {to}."
-"""The English templates of the round's commonest events (the catalogue's keys say the same); the round
-writes them out as f-strings (:func:`~engine.messages.event_of`)."""
+TEMPLATES = {"fr.move": _MOVED, "fr.blocked": _BLOCKED, "fr.cross": _CROSSED, "fr.slipstream": _SLIPSTREAM}
+"""The English templates of the round's commonest events, which the round writes out as f-strings
+(:func:`~engine.messages.event_of`); a test checks every such event's text against its template."""
 
 
 def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event] | None) -> dict[int, int]:
