@@ -279,20 +279,24 @@ def _line(label: str, r: dict[str, float]) -> str:
     )
 
 
-def side_by_side(ours: Worker, path: str, races: int, chunk: int) -> tuple[dict[str, float], dict[str, float]]:
-    """Issue 28's measurement: the first-card game and flamme-pourpre's in one process (the worker's),
-    alternating ``chunk``-race chunks; totals of both."""
-    mine: list[dict[str, float]] = []
+def side_by_side(
+    ours: Worker, path: str, races: int, chunk: int, modes: tuple[str, ...]
+) -> tuple[list[dict[str, float]], dict[str, float]]:
+    """Issue 28's measurement: the first-card game (in each of ``modes``) and flamme-pourpre's in one process
+    (the worker's), alternating ``chunk``-race chunks; the totals of each mode and of flamme-pourpre."""
+    mine: list[list[dict[str, float]]] = [[] for _ in modes]
     theirs: list[dict[str, float]] = []
-    ours.ask(f"play fr.first full 20 {10**6}")  # warm-up: imports and caches
+    for mode in modes:  # warm-up: imports and caches
+        ours.ask(f"play fr.first {mode} 20 {10**6}")
     ours.ask(f"pourpre {path} 5 {10**6}")
     done = 0
     while done < races:
         n = min(chunk, races - done)
-        mine.append(ours.ask(f"play fr.first full {n} {1 + done}"))
+        for k, mode in enumerate(modes):
+            mine[k].append(ours.ask(f"play fr.first {mode} {n} {1 + done}"))
         theirs.append(ours.ask(f"pourpre {path} {n} {1 + done}"))
         done += n
-    return _sum(mine), _sum(theirs)
+    return [_sum(m) for m in mine], _sum(theirs)
 
 
 def main() -> int:
@@ -369,17 +373,24 @@ def main() -> int:
                 f"\nflamme-pourpre side by side (one process, {args.pourpre_races} races, "
                 f"{args.pourpre_chunk}-race chunks alternating, CPU time): the first-card game"
             )
-            pairs = [(this, "this tree")] + ([(workers[1], args.baseline)] if base_path is not None else [])
-            for w, label in pairs:
-                mine, theirs = side_by_side(w, args.pourpre, args.pourpre_races, args.pourpre_chunk)
-                ratio = (mine["rounds"] / mine["cpu"]) / (theirs["rounds"] / theirs["cpu"])
+            has_rollout = not args.no_rollout and this.ask("has_rollout")["has"]
+            pairs = [(this, "this tree", ("full", "rollout") if has_rollout else ("full",))]
+            if base_path is not None:
+                pairs.append((workers[1], args.baseline, ("full",)))
+            for w, label, modes in pairs:
+                totals, theirs = side_by_side(w, args.pourpre, args.pourpre_races, args.pourpre_chunk, modes)
                 print(
-                    f"  {label:<12} {mine['races'] / mine['cpu']:7.1f} races/s"
-                    f" {mine['rounds'] / mine['cpu']:8.0f} rounds/s"
-                    f" ({mine['rounds'] / mine['races']:.2f} rounds a race); flamme-pourpre"
-                    f" {theirs['races'] / theirs['cpu']:7.1f} races/s {theirs['rounds'] / theirs['cpu']:8.0f} rounds/s"
-                    f" ({theirs['rounds'] / theirs['races']:.2f}); ratio {ratio:.2f}x rounds/s"
+                    f"  flamme-pourpre beside {label}: {theirs['races'] / theirs['cpu']:7.1f} races/s"
+                    f" {theirs['rounds'] / theirs['cpu']:8.0f} rounds/s"
+                    f" ({theirs['rounds'] / theirs['races']:.2f} rounds a race)"
                 )
+                for mode, mine in zip(modes, totals, strict=True):
+                    ratio = (mine["rounds"] / mine["cpu"]) / (theirs["rounds"] / theirs["cpu"])
+                    print(
+                        f"    {label} {mode:<8} {mine['races'] / mine['cpu']:7.1f} races/s"
+                        f" {mine['rounds'] / mine['cpu']:8.0f} rounds/s ({mine['rounds'] / mine['races']:.2f} rounds a"
+                        f" race): {ratio:.2f}x flamme-pourpre's rounds/s"
+                    )
     finally:
         for w in workers:
             w.close()
