@@ -3,6 +3,9 @@
 This is the one loop every front end shares (the terminal, ``simulate``, ``replay``, and the bot's
 race service): collect the awaited orders, fill in bots and absent players, resolve, and hand the step
 (its orders for the record, its events) to the caller. Nothing here knows which rule system it drives.
+
+Simulations (``gregario simulate``, ``/stage analyse``) play rollouts (:func:`rollout`) instead: the same races by the
+same rules on the same seeds, without a record, with events only when asked (:class:`Rollout`).
 """
 
 from __future__ import annotations

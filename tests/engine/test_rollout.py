@@ -71,15 +71,11 @@ def test_a_rollout_that_asks_for_events_gets_the_full_races_events(setting: tupl
         entrants = _entrants(system, seats, strategies, options, seed)
         _, events = _full(system, entrants, seed, stage, options)
         said: list[list[dict[str, Any]]] = []
-        checked = rollout(
-            system,
-            entrants,
-            seed,
-            stage,
-            options,
-            check=True,
-            on_events=lambda e: said.append([x.model_dump() for x in e]),
-        )
+
+        def keep(step: list[Any], into: list[list[dict[str, Any]]] = said) -> None:
+            into.append([x.model_dump() for x in step])
+
+        checked = rollout(system, entrants, seed, stage, options, check=True, on_events=keep)
         assert said == events
         assert checked.steps == len(events)
 
