@@ -101,4 +101,8 @@ def pick(hand: list[int], wanted: int) -> int | None:
 
 def hand_values(hand: list[int]) -> list[int]:
     """The values a player may name, ascending, one per distinct value."""
-    return sorted({2 if c == EXHAUSTION else c for c in hand})
+    values = set(hand)
+    if EXHAUSTION in values:  # D26: the exhaustion card is named 2
+        values.discard(EXHAUSTION)
+        values.add(2)
+    return sorted(values)

@@ -94,7 +94,17 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     to_line = track.finish - start
     values = hand_values(hand)
 
-    reach = {v: target_square(track, start, v, clip) - start for v in values}
+    # How far each value takes it from here (a pure function of the square and the value on this track with
+    # these options, which hold for the whole race: kept in the race's fixed data, shared by its states).
+    known: dict[tuple[int, int], int] | None = state.fixed.get("reach")
+    if known is None:
+        known = state.fixed["reach"] = {}
+    reach = {}
+    for v in values:
+        got = known.get((start, v))
+        if got is None:
+            got = known[(start, v)] = target_square(track, start, v, clip) - start
+        reach[v] = got
     if max(reach.values()) >= to_line:  # it can cross now: as far as possible (on equal reach, the smaller card)
         return max(values, key=lambda v: (reach[v], -v))
     pool = values
