@@ -199,6 +199,12 @@ def count(tree: str, name: str, mode: str, races: int) -> None:
     the imported world happens to fall among the counted races moves the figure by millions."""
     import gc
 
+    if name == "pourpre":  # flamme-pourpre's own game, from the checkout at ``tree``
+        pourpre(tree, 3, 10**6)
+        gc.collect()
+        gc.freeze()
+        pourpre(tree, races, 1)
+        return
     sys.path.insert(0, tree)
     config = BY_NAME[name]
     play(config, mode, 3, 10**6)
@@ -377,6 +383,9 @@ def main() -> int:
             pairs = [(this, "this tree", ("full", "rollout") if has_rollout else ("full",))]
             if base_path is not None:
                 pairs.append((workers[1], args.baseline, ("full",)))
+            if args.instructions:
+                counted = instructions(Path(args.pourpre), "pourpre", "full", args.count_races)
+                print(f"  instructions per race of flamme-pourpre's game: {counted / 1e6:.2f} M")
             for w, label, modes in pairs:
                 totals, theirs = side_by_side(w, args.pourpre, args.pourpre_races, args.pourpre_chunk, modes)
                 print(
