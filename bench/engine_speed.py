@@ -3,7 +3,8 @@
 Every configuration plays complete all-bot races: each system's default stage with its default bot at 4
 seats and at its most seats, and for Flamme Rouge also the *first-card game* (Firenze-Milano, four teams of
 Rouleur and Sprinteur on a random grid, each rider playing the first card of its drawn hand, until every
-rider has crossed) and the *heuristic game* (the same with the heuristic bot). Each side (the baseline, this
+rider has crossed) and the *heuristic game* (the same with the heuristic bot), and Tabella in live mode
+(its default is plan mode, one step a race). Each side (the baseline, this
 tree, and this tree's rollout mode where the tree has one) is a worker process of its own that imports the
 engine of its own tree (``python -I``, the tree first on ``sys.path``); the workers are sent chunks of the
 same seeded races in turn, alternating which goes first, so the load of a shared machine falls on every
@@ -70,6 +71,7 @@ CONFIGS: tuple[Config, ...] = (
     Config("fr.heuristic", "flamme_rouge", 4, ("heuristic",), "Firenze-Milano", {"grid": "random"}, races=500),
     Config("tabella.4", "tabella", 4, races=20),
     Config("tabella.20", "tabella", 20, races=4),
+    Config("tabella.live.4", "tabella", 4, options={"mode": "live"}, races=10),
     Config("wyscig.4", "wyscig", 4, races=10),
     Config("wyscig.6", "wyscig", 6, races=6),
     Config("mind_cycling.4", "mind_cycling", 4, races=60),
