@@ -3,6 +3,9 @@
 This is the one loop every front end shares (the terminal, ``simulate``, ``replay``, and the bot's
 race service): collect the awaited orders, fill in bots and absent players, resolve, and hand the step
 (its orders for the record, its events) to the caller. Nothing here knows which rule system it drives.
+
+Simulations (``gregario simulate``, ``/stage analyse``) play rollouts (:func:`rollout`) instead: the same races by the
+same rules on the same seeds, without a record, with events only when asked (:class:`Rollout`).
 """
 
 from __future__ import annotations
@@ -222,7 +225,8 @@ class Race:
             else:
                 raise RecordError(f"no order from {who}", entrant=who)
             try:
-                if metas.get(who, {}).get("auto") is True:
+                kept = metas.get(who)
+                if kept is not None and kept.get("auto") is True:
                     checked = _complete_absent(ruleset, state, who, body)
                 else:
                     checked = ruleset.validate(state, who, body, None)
@@ -441,3 +445,133 @@ def _name_the_part(ruleset: Ruleset[Any], record: RaceRecord) -> str | None:
                     text = text.replace(line, f"{name}.{key}: {key} belongs in {home}, not in {name}", 1)
             return text
     return None
+
+
+# --- rollouts: simulations ------------------------------------------------------------------------
+_BY_BOT = "bot"
+
+
+@dataclass(slots=True)
+class Rollout:
+    """An all-bot race played for its outcome alone (``gregario simulate``, ``/stage analyse``): the same
+    rules as :class:`Race` on the same seed (the same standings, step by step the same states), but no
+    record is written, events are built only when a step asks for them (:meth:`Ruleset.advance`), and the
+    bots' orders go to the rules as the rule system's own ``auto_order`` made them.
+
+    ``check`` validates every bot order as :class:`Race` does (tests and smoke runs); a production rollout
+    leaves it off, as the engine's own bot orders need no re-validation. A seat without a bot cannot
+    play in a rollout: the step that awaits it raises :class:`RecordError`, as :class:`Race` does when an
+    order is missing."""
+
+    ruleset: Ruleset[Any]
+    state: Any
+    bots: dict[str, str | None]
+    """Each entrant's strategy by id (``None``: a person, who never plays in a rollout)."""
+    check: bool = False
+    steps: int = 0
+    """Steps resolved so far."""
+
+    @classmethod
+    def start(
+        cls,
+        ruleset_id: str,
+        entrants: list[Entrant],
+        seed: int,
+        stage: dict[str, Any] | str | None = None,
+        options: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
+        *,
+        check: bool = False,
+    ) -> Rollout:
+        """A new rollout; a bad stage, options or entrants raise the :class:`RecordError` that
+        :meth:`Race.start` raises for them."""
+        ruleset = get_ruleset(ruleset_id)
+        try:
+            state = ruleset.new_race(stage, dict(options or {}), list(entrants), seed, setup)
+        except Exception:
+            Race.start(ruleset_id, entrants, seed, stage, options, setup)  # names what is wrong, as a race does
+            raise
+        return cls(ruleset, state, {e.id: e.bot for e in entrants}, check)
+
+    @property
+    def finished(self) -> bool:
+        return self.ruleset.finished(self.state)
+
+    def result(self) -> Result:
+        return self.ruleset.result(self.state)
+
+    def step(self, events: bool = False, awaited: list[str] | None = None) -> list[Event]:
+        """Resolve one step with every awaited bot's order; its events when ``events`` is true (else an
+        empty list: nothing is built). ``awaited`` may pass ``awaited_ids`` just asked, to save asking twice."""
+        ruleset, state, bots = self.ruleset, self.state, self.bots
+        if awaited is None:
+            awaited = ruleset.awaited_ids(state)
+        if not awaited and ruleset.finished(state):
+            raise RecordError("the race is finished: no order is awaited")
+        orders: dict[str, Order] = {}
+        meta: dict[str, dict[str, Any]] = {}
+        for who in awaited:
+            strategy = bots[who]
+            if strategy is None:
+                raise RecordError(f"no order from {who}", entrant=who)
+            order = ruleset.auto_order(state, who, None, strategy)
+            if self.check:
+                order = self._checked(who, order)
+            orders[who] = order
+            meta[who] = {"by": _BY_BOT}
+        self.steps += 1
+        if events:
+            self.state, said = ruleset.resolve(state, orders, meta or None)
+            return said
+        self.state = ruleset.advance(state, orders, meta or None)
+        return []
+
+    def _checked(self, who: str, order: Order) -> Order:
+        """A bot's order through the rules' check, as :class:`Race` checks it."""
+        try:
+            checked = self.ruleset.validate(self.state, who, order, None)
+        except OrderError as exc:
+            exc.entrant = who
+            raise
+        if not checked.complete:
+            raise RecordError(f"{who}'s bot sent an incomplete order", entrant=who)
+        return checked.order
+
+    def play(self, on_events: Callable[[list[Event]], object] | None = None, limit: int | None = None) -> int:
+        """Resolve steps while only bots are awaited (or nobody, and the race goes on), at most ``limit``;
+        each step's events to ``on_events`` (built only for it). Returns the number of steps played."""
+        ruleset, bots = self.ruleset, self.bots
+        played = 0
+        want = on_events is not None
+        while limit is None or played < limit:
+            awaited = ruleset.awaited_ids(self.state)
+            if any(bots[who] is None for who in awaited) or (not awaited and ruleset.finished(self.state)):
+                break
+            said = self.step(want, awaited)
+            played += 1
+            if on_events is not None:
+                on_events(said)
+        return played
+
+    def publish(self) -> list[Event]:
+        """Publish what the finished race held back (Tabella's Gazzetta), as :meth:`Race.publish` does."""
+        if self.ruleset.pending_announcement(self.state) is None:
+            return []
+        self.state, events = self.ruleset.publish(self.state)
+        return events
+
+
+def rollout(
+    ruleset_id: str,
+    entrants: list[Entrant],
+    seed: int,
+    stage: dict[str, Any] | str | None = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    check: bool = False,
+    on_events: Callable[[list[Event]], object] | None = None,
+) -> Rollout:
+    """An all-bot race played to its end (or to the first seat without a bot) in rollout mode."""
+    played = Rollout.start(ruleset_id, entrants, seed, stage, options, check=check)
+    played.play(on_events)
+    return played

@@ -20,6 +20,8 @@ Shape (after OpenSpiel's state API and python-chess's small vocabulary):
 - ``player_limits(stage, options) -> PlayerLimits``: how many entrants a race may have.
 - ``awaited_ids(state)`` and ``finished(state)``: what ``awaited`` and ``result`` would say (who, and
   whether the race is over), cheaply, for the driver's loop; defaults derive them from the full answers.
+- ``advance(state, orders, meta) -> state``: ``resolve`` without the events, for rollouts (simulations);
+  the default resolves and drops them.
 
 Orders are plain JSON objects (``dict``) at this boundary; each rule system validates them with its own
 pydantic models. Keys :data:`ORDER_META_KEYS` are bookkeeping of the race record, not part of the
@@ -427,6 +429,15 @@ class Ruleset(ABC, Generic[S]):
         """Resolve one step with every awaited entrant's complete, validated order (none at all when the
         step awaits nobody). ``meta`` holds each order's bookkeeping keys by entrant (the driver splits them
         off); most systems ignore it."""
+
+    def advance(self, state: S, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None) -> S:
+        """:meth:`resolve`'s new state without its events, for a rollout that never reads them
+        (:func:`engine.race.rollout`: ``gregario simulate``, ``/stage analyse``). The same rules: the state
+        must be exactly the one ``resolve`` gives (the rollout tests compare them on seeded races). Unlike
+        ``resolve``, it may change ``state`` in place and return it: a rollout owns its state and never reads
+        the old one again. The default resolves and drops the events; a system may skip building them and
+        the copy."""
+        return self.resolve(state, orders, meta)[0]
 
     @abstractmethod
     def auto_order(self, state: S, entrant: str, partial: Order | None = None, strategy: str | None = None) -> Order:

@@ -21,9 +21,10 @@ from pydantic import ValidationError
 from bot.cli.inputs import UsageError, brief, check_record_path, parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
-from engine.race import Race, StepPlayed
+from engine.race import Race, Rollout, StepPlayed
 from engine.record import RecordError
 from engine.registry import get_ruleset
+from engine.ruleset import Entrant
 from engine.validation import describe_validation_error
 
 
@@ -65,9 +66,9 @@ def simulate(args: argparse.Namespace) -> int:
     seats_by_strategy: Counter[str] = Counter()
     steps = 0
     unfinished = 0
-    last: Race | None = None
+    last: tuple[list[Entrant], int] | None = None
+    """The last race played: its entrants and seed."""
     print(f"{ruleset.name}: {args.races} races, stage {args.stage or 'default'}, seed {base_seed}", flush=True)
-    last_steps: list[dict[str, Any]] = []
     started = time.perf_counter()
     races = 0
     try:
@@ -75,17 +76,18 @@ def simulate(args: argparse.Namespace) -> int:
             seats = bot_seats(ruleset, players, strategies, start=0 if args.no_rotate else n)
             try:
                 entrants = ruleset.default_entrants(seats, options)
-                race = Race.start(ruleset.id, entrants, base_seed + n, stage=stage, options=options)
+                # A rollout: the same race as the full driver, without its record or events (the last race's
+                # record, when asked for, is played again through the full driver: the same seed, the same race).
+                played = Rollout.start(ruleset.id, entrants, base_seed + n, stage=stage, options=options)
             except ValidationError as exc:  # default_entrants reads the options before the race checks them
                 raise UsageError(brief(describe_validation_error(exc, "options"))) from None
             except RecordError as exc:
                 raise UsageError(brief(str(exc))) from None
-            kept: list[dict[str, Any]] = []
-            steps += race.play_bots_until_human(_recorder(kept) if args.record else None)
-            last, last_steps = race, kept
-            race.publish()  # news held back for later (Tabella's Gazzetta) counts in the final result
+            steps += played.play()
+            last = (entrants, base_seed + n)
+            played.publish()  # news held back for later (Tabella's Gazzetta) counts in the final result
             races += 1
-            result = race.result()
+            result = played.result()
             if not result.finished:
                 unfinished += 1
                 continue
@@ -99,7 +101,8 @@ def simulate(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"gregario simulate: interrupted after {races} of {args.races} races", file=sys.stderr)
         if args.record and last is not None:
-            return _save(args.record, last.record(last_steps).to_json(), 130)
+            race, kept = _full_race(ruleset.id, *last, stage, options)
+            return _save(args.record, race.record(kept).to_json(), 130)
         return 130
     elapsed = time.perf_counter() - started
     print(f"races per second: {races / elapsed:.1f}   steps per race: {steps / max(races, 1):.1f}")
@@ -115,10 +118,23 @@ def simulate(args: argparse.Namespace) -> int:
         print(f"  {strategy:<10} {count:>6}  per seat {count / seat_races:6.1%}  [{low:.1%}, {high:.1%}]")
     if last is not None:
         print("standings of the last race (the system's own classification):")
-        print(render_standings(last))
-    if args.record and last is not None:
-        return _save(args.record, last.record(last_steps).to_json(), 0)
+        race, kept = _full_race(ruleset.id, *last, stage, options)
+        print(render_standings(race))
+        if args.record:
+            return _save(args.record, race.record(kept).to_json(), 0)
     return 0
+
+
+def _full_race(
+    ruleset_id: str, entrants: list[Entrant], seed: int, stage: Any, options: dict[str, Any]
+) -> tuple[Race, list[dict[str, Any]]]:
+    """A race the rollout played, played again through the full driver (the same seed: the same race), with
+    its steps' orders for its record."""
+    race = Race.start(ruleset_id, entrants, seed, stage=stage, options=options)
+    kept: list[dict[str, Any]] = []
+    race.play_bots_until_human(_recorder(kept))
+    race.publish()
+    return race, kept
 
 
 def _save(path: str, record_json: str, status: int) -> int:

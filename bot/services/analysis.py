@@ -20,7 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.race import Race
+from engine.race import Rollout
 from engine.registry import get_ruleset
 from engine.ruleset import Entrant
 
@@ -81,12 +81,13 @@ def analyse(
     kinds: Counter[str] = Counter()
     for n in range(races):
         seats = _seats(rules.strategies, count, n)
-        race = Race.start(ruleset_id, seats, seed + n, stage=ground, options=dict(options or {}))
+        # A rollout: the race the full driver would play on this seed, without its record.
+        race = Rollout.start(ruleset_id, seats, seed + n, stage=ground, options=dict(options or {}))
         leaders: list[str | None] = []
         for _ in range(STEP_LIMIT):
             if race.finished:
                 break
-            for event in race.play_step({}).events:
+            for event in race.step(events=True):
                 kinds[event.kind] += 1
             standings = race.result().standings
             leaders.append(min(standings, key=lambda s: s.place).entrant if standings else None)
@@ -97,9 +98,9 @@ def analyse(
             continue
         found.finished += 1
         steps_total += len(leaders)
-        strategy_of = {e.id: e.bot or "" for e in race.header.entrants}
-        position_of = {e.id: i + 1 for i, e in enumerate(race.header.entrants)}
-        for e in race.header.entrants:
+        strategy_of = {e.id: e.bot or "" for e in seats}
+        position_of = {e.id: i + 1 for i, e in enumerate(seats)}
+        for e in seats:
             seats_strategy[strategy_of[e.id]] += 1
         winners = [s.entrant for s in result.standings if s.place == 1]
         for winner in winners:

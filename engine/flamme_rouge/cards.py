@@ -41,10 +41,13 @@ def shuffle(cards: list[int], rng: Rng) -> None:
     """
     x = 0
     draw = rng.next64
-    for i in range(len(cards) - 1, 0, -1):
-        if x < _REFILL:
+    refill = _REFILL
+    for k in range(len(cards), 1, -1):  # k = i + 1 candidates for position i
+        if x < refill:
             x = draw()
-        x, j = divmod(x, i + 1)
+        j = x % k  # divmod(x, k), without the call and its tuple
+        x //= k
+        i = k - 1
         cards[i], cards[j] = cards[j], cards[i]
 
 

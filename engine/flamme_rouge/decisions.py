@@ -14,7 +14,7 @@ from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of
 from engine.flamme_rouge.grid import free_start_positions
-from engine.flamme_rouge.orders import choosing_letters, free_riders
+from engine.flamme_rouge.orders import choosing_letters, every_choosing_team, free_riders
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.flamme_rouge.texts import (
     card_label,
@@ -55,7 +55,8 @@ def hand_info(letter: str, hand: list[int]) -> Message:
 def awaited_ids(state: RaceState) -> list[str]:
     """Who :func:`awaited` asks, in its order, without building the decisions."""
     if state.phase == ENERGY:
-        return [e["id"] for e in state.entrants if choosing_letters(state, e["id"])]
+        choosing = every_choosing_team(state)
+        return [e["id"] for e in state.entrants if e["id"] in choosing]
     if state.phase in (PLACE, CHOOSE):
         return [state.turn_order[state.cursor]]
     if state.phase == BID:

@@ -8,7 +8,7 @@ second rider's hand exists only once the order reaches it (D27), yet nothing is 
 from __future__ import annotations
 
 from engine.flamme_rouge.cards import EXHAUSTION, shuffle
-from engine.flamme_rouge.state import RaceState
+from engine.flamme_rouge.state import Drawn, RaceState
 from engine.rng import Rng
 
 HAND_SIZE = 4
@@ -73,10 +73,20 @@ def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list
 def drawn(state: RaceState, index: int) -> list[int]:
     """Rider ``index``'s energy-phase hand now (``hand_of(state, index)[0]``), cached for this state: the
     strategies, ``validate`` and ``awaited`` all read it. Shared: callers must not change it."""
-    key = ("hand", index)
-    got: list[int] | None = state.cache.get(key)
+    key = ("hand", index)  # drawn_all, spelt out: this runs for every rider of every bot's order
+    got: Drawn | None = state.cache.get(key)
     if got is None:
-        got = state.cache[key] = hand_of(state, index)[0]
+        got = state.cache[key] = hand_of(state, index)
+    return got[0]
+
+
+def drawn_all(state: RaceState, index: int) -> Drawn:
+    """:func:`hand_of` for the energy phase, cached for this state (``(hand, deck after, recycled after)``):
+    the hand :func:`drawn` reads, and the piles the round leaves. Shared: callers must not change the hand."""
+    key = ("hand", index)
+    got: Drawn | None = state.cache.get(key)
+    if got is None:
+        got = state.cache[key] = hand_of(state, index)
     return got
 
 
@@ -91,4 +101,8 @@ def pick(hand: list[int], wanted: int) -> int | None:
 
 def hand_values(hand: list[int]) -> list[int]:
     """The values a player may name, ascending, one per distinct value."""
-    return sorted({2 if c == EXHAUSTION else c for c in hand})
+    values = set(hand)
+    if EXHAUSTION in values:  # D26: the exhaustion card is named 2
+        values.discard(EXHAUSTION)
+        values.add(2)
+    return sorted(values)

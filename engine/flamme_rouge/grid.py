@@ -40,7 +40,12 @@ def free_start_positions(state: RaceState) -> list[int]:
     for p in range(1, n + 1):
         square = n - p + 1
         lanes_taken = taken.get(square)
-        if lanes_taken is None or any(lane not in lanes_taken for lane in range(1, lanes[square] + 1)):
+        # A free lane among 1..L: fewer than L of the taken lanes lie there (a count only when it could be full).
+        if (
+            lanes_taken is None
+            or len(lanes_taken) < lanes[square]
+            or sum(1 for lane in lanes_taken if 1 <= lane <= lanes[square]) < lanes[square]
+        ):
             out.append(p)
     return out
 
@@ -88,11 +93,15 @@ def place_randomly(state: RaceState, rng: Rng) -> list[Rider]:
     has a free lane."""
     todo = [r for r in state.riders if r.square == 0]
     rng.shuffle(todo)
+    positions = free_start_positions(state)
     for r in todo:
-        positions = free_start_positions(state)
         if not positions:
             raise ValueError("the start area is full")
-        place(state, r, square_of(state, rng.choice(positions)))
+        p = rng.choice(positions)
+        square = square_of(state, p)
+        place(state, r, square)
+        if not free_lane(state, square):  # only the square just taken can have filled up
+            positions.remove(p)
     return todo
 
 

@@ -62,11 +62,10 @@ def move(occ: Occupancy, track: Track, riders: list[Rider], index: int, target: 
         if row is None:
             row = occ[sq] = [-1] * lanes[sq]
             lane = 0
+        elif -1 in row:  # a test, not a ValueError caught: blocked moves are common in a pack
+            lane = row.index(-1)
         else:
-            try:
-                lane = row.index(-1)
-            except ValueError:
-                continue
+            continue
         row[lane] = index
         old = occ[start]
         old[rider.lane - 1] = -1

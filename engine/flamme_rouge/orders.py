@@ -185,19 +185,22 @@ def _sort_out(state: RaceState) -> tuple[dict[str, list[str]], dict[str, list[st
     for r in state.riders:  # the riders of state.team(entrant) that have not crossed
         if r.crossed == 0 and r.owner and not r.bot:
             owner = r.owner
+            kind = r.kind
             got = racing.get(owner)
             if got is None:
-                racing[owner] = [r.kind]
+                racing[owner] = [kind]
             else:
-                got.append(r.kind)
-                got.sort()
+                got.append(kind)
+                if got[-2] > kind:  # a team's riders come Rouleur first: sorted already, as a rule
+                    got.sort()
             if r.deck or r.recycled:
                 got = choosing.get(owner)
                 if got is None:
-                    choosing[owner] = [r.kind]
+                    choosing[owner] = [kind]
                 else:
-                    got.append(r.kind)
-                    got.sort()
+                    got.append(kind)
+                    if got[-2] > kind:
+                        got.sort()
     state.cache["racing"] = racing
     state.cache["choosing"] = choosing
     return racing, choosing
@@ -209,6 +212,15 @@ def every_racing_team(state: RaceState) -> dict[str, list[str]]:
     if racing is None:
         racing = _sort_out(state)[0]
     return racing
+
+
+def every_choosing_team(state: RaceState) -> dict[str, list[str]]:
+    """Entrant -> the riders it chooses a card for (:func:`choosing_letters`), for every entrant that chooses
+    one (cached per state)."""
+    choosing: dict[str, list[str]] | None = state.cache.get("choosing")
+    if choosing is None:
+        choosing = _sort_out(state)[1]
+    return choosing
 
 
 def choosing_letters(state: RaceState, entrant: str) -> list[str]:
@@ -294,7 +306,9 @@ def complete_energy(state: RaceState, entrant: str, order: Order) -> Validated |
         first = "r" if len(letters) > 1 else letters[0]  # every card is given: the Rouleur's hand is first
     elif first not in letters:
         return None
-    return _validated({"first": first, "cards": {k: cards[k] for k in letters}}, True)
+    # The cards in the riders' order (a copy: the caller's order stays its own).
+    chosen = dict(cards) if list(cards) == letters else {k: cards[k] for k in letters}
+    return _validated({"first": first, "cards": chosen}, True)
 
 
 def validate_energy(state: RaceState, entrant: str, body: Order, prev: Order) -> Validated:

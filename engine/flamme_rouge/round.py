@@ -6,14 +6,14 @@ Works on a copy of the state (``resolve`` makes it); the orders are already vali
 from __future__ import annotations
 
 from engine.flamme_rouge import cards as C
-from engine.flamme_rouge.deck import hand_of, pick
+from engine.flamme_rouge.deck import drawn_all, pick
 from engine.flamme_rouge.exhaustion import take_exhaustion
 from engine.flamme_rouge.movement import move, movement_order, occupancy, target_square
 from engine.flamme_rouge.orders import every_racing_team
 from engine.flamme_rouge.slipstream import slipstream
 from engine.flamme_rouge.state import DONE, MUSCLE, PELOTON, RaceState
 from engine.flamme_rouge.texts import card_name
-from engine.messages import Event, Message, event
+from engine.messages import Event, Message, event, event_of
 from engine.ruleset import Order
 
 PELOTON_FRONT_ATTACK, PELOTON_REAR_ATTACK = 2, 9
@@ -24,12 +24,17 @@ _PLAIN = frozenset(range(2, 10))
 
 _MOVED = "{rider} plays {card} and moves from {from} to {to}."
 _BLOCKED = "{rider} is blocked short of square {target} and stops on {to}."
+_CROSSED = "{rider} crosses the finish line, {past} past it."
 _SLIPSTREAM = "{rider} slipstreams from {from} to {to}."
+TEMPLATES = {"fr.move": _MOVED, "fr.blocked": _BLOCKED, "fr.cross": _CROSSED, "fr.slipstream": _SLIPSTREAM}
+"""The English templates of the round's commonest events, which the round writes out as f-strings
+(:func:`~engine.messages.event_of`); a test checks every such event's text against its template."""
 
 
-def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event]) -> dict[int, int]:
+def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event] | None) -> dict[int, int]:
     """The energy phase: each rider's chosen card is taken from its drawn hand, the rest recycled. A rider
-    without cards (deck and recycled pile empty) plays an exhaustion card by itself (§9.1): an event says so.
+    without cards (deck and recycled pile empty) plays an exhaustion card by itself (§9.1): an event says so
+    (``events`` is ``None`` in a rollout, which builds none).
 
     Returns rider index -> the card played (code); the moves reveal them.
     """
@@ -44,22 +49,24 @@ def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event]
                 continue
             if not rider.deck and not rider.recycled:
                 played[i] = C.EXHAUSTION
-                events.append(
-                    event(
-                        "fr.auto_exhaustion",
-                        "{rider} has no cards left and plays an exhaustion card ({card}) automatically.",
-                        rider=rider.id,
-                        card=2,
-                        auto=True,
+                if events is not None:
+                    events.append(
+                        event(
+                            "fr.auto_exhaustion",
+                            "{rider} has no cards left and plays an exhaustion card ({card}) automatically.",
+                            rider=rider.id,
+                            card=2,
+                            auto=True,
+                        )
                     )
-                )
                 continue
             wanted = chosen.get(rider.kind)
-            hand, deck, recycled = hand_of(state, i)
-            card = pick(hand, wanted) if isinstance(wanted, int) else None
+            shown, deck, recycled = drawn_all(state, i)  # the hand the bots and validate have already read
+            card = pick(shown, wanted) if isinstance(wanted, int) else None
             if card is None:  # validated orders always name a card of the hand; keep resolve total anyway
-                card = min(hand, key=C.value)
-            hand.remove(card)  # hand_of gives a fresh list
+                card = min(shown, key=C.value)
+            hand = shown[:]  # the cached hand is shared
+            hand.remove(card)
             rider.deck = deck
             rider.recycled = (*recycled, *hand)  # 5.1: the unchosen cards go onto the recycled pile
             played[i] = card
@@ -105,27 +112,31 @@ def flip_bots(state: RaceState, order: list[int]) -> tuple[dict[int, int], int |
     return values, card
 
 
-def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
-    """Resolve one round on ``state`` (a copy) and return its events."""
+def play_round(state: RaceState, orders: dict[str, Order], events: list[Event] | None) -> None:
+    """Resolve one round on ``state`` (a copy), its events appended to ``events``; ``None`` in a rollout,
+    where the same round is played and no event is built."""
     track = state.track
     riders = state.riders
     rnd = state.round
     clip = state.options["finish_overflow"] == "clip"
-    events: list[Event] = []
     played = energy_cards(state, orders, events)
     order = movement_order(riders)
     values, labels = C.VALUES, C.LABELS
+    say = events is not None
     # A special card (a player's exhaustion card) is named by a message, an energy card by its value.
     moves: dict[int, tuple[int, Message | str]] = {
-        i: (values[card], labels[card] if card in _PLAIN else card_name(card)) for i, card in played.items()
+        i: (values[card], (labels[card] if card in _PLAIN else card_name(card)) if say else "")
+        for i, card in played.items()
     }
     if len(played) < len(order):
         bot_values, peloton_card = flip_bots(state, order)
         for i, v in bot_values.items():
             moves[i] = (v, labels[v])
-        if peloton_card is not None and peloton_card >= 0:
+        if events is None or peloton_card is None:
+            pass
+        elif peloton_card >= 0:
             events.append(event("fr.peloton_card", "The Peloton turns up {card}.", card=card_name(peloton_card)))
-        elif peloton_card is not None:  # D20: an empty deck moves both riders 2
+        else:  # D20: an empty deck moves both riders 2
             events.append(
                 event(
                     "fr.peloton_empty",
@@ -143,37 +154,44 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
         start = r.square
         target = target_square(track, start, base, clip)
         sq, lane = move(occ, track, riders, i, target)
-        blocked = sq != target
-        rid = r.id
-        events.append(
-            event(
-                "fr.move",
-                _MOVED,
-                rider=rid,
-                card=card_label,
-                value=base,
-                **{"from": start},
-                to=sq,
-                lane=lane,
-                target=target,
-                blocked=blocked,
-            )
-        )
-        if blocked:  # the move's own message says where it went; this one why it stopped short
-            events.append(event("fr.blocked", _BLOCKED, rider=rid, target=target, to=sq))
         if sq >= finish:
             r.crossed = rnd
             r.past = sq - finish + 1
             crossed.append(i)
-            events.append(
-                event("fr.cross", "{rider} crosses the finish line, {past} past it.", rider=rid, past=r.past, round=rnd)
-            )
+        if events is None:
+            continue
+        blocked = sq != target
+        rid = r.id
+        # The texts are _MOVED, _BLOCKED and _CROSSED written out (event_of: this loop runs for every rider of
+        # every round; bench/identical.py checks the events byte for byte against a baseline).
+        data = {
+            "rider": rid,
+            "card": card_label,
+            "value": base,
+            "from": start,
+            "to": sq,
+            "lane": lane,
+            "target": target,
+            "blocked": blocked,
+        }
+        events.append(event_of("fr.move", data, f"{rid} plays {card_label} and moves from {start} to {sq}."))
+        if blocked:  # the move's own message says where it went; this one why it stopped short
+            data = {"rider": rid, "target": target, "to": sq}
+            events.append(event_of("fr.blocked", data, f"{rid} is blocked short of square {target} and stops on {sq}."))
+        if sq >= finish:
+            past = r.past
+            data = {"rider": rid, "past": past, "round": rnd}
+            events.append(event_of("fr.cross", data, f"{rid} crosses the finish line, {past} past it."))
     # --- end phase (5.3) -------------------------------------------------------------------------
-    for i, frm, to in slipstream(occ, track, riders):
-        rid = riders[i].id
-        events.append(event("fr.slipstream", _SLIPSTREAM, rider=rid, **{"from": frm}, to=to, lane=riders[i].lane))
+    shifts = slipstream(occ, track, riders)
+    if events is not None:
+        for i, frm, to in shifts:
+            r = riders[i]
+            rid = r.id
+            data = {"rider": rid, "from": frm, "to": to, "lane": r.lane}
+            events.append(event_of("fr.slipstream", data, f"{rid} slipstreams from {frm} to {to}."))
     tired = take_exhaustion(occ, riders, finish)
-    if tired:
+    if tired and events is not None:
         ids = [riders[i].id for i in tired]
         # A counted sentence (plural forms by ``count`` in a catalogue); English picks its form here.
         text = "{names} takes an exhaustion card." if len(ids) == 1 else "{names} take an exhaustion card."
@@ -185,6 +203,6 @@ def play_round(state: RaceState, orders: dict[str, Order]) -> list[Event]:
     done = bool(crossed) if finish_mode == "first" else all(r.crossed for r in riders)
     if done or (finish_mode == "first" and any(r.crossed for r in riders)):
         state.phase = DONE
-        events.append(event("fr.finish", "The race is over after round {round}.", round=rnd))
+        if events is not None:
+            events.append(event("fr.finish", "The race is over after round {round}.", round=rnd))
     state.round = rnd + 1
-    return events

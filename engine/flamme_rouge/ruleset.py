@@ -37,7 +37,7 @@ from engine.flamme_rouge.state import (
     PLACE,
     RaceState,
 )
-from engine.flamme_rouge.strategies import auto_order
+from engine.flamme_rouge.strategies import auto_order, energy_order
 from engine.flamme_rouge.texts import preset_label, preset_summary, stage_board, summary
 from engine.flamme_rouge.track import catalogue
 from engine.flamme_rouge.views import private_view, public_view
@@ -150,31 +150,58 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
     def resolve(
         self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
     ) -> tuple[RaceState, list[Event]]:
-        new = state.copy()
         events: list[Event] = []
-        if state.phase == ENERGY:
-            events = play_round(new, dict(orders))
+        return self._resolve(state, orders, events), events
+
+    def advance(
+        self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
+    ) -> RaceState:
+        """:meth:`resolve` on ``state`` itself (no copy) and without building the rounds' events (the rare
+        setup steps still build theirs)."""
+        return self._resolve(state, orders, None, in_place=True)
+
+    def _resolve(
+        self, state: RaceState, orders: Mapping[str, Order], events: list[Event] | None, in_place: bool = False
+    ) -> RaceState:
+        """The new state after one step (``state`` itself, changed, when ``in_place``); its events appended to
+        ``events`` (``None``: a round builds none)."""
+        phase = state.phase
+        if in_place:
+            new = state
+        else:
+            new = state.copy()
+            if phase == ENERGY:
+                # Until its first rider moves the copy is the same position: it keeps what the orders' checks
+                # and the bots have worked out (each entrant's racing riders, the drawn hands). The round reads
+                # the cache only in its energy phase, before anything moves, and it is cleared after it.
+                new.cache.update(state.cache)
+        if phase == ENERGY:
+            play_round(new, dict(orders), events)
             new.hands = {}
             new.cache.clear()
             # R-FR-6: only bot teams racing (every player has crossed): their rounds need nobody.
             while new.phase != DONE and not any(r.crossed == 0 and not r.bot for r in new.riders):
                 _advance(new)
-                events.extend(play_round(new, {}))
+                play_round(new, {}, events)
                 new.hands = {}
                 new.cache.clear()
-        elif state.phase == PLACE:
-            events = self._place(new, orders)
-        elif state.phase == BID:
-            rng = Rng(new.rng)
-            events = resolve_bids(new, dict(orders), rng)
-            new.rng = rng.state
-            new.hands = {}
-            if new.bid_round == 2 and len(new.bids) and all(len(v) == 3 for v in new.bids.values()):
-                events.extend(start_grid(new))
-        elif state.phase == CHOOSE:
-            events = self._choose(new, orders)
+        else:
+            said: list[Event] = []
+            if phase == PLACE:
+                said = self._place(new, orders)
+            elif phase == BID:
+                rng = Rng(new.rng)
+                said = resolve_bids(new, dict(orders), rng)
+                new.rng = rng.state
+                new.hands = {}
+                if new.bid_round == 2 and len(new.bids) and all(len(v) == 3 for v in new.bids.values()):
+                    said.extend(start_grid(new))
+            elif phase == CHOOSE:
+                said = self._choose(new, orders)
+            if events is not None:
+                events.extend(said)
         _advance(new)
-        return new, events
+        return new
 
     def _place(self, state: RaceState, orders: Mapping[str, Order]) -> list[Event]:
         entrant = state.turn_order[state.cursor]
@@ -199,8 +226,11 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
     ) -> Order:
         if strategy in BOT_TEAMS:
             return {}
-        kept = validate(state, entrant, partial, None).order if partial else None
-        return auto_order(state, entrant, kept, strategy)
+        if not partial:
+            if state.phase == ENERGY:  # the bots' every round: straight to the energy order
+                return energy_order(state, entrant, {}, strategy)
+            return auto_order(state, entrant, None, strategy)
+        return auto_order(state, entrant, validate(state, entrant, partial, None).order, strategy)
 
     def public_view(self, state: RaceState) -> dict[str, Any]:
         return public_view(state)

@@ -66,6 +66,8 @@ def energy_order(state: RaceState, entrant: str, partial: Order, strategy: str |
         else:
             value = heuristic_card(state, i, hand)
         cards[letter] = value
+    if not given and first == letters[0]:
+        return {"first": first, "cards": cards}  # chosen in the riders' order already
     return {"first": first, "cards": {k: cards[k] for k in letters}}
 
 
@@ -92,20 +94,35 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     to_line = track.finish - start
     values = hand_values(hand)
 
-    reach = {v: target_square(track, start, v, clip) - start for v in values}
+    # How far each value takes it from here (a pure function of the square and the value on this track with
+    # these options, which hold for the whole race: kept in the race's fixed data, shared by its states).
+    known: dict[tuple[int, int], int] | None = state.fixed.get("reach")
+    if known is None:
+        known = state.fixed["reach"] = {}
+    reach = {}
+    for v in values:
+        got = known.get((start, v))
+        if got is None:
+            got = known[(start, v)] = target_square(track, start, v, clip) - start
+        reach[v] = got
     if max(reach.values()) >= to_line:  # it can cross now: as far as possible (on equal reach, the smaller card)
         return max(values, key=lambda v: (reach[v], -v))
     pool = values
     if rider.kind == "s" and to_line > SPRINT_WINDOW and any(v != 9 for v in values):
         pool = [v for v in values if v != 9]  # keep the 9s for the sprint
-    key = ("expected", rider.owner)
+    owner = rider.owner
+    key = ("expected", owner)
     expected: set[int] | None = state.cache.get(key)
     if expected is None:
-        expected = state.cache[key] = {
-            r.square + (EXPECTED_MOVE if r.crossed == 0 else 0)
-            for r in state.riders
-            if r.square > 0 and not r.off and r.owner != rider.owner
-        }
+        # Where every rider on the track is expected (worked out once per state), then the other teams' part.
+        spots: list[tuple[str, int]] | None = state.cache.get("spots")
+        if spots is None:
+            spots = state.cache["spots"] = [
+                (r.owner, r.square + (EXPECTED_MOVE if r.crossed == 0 else 0))
+                for r in state.riders
+                if r.square > 0 and not r.off
+            ]
+        expected = state.cache[key] = {square for who, square in spots if who != owner}
     no_slip = track.no_slip
     best, best_score = pool[0], -1e9
     for v in pool:  # the first best score, as max() would give
