@@ -1,0 +1,200 @@
+"""The Italian, Polish and Bulgarian catalogues say everything the English one says, in the games' own words."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from importlib import resources
+from typing import Any
+
+import discord
+import pytest
+from babel import Locale
+
+from bot import create_bot
+from bot.exts import EXTENSIONS
+from bot.i18n import catalog, t
+from bot.settings import Settings
+from bot.translator import CatalogTranslator
+
+LANGUAGES = ("it", "pl", "bg")
+
+SAME_AS_ENGLISH: dict[str, set[str]] = {
+    # Texts that are the same words in the language as in English, on purpose: the rider types of Flamme
+    # Rouge (kept in Latin letters outside Bulgarian), the Tabella's Italian terms (R and V, Resistenza and
+    # Velocità, in its figures), "bot", the "+min" column's
+    # abbreviation, and Italian words English borrowed. Texts with no letters besides their placeholders
+    # (numbers, symbols) are allowed without being listed.
+    "it": {
+        "render.fr.type.rouleur",
+        "render.fr.type.sprinteur",
+        "render.tb.curvone",
+        "render.tb.strettoia",
+        "render.fr.weather",
+        "render.wk.col.minutes",
+        "league.bot_name",
+        "race.lobby.bot",
+        "render.tb.figures",
+    },
+    "pl": {
+        "render.fr.type.rouleur",
+        "render.fr.type.sprinteur",
+        "render.tb.curvone",
+        "render.tb.strettoia",
+        "render.wk.col.minutes",
+        "render.tb.figures",
+        "race.lobby.bot",
+    },
+    "bg": {"render.tb.curvone", "render.tb.strettoia", "render.tb.figures"},
+}
+
+EXPECTED_PLURAL_FORMS = {
+    # Counts that select each CLDR category, written out so a change in Babel's rules shows here.
+    "pl": {1: "one", 3: "few", 5: "many", 22: "few"},
+    "bg": {1: "one", 2: "other"},
+    "it": {1: "one", 2: "other"},
+}
+
+_ENGLISH = catalog("en")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+_CODE = re.compile(r"`[^`]*`|/[a-z_]+( [a-z_]+)*|\b\w+:<[^>]*>|\b\w+=\w+")
+
+
+def _forms(template: str | dict[str, str]) -> list[str]:
+    return list(template.values()) if isinstance(template, dict) else [template]
+
+
+def _fields(text: str) -> set[tuple[str, str | None, str | None]]:
+    """Each replacement field of a template: its name (with attribute or index), conversion and format."""
+    return {(name, conversion, spec) for _, name, spec, conversion in string.Formatter().parse(text) if name is not None}
+
+
+def _glossary() -> dict[str, dict[str, dict[str, Any]]]:
+    data: dict[str, dict[str, dict[str, Any]]] = json.loads(
+        resources.files("bot.i18n").joinpath("glossary.json").read_text(encoding="utf-8")
+    )
+    return data
+
+
+def _prose(text: str) -> str:
+    """A text without what stays as written in every language: placeholders, code, commands, option syntax."""
+    return _CODE.sub(" ", _PLACEHOLDER.sub(" ", text.replace("{{", "").replace("}}", "")))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_english_key_is_in_the_catalogue_with_the_same_placeholders(language: str) -> None:
+    """A reader in another language gets every sentence, with every value the English one shows."""
+    translated = catalog(language)
+    assert set(translated) == set(_ENGLISH), (set(_ENGLISH) - set(translated), set(translated) - set(_ENGLISH))
+    for key, english in _ENGLISH.items():
+        wanted = set().union(*(_fields(f) for f in _forms(english)))
+        forms = _forms(translated[key])
+        assert isinstance(translated[key], dict) == isinstance(english, dict), key
+        assert set().union(*(_fields(f) for f in forms)) == wanted, key
+        assert all(_fields(f) <= wanted for f in forms), key
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_counted_sentences_have_every_form_the_language_needs(language: str) -> None:
+    """Polish needs one, few, many and other; Italian one, many and other; Bulgarian one and other."""
+    needed = set(Locale.parse(language).plural_form.tags) | {"other"}
+    counted = [key for key, value in _ENGLISH.items() if isinstance(value, dict)]
+    assert counted
+    for key in counted:
+        forms = catalog(language)[key]
+        assert isinstance(forms, dict) and set(forms) == needed, (key, forms)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_each_plural_form_is_the_one_its_count_selects(language: str) -> None:
+    """1 etap, 3 etapy, 5 etapów, 22 etapy: t picks the form Babel's rule names for the count."""
+    for key, english in _ENGLISH.items():
+        if not isinstance(english, dict):
+            continue
+        forms = catalog(language)[key]
+        assert isinstance(forms, dict)
+        params = {name: 7 for text in forms.values() for name, _, _ in _fields(text) if name != "count"}
+        seen = set()
+        for count, category in EXPECTED_PLURAL_FORMS[language].items():
+            assert Locale.parse(language).plural_form(count) == category
+            text = t(key, language, count=count, **params)
+            assert text == forms[category].format(count=count, **params)
+            seen.add(text.replace(str(count), "#"))
+        assert len(seen) == len(set(EXPECTED_PLURAL_FORMS[language].values())), (key, seen)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_text_is_left_in_english(language: str) -> None:
+    """Every text is translated but the allowlisted terms and the texts that are only numbers and symbols."""
+    left = []
+    for key, english in _ENGLISH.items():
+        for category, text in (english.items() if isinstance(english, dict) else [("", english)]):
+            translated = catalog(language)[key]
+            mine = translated.get(category, "") if isinstance(translated, dict) else translated
+            if mine == text and re.search(r"[^\W\d_]", _PLACEHOLDER.sub("", text)) and key not in SAME_AS_ENGLISH[language]:
+                left.append(key)
+    assert not left
+    for key in SAME_AS_ENGLISH[language]:
+        assert catalog(language)[key] == _ENGLISH[key], f"{key} is translated now: take it off the allowlist"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_catalogue_uses_its_glossary(language: str) -> None:
+    """A text whose English names a game term names it with the glossary's word (inflected by its stem)."""
+    glossary = _glossary()[language]
+    misses = []
+    for key, english in _ENGLISH.items():
+        translated = catalog(language)[key]
+        for category, text in (english.items() if isinstance(english, dict) else [("", english)]):
+            mine = (translated.get(category, translated["other"]) if isinstance(translated, dict) else translated)
+            for term, entry in glossary.items():
+                if re.search(rf"\b{re.escape(term)}(s|es|ed|ing)?\b", _prose(text), re.IGNORECASE):
+                    prose = _prose(mine).lower()
+                    misses += [(key, term, stem) for stem in entry["stems"] if stem.lower() not in prose]
+    assert not misses
+
+
+def test_the_glossaries_keep_the_tabella_terms_italian() -> None:
+    """Resistenza, Vigorilla, Gomitata... are the same word in every language's glossary."""
+    glossaries = _glossary()
+    for term in ("Resistenza", "Velocità", "Vigorilla", "Gomitata", "Gancio di traino", "Scia", "Gazzetta"):
+        assert {glossaries[language][term]["term"] for language in LANGUAGES} == {term}
+
+
+def _payload_descriptions(payload: dict[str, Any], path: str = "") -> list[tuple[str, str, dict[str, str]]]:
+    """Every description of a command payload with its localisations: the command's, its options', down."""
+    here = f"{path} {payload['name']}".strip()
+    found = [(here, payload["description"], payload.get("description_localizations") or {})]
+    for option in payload.get("options") or []:
+        found += _payload_descriptions(option, here)
+    return found
+
+
+async def test_every_command_option_and_choice_is_described_in_each_language() -> None:
+    """Discord shows /race, /stage, /league... and their options in Italian, Polish and Bulgarian."""
+    bot = create_bot(Settings(_env_file=None, token=None, sync_commands=False))
+    try:
+        for name in EXTENSIONS:
+            await bot.load_extension(name)
+        translator = CatalogTranslator()
+        descriptions: list[tuple[str, str, dict[str, str]]] = []
+        keyed_choices: list[tuple[str, dict[str, str]]] = []
+        for command in bot.tree.get_commands():
+            payload = await command.get_translated_payload(bot.tree, translator)
+            descriptions += _payload_descriptions(payload)
+        for command in bot.tree.walk_commands():
+            for parameter in getattr(command, "_params", {}).values():
+                for choice in getattr(parameter, "choices", None) or []:
+                    if choice._locale_name.extras.get("key"):
+                        localised = (await choice.get_translated_payload(translator)).get("name_localizations", {})
+                        keyed_choices.append((f"{command.qualified_name} {parameter.name} {choice.name}", localised))
+        assert len(descriptions) > 60
+        for where, english, localised in descriptions:
+            for language in LANGUAGES:
+                text = localised.get(discord.Locale(language).value)
+                assert text and text != english and len(text) <= 100, (where, language, text)
+        for where, localised in keyed_choices:
+            assert {discord.Locale(language).value for language in LANGUAGES} <= set(localised), where
+    finally:
+        await bot.close()
