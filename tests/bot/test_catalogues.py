@@ -23,7 +23,7 @@ LANGUAGES = ("it", "pl", "bg")
 SAME_AS_ENGLISH: dict[str, set[str]] = {
     # Texts that are the same words in the language as in English, on purpose: the rider types of Flamme
     # Rouge (kept in Latin letters outside Bulgarian), the Tabella's Italian terms (R and V, Resistenza and
-    # Velocità, in its figures), "bot", the "+min" column's
+    # Velocità, in its figures), "bot", words Polish shares with English ("start", "sprinter"), the "+min" column's
     # abbreviation, and Italian words English borrowed. Texts with no letters besides their placeholders
     # (numbers, symbols) are allowed without being listed.
     "it": {
@@ -45,6 +45,11 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "render.wk.col.minutes",
         "render.tb.figures",
         "race.lobby.bot",
+        "league.bot_name",
+        "render.terrain.start",
+        "render.tb.start",
+        "race.button.start",
+        "render.mc.sprinter",
     },
     "bg": {"render.tb.curvone", "render.tb.strettoia", "render.tb.figures"},
 }
