@@ -72,7 +72,8 @@ def _forms(template: str | dict[str, str]) -> list[str]:
 
 def _fields(text: str) -> set[tuple[str, str | None, str | None]]:
     """Each replacement field of a template: its name (with attribute or index), conversion and format."""
-    return {(name, conversion, spec) for _, name, spec, conversion in string.Formatter().parse(text) if name is not None}
+    parsed = string.Formatter().parse(text)
+    return {(name, conversion, spec) for _, name, spec, conversion in parsed if name is not None}
 
 
 def _glossary() -> dict[str, dict[str, dict[str, Any]]]:
@@ -134,10 +135,11 @@ def test_no_text_is_left_in_english(language: str) -> None:
     """Every text is translated but the allowlisted terms and the texts that are only numbers and symbols."""
     left = []
     for key, english in _ENGLISH.items():
-        for category, text in (english.items() if isinstance(english, dict) else [("", english)]):
+        for category, text in english.items() if isinstance(english, dict) else [("", english)]:
             translated = catalog(language)[key]
             mine = translated.get(category, "") if isinstance(translated, dict) else translated
-            if mine == text and re.search(r"[^\W\d_]", _PLACEHOLDER.sub("", text)) and key not in SAME_AS_ENGLISH[language]:
+            has_words = re.search(r"[^\W\d_]", _PLACEHOLDER.sub("", text))
+            if mine == text and has_words and key not in SAME_AS_ENGLISH[language]:
                 left.append(key)
     assert not left
     for key in SAME_AS_ENGLISH[language]:
@@ -151,8 +153,8 @@ def test_the_catalogue_uses_its_glossary(language: str) -> None:
     misses = []
     for key, english in _ENGLISH.items():
         translated = catalog(language)[key]
-        for category, text in (english.items() if isinstance(english, dict) else [("", english)]):
-            mine = (translated.get(category, translated["other"]) if isinstance(translated, dict) else translated)
+        for category, text in english.items() if isinstance(english, dict) else [("", english)]:
+            mine = translated.get(category, translated["other"]) if isinstance(translated, dict) else translated
             for term, entry in glossary.items():
                 if re.search(rf"\b{re.escape(term)}(s|es|ed|ing)?\b", _prose(text), re.IGNORECASE):
                     prose = _prose(mine).lower()
