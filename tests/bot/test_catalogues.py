@@ -23,9 +23,9 @@ from bot.translator import CatalogTranslator
 from engine.keys import message_keys
 from engine.messages import Message
 from engine.ruleset import Entrant
+from tests.bot.engine_texts import english_templates
 from tests.engine.random_orders import random_order
 from tests.logged import LoggedRace
-from tests.bot.engine_texts import english_templates
 
 LANGUAGES = ("it", "pl", "bg")
 
