@@ -4,7 +4,9 @@ held to the same placeholders as the English they translate.
 The engine writes each message's English where it builds it (``msg``, ``cached_msg``, ``event``, ``plural``,
 ``OrderError.of`` and the systems' helpers around them, called with the key and the text first, or a
 ``(key, text)`` pair in a table of words); this walks the source for those literals.
-A key written only as an already-formatted text (``message_of`` with an f-string) has no template here.
+A key whose text is chosen by a condition or written as an f-string (``message_of``) is not a literal the walk
+can pair with its key; the most frequent of those in a race are read here by hand (:data:`WRITTEN_BY_CASE`),
+and a test renders whole races through the catalogues so a template that does not fit its message fails.
 """
 
 from __future__ import annotations
@@ -20,8 +22,22 @@ ENGINE = Path(race.__file__).resolve().parent
 Template = str | dict[str, str]
 
 
-def _text(node: ast.AST | None) -> str | None:
+def _text(node: ast.AST | None, constants: dict[str, str] | None = None) -> str | None:
+    if isinstance(node, ast.Name) and constants:
+        return constants.get(node.id)
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _constants(tree: ast.Module) -> dict[str, str]:
+    """A module's texts kept in constants (``_MOVED = "{rider} moves..."``), so a call naming one is read."""
+    found: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            text = _text(node.value)
+            if text is not None:
+                found.update({t.id: text for t in targets if isinstance(t, ast.Name)})
+    return {**WRITTEN_BY_CASE, **found}
 
 
 def _name(func: ast.AST) -> str:
@@ -30,22 +46,74 @@ def _name(func: ast.AST) -> str:
     return func.id if isinstance(func, ast.Name) else ""
 
 
+WRITTEN_BY_CASE: dict[str, Template] = {
+    # Flamme Rouge: the round's events and the words of the hand and the board
+    "fr.exhaustion": {"one": "{names} takes an exhaustion card.", "other": "{names} take an exhaustion card."},
+    "fr.info.hand": "{rider}'s hand: {cards}",
+    "fr.label.exhaustion_card": "{card} (exhaustion)",
+    "fr.terrain.start": "start",
+    "fr.terrain.flat": "flat",
+    "fr.terrain.ascent": "ascent",
+    "fr.terrain.descent": "descent",
+    "fr.terrain.supply": "supply",
+    "fr.terrain.cobbles": "cobbles",
+    "fr.terrain.finish": "finish",
+    # Tabella: the Gancio by case, the terrain words
+    "td.gancio.missed": "{name} reaches for {target_name}'s saddle with the Gancio, but {target_name} is not in the "
+    "same cell.",
+    "td.gancio.stole": "{name} hooks on to {target_name}: next move is free, and {target_name}'s Vigorilla changes "
+    "hands.",
+    "td.gancio.hooked": "{name} hooks on to {target_name}: next move is free (no full bottle to steal).",
+    "td.terrain.climb": "climb",
+    "td.terrain.descent": "descent",
+    "td.terrain.flat": "flat",
+    # Wyścig kolarski: the lap line and the stage's start
+    "wk.lap.pace": "{name} {speed} (leader)",
+    "wk.lap.lead": "{name} {speed} (takes the lead)",
+    "wk.lap.penalty": "{name} {speed} +{minutes} min",
+    "wk.shown.climb_card": "{card} ({climb_speed} on the climb)",
+    "wk.stage_start": {
+        "one": "Stage {stage} of {stages}: {name} leads with the yellow token; 1 card in the pile.",
+        "other": "Stage {stage} of {stages}: {name} leads with the yellow token; {count} cards in the pile.",
+    },
+    # Mind Cycling: the moves of a round
+    "mc.round_start": {
+        "one": "Round {round}: {count} cyclist on the road; {wind} in the wind.",
+        "other": "Round {round}: {count} cyclists on the road; {wind} in the wind.",
+    },
+    "mc.move": "{who} moves from row {from_row}, lane {from_lane} to row {row}, lane {lane} (steps: {taken} of {steps}).",
+    "mc.attack": "{who} attacks from row {from_row}, lane {from_lane} to row {row}, lane {lane} (steps: {taken} of "
+    "{steps}).",
+    "mc.move_finish": "{who} moves from row {from_row}, lane {from_lane} over the finish line (steps: {taken} of "
+    "{steps}).",
+    "mc.attack_finish": "{who} attacks from row {from_row}, lane {from_lane} over the finish line (steps: {taken} "
+    "of {steps}).",
+    "mc.wheel": "{who} wheels to row {row}, lane {lane}.",
+    "mc.relay": "{who} relays to row {row}, lane {lane}.",
+    "mc.sprint_exit": "{who} is the first out of the sprint section.",
+    "mc.mountain_exit": "{who} is the first out of the mountain section.",
+}
+"""Engine texts written by case, read from the source by hand (the walk cannot pair them with their keys)."""
+
+
 @cache
 def english_templates() -> dict[str, Template]:
     """Each engine key whose English template is a literal in the source: a template, or ``one``/``other``."""
     keys = message_keys()
     found: dict[str, Template] = {}
     for path in sorted(ENGINE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = _constants(tree)
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 args = node.args
                 name = _name(node.func)
                 if name not in {"event", "plural"} and len(args) >= 2:
-                    key, text = _text(args[0]), _text(args[1])
+                    key, text = _text(args[0]), _text(args[1], constants)
                     if key in keys and text is not None:
                         found.setdefault(key, text)
                 elif name == "event" and len(args) >= 2:
-                    kind, text = _text(args[0]), _text(args[1])
+                    kind, text = _text(args[0]), _text(args[1], constants)
                     key = _text(args[2]) if len(args) >= 3 else kind
                     if key in keys and text is not None:
                         found.setdefault(key, text)
@@ -57,4 +125,4 @@ def english_templates() -> dict[str, Template]:
                 key, text = _text(node.elts[0]), _text(node.elts[1])
                 if key in keys and text is not None:
                     found.setdefault(key, text)
-    return found
+    return {**WRITTEN_BY_CASE, **found}

@@ -129,6 +129,7 @@ SAME_IN_EVERY_LANGUAGE = {
     "td.choice.round_start",
     "td.field.start",
     "td.part.start",
+    "fr.terrain.start",
     "fr.card.attack",
 }
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
