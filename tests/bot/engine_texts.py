@@ -71,6 +71,8 @@ WRITTEN_BY_CASE: dict[str, Template] = {
     "wk.lap.pace": "{name} {speed} (leader)",
     "wk.lap.lead": "{name} {speed} (takes the lead)",
     "wk.lap.penalty": "{name} {speed} +{minutes} min",
+    "wk.lap.give_back": "{name} {speed} −{minutes} min",
+    "wk.lap.blocked": "{name} {speed} (no overtaking)",
     "wk.shown.climb_card": "{card} ({climb_speed} on the climb)",
     "wk.stage_start": {
         "one": "Stage {stage} of {stages}: {name} leads with the yellow token; 1 card in the pile.",
@@ -81,7 +83,8 @@ WRITTEN_BY_CASE: dict[str, Template] = {
         "one": "Round {round}: {count} cyclist on the road; {wind} in the wind.",
         "other": "Round {round}: {count} cyclists on the road; {wind} in the wind.",
     },
-    "mc.move": "{who} moves from row {from_row}, lane {from_lane} to row {row}, lane {lane} (steps: {taken} of {steps}).",
+    "mc.move": "{who} moves from row {from_row}, lane {from_lane} to row {row}, lane {lane} (steps: {taken} of "
+    "{steps}).",
     "mc.attack": "{who} attacks from row {from_row}, lane {from_lane} to row {row}, lane {lane} (steps: {taken} of "
     "{steps}).",
     "mc.move_finish": "{who} moves from row {from_row}, lane {from_lane} over the finish line (steps: {taken} of "
