@@ -115,6 +115,10 @@ def english_templates() -> dict[str, Template]:
                     key, text = _text(args[0]), _text(args[1], constants)
                     if key in keys and text is not None:
                         found.setdefault(key, text)
+                    elif name == "column" and len(args) >= 3:  # column(id, key, heading, ...)
+                        key, text = _text(args[1]), _text(args[2], constants)
+                        if key in keys and text is not None:
+                            found.setdefault(key, text)
                 elif name == "event" and len(args) >= 2:
                     kind, text = _text(args[0]), _text(args[1], constants)
                     key = _text(args[2]) if len(args) >= 3 else kind

@@ -131,6 +131,9 @@ SAME_IN_EVERY_LANGUAGE = {
     "td.part.start",
     "fr.terrain.start",
     "fr.card.attack",
+    "td.column.gazzetta",
+    "td.column.resistenza",
+    "td.column.velocita",
 }
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _CODE = re.compile(r"`[^`]*`|/[a-z_]+( [a-z_]+)*|\b\w+:<[^>]*>|\b\w+=\w+")
