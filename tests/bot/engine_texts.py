@@ -51,6 +51,9 @@ WRITTEN_BY_CASE: dict[str, Template] = {
     "fr.exhaustion": {"one": "{names} takes an exhaustion card.", "other": "{names} take an exhaustion card."},
     "fr.info.hand": "{rider}'s hand: {cards}",
     "fr.label.exhaustion_card": "{card} (exhaustion)",
+    "fr.nothing": "nothing",
+    "fr.rider.first": "first rider",
+    "fr.label.team_rider": "{colour} {rider}",
     "fr.terrain.start": "start",
     "fr.terrain.flat": "flat",
     "fr.terrain.ascent": "ascent",
@@ -67,12 +70,32 @@ WRITTEN_BY_CASE: dict[str, Template] = {
     "td.terrain.climb": "climb",
     "td.terrain.descent": "descent",
     "td.terrain.flat": "flat",
+    "td.gazzetta.caught": {
+        "one": "GAZZETTA DELLO SPORT — Doping inquiry! {names} drank the Bibitone and is ranked last.",
+        "other": "GAZZETTA DELLO SPORT — Doping inquiry! {names} drank the Bibitone and are ranked last.",
+    },
+    "td.gazzetta.nobody": "GAZZETTA DELLO SPORT — A doping inquiry makes the front page, but nobody in this race drank "
+    "a Bibitone.",
+    "td.gazzetta.clean": "GAZZETTA DELLO SPORT — No doping story on the front page today: the results stand.",
+    "td.gomitata.fails": "{name} throws a Gomitata at {target_name}, but it fails ({reason}): {name} falls, -2 R, -2 V"
+    "{clamp_text}{move_text}.",
+    "td.gomitata.falls": "{name} elbows {target_name}, who falls: -2 R, -2 V{clamp_text}{move_text}.",
+    "td.void": {
+        "one": "Only {count} rider started: the race is void and awards no points.",
+        "other": "Only {count} riders started: the race is void and awards no points.",
+    },
     # Wyścig kolarski: the lap line and the stage's start
     "wk.lap.pace": "{name} {speed} (leader)",
     "wk.lap.lead": "{name} {speed} (takes the lead)",
     "wk.lap.penalty": "{name} {speed} +{minutes} min",
     "wk.lap.give_back": "{name} {speed} −{minutes} min",
     "wk.lap.blocked": "{name} {speed} (no overtaking)",
+    "wk.redeal": {
+        "one": "{name} holds no speed card (1 descent): the hand is discarded and redrawn.",
+        "other": "{name} holds no speed card ({count} descents): the hand is discarded and redrawn.",
+    },
+    "wk.cards.none": "no speed card",
+    "wk.cards.not_dealt": "not dealt",
     "wk.shown.climb_card": "{card} ({climb_speed} on the climb)",
     "wk.stage_start": {
         "one": "Stage {stage} of {stages}: {name} leads with the yellow token; 1 card in the pile.",
@@ -92,6 +115,8 @@ WRITTEN_BY_CASE: dict[str, Template] = {
     "mc.attack_finish": "{who} attacks from row {from_row}, lane {from_lane} over the finish line (steps: {taken} "
     "of {steps}).",
     "mc.wheel": "{who} wheels to row {row}, lane {lane}.",
+    "mc.keep_bottle": "keep",
+    "mc.none": "none",
     "mc.relay": "{who} relays to row {row}, lane {lane}.",
     "mc.sprint_exit": "{who} is the first out of the sprint section.",
     "mc.mountain_exit": "{who} is the first out of the mountain section.",
