@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from baseline_tree import (  # noqa: E402  (the bench directory itself is on the path when run as a script)
+from baseline_tree import (
     DEFAULT_BASELINE,
     baseline_worktree,
     child_tree,
@@ -40,6 +40,9 @@ CONFIGS: list[tuple[str, str, int, dict[str, Any], Any]] = [
     ("flamme_rouge", "6 teams", 6, {}, None),
     ("tabella", "plan, 20 riders", 20, {"mode": "plan"}, None),
     ("tabella", "live, 20 riders", 20, {"mode": "live"}, None),
+    # the cautious bot models the others' own dodging in fields of 8 or fewer (bots.SMART_LIMIT): its most work
+    ("tabella", "plan, 8 riders", 8, {"mode": "plan"}, None),
+    ("tabella", "live, 8 riders", 8, {"mode": "live"}, None),
     ("wyscig", "8 players, 6 stages", 8, {"max_players": 8}, None),
     ("mind_cycling", "orders, 6 teams", 6, {"mode": "orders"}, None),
     ("mind_cycling", "live, 6 teams", 6, {"mode": "live"}, None),
@@ -71,7 +74,6 @@ def _start(ruleset_id: str, strategies: tuple[str, ...], players: int, n: int, o
 # --- children ------------------------------------------------------------------------------------
 def measure(decisions: int, only: list[str] | None) -> dict[str, Any]:
     """Every configuration's decision times (ns) by strategy, from races seeded 1000, 1001..."""
-    from engine.race import Race
     from engine.registry import get_ruleset
 
     out: dict[str, Any] = {}
@@ -82,7 +84,14 @@ def measure(decisions: int, only: list[str] | None) -> dict[str, Any]:
         times: dict[str, list[int]] = {s: [] for s in ruleset.strategies}
         plain = ruleset.auto_order
 
-        def timed(state: Any, entrant: str, partial: Any = None, strategy: str | None = None) -> Any:
+        def timed(
+            state: Any,
+            entrant: str,
+            partial: Any = None,
+            strategy: str | None = None,
+            plain: Any = plain,
+            times: Any = times,
+        ) -> Any:
             clock = time.process_time_ns
             started = clock()
             order = plain(state, entrant, partial, strategy)
@@ -101,18 +110,19 @@ def measure(decisions: int, only: list[str] | None) -> dict[str, Any]:
         finally:
             del ruleset.auto_order
         out[f"{ruleset_id}: {label}"] = {"races": races, "times": times}
-        print(f"  {ruleset_id}: {label}: {races} races", file=sys.stderr)
+        print(f"  {ruleset_id}: {label}: {races} races", file=sys.stderr, flush=True)
     return out
 
 
-def collect(positions: int) -> dict[str, Any]:
+def collect(positions: int, only: list[str] | None) -> dict[str, Any]:
     """``positions`` positions per rule system: dumped states and the bots deciding on them (one entry per
     step, every bot of that step, as the driver asks them), drawn evenly from races seeded 5000, 5001..."""
-    from engine.race import Race
     from engine.registry import get_ruleset
 
     out: list[dict[str, Any]] = []
     for ruleset_id in dict.fromkeys(c[0] for c in CONFIGS):
+        if only and ruleset_id not in only:
+            continue
         configs = [c for c in CONFIGS if c[0] == ruleset_id]
         ruleset = get_ruleset(ruleset_id)
         quota = -(-positions // len(configs))
@@ -120,7 +130,14 @@ def collect(positions: int) -> dict[str, Any]:
             steps: list[dict[str, Any]] = []
             plain = ruleset.auto_order
 
-            def seen(state: Any, entrant: str, partial: Any = None, strategy: str | None = None) -> Any:
+            def seen(
+                state: Any,
+                entrant: str,
+                partial: Any = None,
+                strategy: str | None = None,
+                plain: Any = plain,
+                steps: Any = steps,
+            ) -> Any:
                 if strategy is not None and partial is None:
                     if not steps or steps[-1].get("_state") is not state:
                         steps.append({"_state": state, "bots": []})
@@ -147,7 +164,7 @@ def collect(positions: int) -> dict[str, Any]:
             count = sum(len(e["bots"]) for e in picked)
             for entry in picked:
                 out.append({"ruleset": ruleset_id, "config": label, "state": entry["state"], "bots": entry["bots"]})
-            print(f"  {ruleset_id}: {label}: {count} positions of {total} ({n} races)", file=sys.stderr)
+            print(f"  {ruleset_id}: {label}: {count} positions of {total} ({n} races)", file=sys.stderr, flush=True)
     return {"positions": out}
 
 
@@ -191,7 +208,7 @@ def _timing(args: argparse.Namespace) -> int:
             line = f"  {strategy:<12} n={len(values):<6} p50 {p50:7.2f}  p95 {p95:7.2f}  p99 {p99:7.2f}  max {top:7.2f}"
             if theirs and config in theirs:
                 old = theirs[config]["times"][strategy]
-                b50, b95, b99, btop = _stats(old)
+                b50, b95, _, btop = _stats(old)
                 line += (
                     f"   | baseline n={len(old):<6} p50 {b50:7.2f}  p95 {b95:7.2f}  max {btop:7.2f}"
                     f"   | p50 {b50 / p50:6.1f}x  p95 {b95 / p95:6.1f}x faster"
@@ -205,7 +222,8 @@ def _positions(args: argparse.Namespace) -> int:
     script = Path(__file__).resolve()
     here = script.parent.parent
     with baseline_worktree(args.against) as tree, tempfile.TemporaryDirectory() as scratch:
-        found = run_child(script, tree, ["--collect", str(args.positions)])
+        only = ["--only", ",".join(args.only)] if args.only else []
+        found = run_child(script, tree, ["--collect", str(args.positions), *only])
         file = Path(scratch) / "positions.json"
         file.write_text(json.dumps(found["positions"]))
         theirs = run_child(script, tree, ["--decide", str(file)])
@@ -245,7 +263,7 @@ def main(argv: list[str]) -> int:
         if args.measure:
             print(json.dumps(measure(args.decisions, args.only)))
         elif args.collect:
-            print(json.dumps(collect(args.collect)))
+            print(json.dumps(collect(args.collect, args.only)))
         elif args.decide:
             print(json.dumps(decide(json.loads(Path(args.decide).read_text()))))
         return 0
