@@ -30,8 +30,9 @@ SYSTEMS = ("tabella", "wyscig", "mind_cycling")
 def combinations(only: list[str] | None) -> list[tuple[str, int, list[str], dict[str, Any], Any]]:
     """(rule system, players, strategies, options, stage): every preset with the system's first variant of
     ``bench/smoke.py``, then every variant."""
-    from engine.registry import get_ruleset
     from smoke import VARIANTS
+
+    from engine.registry import get_ruleset
 
     out = []
     for ruleset_id in SYSTEMS:
@@ -74,7 +75,9 @@ def digests(races: int, awaited: int, only: list[str] | None) -> dict[str, Any]:
                     digest.update(json.dumps(decisions, sort_keys=True, default=str).encode())
 
             if n < awaited:
-                digest.update(json.dumps([d.model_dump() for d in race.awaited()], sort_keys=True, default=str).encode())
+                digest.update(
+                    json.dumps([d.model_dump() for d in race.awaited()], sort_keys=True, default=str).encode()
+                )
             race.play_bots_until_human(keep)
             digest.update(json.dumps([e.model_dump() for e in race.publish()], sort_keys=True).encode())
             digest.update(race.record(steps).model_dump_json().encode())
@@ -109,7 +112,7 @@ def main(argv: list[str]) -> int:
     for name, found in mine.items():
         old = theirs[name]
         same = sum(a == b for a, b in zip(found["digests"], old["digests"], strict=True))
-        first = next((i for i, (a, b) in enumerate(zip(found["digests"], old["digests"])) if a != b), None)
+        first = next((i for i, (a, b) in enumerate(zip(found["digests"], old["digests"], strict=True)) if a != b), None)
         verdict = "identical" if first is None else f"DIFFERENT from race {first} (seed {first + 1})"
         different += first is not None
         print(

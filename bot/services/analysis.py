@@ -3,14 +3,15 @@
 The races run in a separate process of their own at low priority (``os.nice``), so live races (the
 engine workers, the event loop) stay responsive; one analysis runs at a time per server and the next
 waits its turn. The figures come only from the engine's generic interface: the steps played, each
-step's leader in ``result()`` (a race is *decided* at the step after which its winner led to the end),
-the winner's seat and strategy, the standings' numeric figures and the counts of event kinds. The
-same seed gives the same figures.
+step's leader (``Ruleset.leader``: who ``result()`` puts first; a race is *decided* at the step after which
+its winner led to the end), the winner's seat and strategy, the standings' numeric figures and the
+counts of event kinds. The same seed gives the same figures.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import multiprocessing
 import os
@@ -20,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.race import Race
+from engine.race import Race, StepPlayed
 from engine.registry import get_ruleset
 from engine.ruleset import Entrant
 
@@ -53,6 +54,10 @@ class Analysis:
     """The most frequent event kinds, per race."""
 
 
+class _StepLimit(Exception):
+    """A race still unfinished after :data:`STEP_LIMIT` steps: the analysis stops it there."""
+
+
 def _seats(strategies: tuple[str, ...], count: int, start: int) -> list[Entrant]:
     names = [strategies[(start + i) % len(strategies)] for i in range(count)]
     return [Entrant(id=f"bot{i + 1}", name=f"Bot {i + 1} ({s})", bot=s) for i, s in enumerate(names)]
@@ -83,13 +88,17 @@ def analyse(
         seats = _seats(rules.strategies, count, n)
         race = Race.start(ruleset_id, seats, seed + n, stage=ground, options=dict(options or {}))
         leaders: list[str | None] = []
-        for _ in range(STEP_LIMIT):
-            if race.finished:
-                break
-            for event in race.play_step({}).events:
+
+        def step(played: StepPlayed, race: Race = race, leaders: list[str | None] = leaders) -> None:
+            for event in played.events:
                 kinds[event.kind] += 1
-            standings = race.result().standings
-            leaders.append(min(standings, key=lambda s: s.place).entrant if standings else None)
+            leaders.append(rules.leader(race.state))  # what result() says, without building it
+            if len(leaders) >= STEP_LIMIT:
+                raise _StepLimit
+
+        # every seat is a bot: the driver's bot loop asks who is awaited without building the decisions
+        with contextlib.suppress(_StepLimit):
+            race.play_bots_until_human(step)
         for event in race.publish():
             kinds[event.kind] += 1
         result = race.result()

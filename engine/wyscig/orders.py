@@ -126,6 +126,55 @@ def check_order(
     if previous:
         merged.update(as_order(state, entrant, previous))
     merged.update(as_order(state, entrant, order))
+    card, descents = _card_play(merged)
+    player = state.player(entrant)
+    if card is not None and card not in player.speeds:
+        hand = texts.hand(player.speeds, player.descents)
+        if not MIN_SPEED <= card <= MAX_SPEED:
+            raise OrderError.of(
+                "wk.no_such_card",
+                "There is no {card} card: speed cards go from 39 to 50. Your hand is {hand}.",
+                card=card,
+                hand=hand,
+            )
+        raise OrderError.of("wk.card_not_in_hand", "You hold no {card}: your hand is {hand}.", card=card, hand=hand)
+    if descents is not None:
+        if descents < 0:
+            raise OrderError.of(
+                "wk.negative_descents", "You can't play {descents} descent cards: 0 or more.", descents=descents
+            )
+        if descents > player.descents:
+            raise OrderError(
+                plural(
+                    "wk.too_many_descents",
+                    player.descents,
+                    "You hold 1 descent card: you can't add {descents}. Your hand is {hand}.",
+                    "You hold {count} descent cards: you can't add {descents}. Your hand is {hand}.",
+                    held=player.descents,
+                    descents=descents,
+                    hand=texts.hand(player.speeds, player.descents),
+                )
+            )
+    normal: Order = {}
+    if card is not None:
+        normal["card"] = card
+        normal["descents"] = descents or 0
+    elif descents is not None:
+        normal["descents"] = descents
+    return normal, card is not None
+
+
+_FIELDS = frozenset(CardPlay.model_fields)
+
+
+def _card_play(merged: dict[str, Any]) -> tuple[int | None, int | None]:
+    """The card and descents of an order object, as :class:`CardPlay` reads them; raises ``OrderError``.
+
+    An object of plain integers (or nulls) under the model's own keys -- what every panel, bot and record
+    sends -- is read directly: the model would accept it as it is. Anything else (a number as text, a
+    float, an unknown key, ``true``) goes through the model, which accepts or names the problem."""
+    if _FIELDS.issuperset(merged) and all(v is None or type(v) is int for v in merged.values()):
+        return merged.get("card"), merged.get("descents")
     try:
         model = CardPlay.model_validate(merged)
     except ValidationError as exc:
@@ -137,43 +186,7 @@ def check_order(
             field=field,
             problem=texts.field_problem(err["type"], err["msg"]),
         ) from exc
-    player = state.player(entrant)
-    hand = texts.hand(player.speeds, player.descents)
-    if model.card is not None and model.card not in player.speeds:
-        if not MIN_SPEED <= model.card <= MAX_SPEED:
-            raise OrderError.of(
-                "wk.no_such_card",
-                "There is no {card} card: speed cards go from 39 to 50. Your hand is {hand}.",
-                card=model.card,
-                hand=hand,
-            )
-        raise OrderError.of(
-            "wk.card_not_in_hand", "You hold no {card}: your hand is {hand}.", card=model.card, hand=hand
-        )
-    if model.descents is not None:
-        if model.descents < 0:
-            raise OrderError.of(
-                "wk.negative_descents", "You can't play {descents} descent cards: 0 or more.", descents=model.descents
-            )
-        if model.descents > player.descents:
-            raise OrderError(
-                plural(
-                    "wk.too_many_descents",
-                    player.descents,
-                    "You hold 1 descent card: you can't add {descents}. Your hand is {hand}.",
-                    "You hold {count} descent cards: you can't add {descents}. Your hand is {hand}.",
-                    held=player.descents,
-                    descents=model.descents,
-                    hand=hand,
-                )
-            )
-    normal: Order = {}
-    if model.card is not None:
-        normal["card"] = model.card
-        normal["descents"] = model.descents or 0
-    elif model.descents is not None:
-        normal["descents"] = model.descents
-    return normal, model.card is not None
+    return model.card, model.descents
 
 
 def partial_of(state: RaceState, entrant: str, partial: Mapping[str, Order] | None) -> Order:
