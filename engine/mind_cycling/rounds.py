@@ -30,10 +30,11 @@ SOLO_FINISHERS = 4
 def possible_passes(state: RaceState) -> dict[str, str]:
     """D12: blue domestique -> the black-based team-mate directly behind it (bases at the round start)."""
     passes: dict[str, str] = {}
+    occupied = state.where()
     for c in state.cyclists.values():
         if not (c.on_road and c.role == "domestique" and c.bottle):
             continue
-        behind = state.at(c.row - 1, c.lane)
+        behind = occupied.get((c.row - 1, c.lane))
         if behind is not None and behind.entrant == c.entrant and not behind.bottle:
             passes[c.key] = behind.key
     return passes
@@ -248,13 +249,15 @@ def ride(
     seeking = not plan
     taken = 0
     crossing = False
+    # Nobody else moves during this move, and its own space is never a step ahead: who blocks is fixed now.
+    occupied = state.where()
     while taken < steps:
         step: str | None = None
         if not seeking and taken >= len(plan):
             seeking = True
         if not seeking:
             wanted = plan[taken]
-            if can_enter(state, *step_target(c.row, c.lane, wanted)):
+            if can_enter(state, *step_target(c.row, c.lane, wanted), occupied):
                 step = wanted
             else:
                 seeking = True
@@ -270,7 +273,7 @@ def ride(
                     )
                 )
         if seeking:
-            step = seek_step(state, c.row, c.lane, target_lane)
+            step = seek_step(state, c.row, c.lane, target_lane, occupied)
             if step is None:
                 break
         assert step is not None

@@ -223,6 +223,16 @@ class RaceState:
         c = self.cyclists[key]
         return f"{self.names.get(c.entrant, c.entrant)} #{c.number}"
 
+    def where(self) -> dict[tuple[int, int], Cyclist]:
+        """The cyclists on the road by their space, as :meth:`at` finds them (the first in the state's order
+        should two share one): one pass for the many look-ups of a move, a round's start or a plan, while
+        nobody moves."""
+        found: dict[tuple[int, int], Cyclist] = {}
+        for c in self.cyclists.values():
+            if c.placed and not c.crossed:
+                found.setdefault((c.row, c.lane), c)
+        return found
+
     def at(self, row: int, lane: int) -> Cyclist | None:
         """The cyclist on the road on (row, lane), if any."""
         for c in self.cyclists.values():

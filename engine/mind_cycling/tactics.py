@@ -87,17 +87,18 @@ def plan_team(
 ) -> dict[int, dict[str, Any]]:
     """The best intent of each of ``entrant``'s riders on the road; ``fixed`` holds actions already chosen."""
     ctx = start_round(state, [])  # wind, trains and who is in front of whom, from the positions now
+    occupied = state.where()
     ends: dict[str, Plan] = {}
     for k in ctx.order:
         other = state.cyclists[k]
-        ends[k] = Plan("move", other.row + planned_maximum(state, other, other.bottle), other.lane)
+        ends[k] = Plan("move", other.row + planned_maximum(state, other, other.bottle, occupied), other.lane)
     riders = [state.cyclists[k] for k in ctx.order if state.cyclists[k].entrant == entrant]
     attackers: set[str] = set()
     mates: list[Plan] = []
     plans: dict[int, dict[str, Any]] = {}
     for c in riders:
         bottle = bottles[c.number]
-        top = planned_maximum(state, c, bottle)
+        top = planned_maximum(state, c, bottle, occupied)
         taken = {(p.row, p.lane) for k, p in ends.items() if k != c.key}
         options = [Plan("move", c.row + top, c.lane)]
         line_up = _line_up(state, c, top, mates, taken)
