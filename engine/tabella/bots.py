@@ -23,6 +23,10 @@ from engine.tabella.table import ROW_NAMES, Course
 
 STRATEGIES = ("cautious", "aggressive")
 STEP = {"S": -1, "D": 1, "R": 0}
+DIRECTIONS = (("R", 0), ("S", -1), ("D", 1))
+"""The directions in the order the route search tries them (the order decides equal routes)."""
+EFFORTS = (5, 4, 3, 2, 1)
+"""Efforts in the order the route search tries them: between equal routes the higher effort wins."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,17 @@ def best_route(
     randbelow = rng.randbelow if rng is not None else None
     # (pair, row) -> (score, effort, direction, next row): the best first move from there
     memo: dict[tuple[int, int], tuple[tuple[float, int], int, str, int]] = {}
+    # (row, pair) -> what each effort is worth there before the noise: worth less the victim risk
+    bases: dict[tuple[int, int], list[float]] = {}
+
+    def base_of(nxt: int, pair: int) -> list[float]:
+        worth_of = worths[nxt][pair]
+        if crowd is None:
+            found = [worth - 0.0 for worth in worth_of]
+        else:
+            found = [0.0] + [worth_of[e] - _risk(cells, nxt, pair, e, crowd) for e in range(1, 6)]
+        bases[(nxt, pair)] = found
+        return found
 
     def go(pair: int, at: int) -> tuple[float, int]:
         if pair > 5:
@@ -178,24 +193,31 @@ def best_route(
         found = memo.get((pair, at))
         if found is not None:
             return found[0]
-        best: tuple[tuple[float, int], int, str, int] | None = None
-        for direction in ("R", "S", "D"):
-            nxt = at + STEP[direction]
+        best_total = 0.0
+        best_tie = 0
+        choice: tuple[int, str, int] | None = None
+        for direction, step in DIRECTIONS:
+            nxt = at + step
             if not 0 <= nxt <= 2:
                 continue
-            worth_of = worths[nxt][pair]
-            for effort in (5, 4, 3, 2, 1):
-                worth = worth_of[effort]
-                value = worth - (_risk(cells, nxt, pair, effort, crowd) if crowd is not None else 0.0)
+            base = bases.get((nxt, pair)) or base_of(nxt, pair)
+            rest: float | None = None
+            rest_tie = 0
+            for effort in EFFORTS:
+                value = base[effort]
                 if noisy:
                     value += jitter * random()  # type: ignore[misc]  # riders of one mind should not all pick one line
-                rest, rest_tie = go(pair + 1, nxt)
-                score = (value + rest, rest_tie + (randbelow(1000) if randbelow is not None else 0))
-                if best is None or score > best[0]:
-                    best = (score, effort, direction, nxt)
-        assert best is not None
-        memo[(pair, at)] = best
-        return best[0]
+                if rest is None:
+                    # searched once, after the first effort's noise (the draws keep their order); then kept
+                    rest, rest_tie = go(pair + 1, nxt)
+                total = value + rest
+                tie = rest_tie + (randbelow(1000) if randbelow is not None else 0)
+                # (total, tie) > the best so far, as tuples compare
+                if choice is None or total > best_total or (total == best_total and tie > best_tie):
+                    best_total, best_tie, choice = total, tie, (effort, direction, nxt)
+        assert choice is not None
+        memo[(pair, at)] = ((best_total, best_tie), *choice)
+        return (best_total, best_tie)
 
     go(first, row)
     legs = []
