@@ -5,7 +5,7 @@
 For each rule system's default stage (Wyścig: 6 stages), in a fresh process per tree and system (this
 tree, then ``COMMIT``, default ``da5f9a8``, checked out in a temporary git worktree, alternating system by
 system): the wall-clock seconds of ``Analyser.run`` -- the bot's own path, the races in its separate
-low-priority process, started beforehand by a one-race analysis outside the figures -- and the CPU
+low-priority processes, started beforehand by a four-race analysis outside the figures -- and the CPU
 seconds of the same analysis run inline (``analyse``). The figures of the two runs of a tree must agree,
 and so must the two trees' (the same seeds give the same analysis). Prints seconds and ratios.
 """
@@ -32,7 +32,8 @@ async def _through_the_analyser(system: str, races: int, seed: int) -> tuple[flo
 
     analyser = Analyser()
     try:
-        await analyser.run(0, system, None, 1, seed)  # the process starts (spawn) outside the figures
+        # the processes start (spawn, imports) outside the figures: one race for each (the baseline has one)
+        await analyser.run(0, system, None, 4, seed)
         started = time.perf_counter()
         found = await analyser.run(1, system, None, races, seed)
         return time.perf_counter() - started, found

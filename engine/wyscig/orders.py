@@ -75,6 +75,8 @@ def _syntax_error(state: RaceState, entrant: str, text: str) -> OrderError:
 
 def as_order(state: RaceState, entrant: str, order: Order | str) -> Order:
     """The order as a JSON object, text syntax parsed (the driver has taken the bookkeeping keys out)."""
+    if type(order) is dict and "text" not in order:
+        return dict(order)  # the usual JSON object, without the costlier checks below
     if isinstance(order, str):
         return parse_text(state, entrant, order)
     if not isinstance(order, Mapping):
@@ -116,15 +118,13 @@ def check_order(
     state: RaceState, entrant: str, order: Order | str, previous: Order | None = None
 ) -> tuple[Order, bool]:
     """The merged, normalised order and whether it is complete; raises ``OrderError``."""
-    if not isinstance(order, (str, Mapping)):
+    if type(order) is not dict and not isinstance(order, (str, Mapping)):
         raise _not_an_order(order)
     text = order if isinstance(order, str) else order.get("text")
     if isinstance(text, str) and _HAND.match(text) and entrant in state.players:
         parse_text(state, entrant, text)  # `hand` answers at any time, not only on your turn (§8.1)
     check_turn(state, entrant)
-    merged: dict[str, Any] = {}
-    if previous:
-        merged.update(as_order(state, entrant, previous))
+    merged: dict[str, Any] = as_order(state, entrant, previous) if previous else {}
     merged.update(as_order(state, entrant, order))
     card, descents = _card_play(merged)
     player = state.player(entrant)
@@ -173,8 +173,13 @@ def _card_play(merged: dict[str, Any]) -> tuple[int | None, int | None]:
     An object of plain integers (or nulls) under the model's own keys -- what every panel, bot and record
     sends -- is read directly: the model would accept it as it is. Anything else (a number as text, a
     float, an unknown key, ``true``) goes through the model, which accepts or names the problem."""
-    if _FIELDS.issuperset(merged) and all(v is None or type(v) is int for v in merged.values()):
-        return merged.get("card"), merged.get("descents")
+    card, descents = merged.get("card"), merged.get("descents")
+    if (
+        (card is None or type(card) is int)
+        and (descents is None or type(descents) is int)
+        and _FIELDS.issuperset(merged)
+    ):
+        return card, descents
     try:
         model = CardPlay.model_validate(merged)
     except ValidationError as exc:

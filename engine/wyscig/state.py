@@ -108,8 +108,18 @@ class Climb:
 
 
 def _copy_players(players: dict[str, Player]) -> dict[str, Player]:
+    """Every player copied as :func:`copy_of` copies one, spelled out (a step copies them all)."""
     plan = _PLAYER_COPY
-    return {e: copy_of(p, plan) for e, p in players.items()}
+    new = object.__new__
+    out = {}
+    for e, p in players.items():
+        twin = new(Player)
+        values = p.__dict__.copy()
+        for name, how in plan:
+            values[name] = how(values[name])
+        twin.__dict__ = values
+        out[e] = twin
+    return out
 
 
 def _dump_players(state: RaceState, players: dict[str, Player]) -> list[dict[str, Any]]:
