@@ -45,10 +45,13 @@ def on_road_numbers(state: RaceState, entrant: str) -> list[int]:
     return [c.number for c in state.team(entrant) if c.on_road]
 
 
-def projected_bottles(state: RaceState, entrant: str, intents: dict[str, Any]) -> dict[int, bool]:
-    """Bases after this order's own passes (D12: only team-mates, so nobody else changes them)."""
+def projected_bottles(
+    state: RaceState, entrant: str, intents: dict[str, Any], legal: dict[str, str] | None = None
+) -> dict[int, bool]:
+    """Bases after this order's own passes (D12: only team-mates, so nobody else changes them); ``legal``:
+    :func:`possible_passes` of the state, if already known."""
     bases = {c.number: c.bottle for c in state.team(entrant)}
-    legal = possible_passes(state)
+    legal = possible_passes(state) if legal is None else legal
     for n, intent in intents.items():
         to = intent.get("pass_to")
         giver = f"{entrant}#{n}"
