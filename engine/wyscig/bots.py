@@ -99,12 +99,17 @@ def _best(state: RaceState, player: Player, partial: Order, cost: Callable[[Opti
     wanted = partial.get("card")
     best: Option | None = None
     lowest: tuple[int, ...] | None = None
-    for option in options(state, player, None if chosen is None else int(chosen)):
-        if limited and option[0] != wanted:
+    # :func:`options`, spelled out: a bot weighs every card of the hand at every turn
+    counts = range(player.descents + 1) if chosen is None else [int(chosen)]
+    reference, minutes, is_leader, on_climb = state.reference, player.minutes, player.id == state.leader, state.on_climb
+    for card in sorted(set(player.speeds)):
+        if limited and card != wanted:
             continue
-        price = cost(option)
-        if lowest is None or price < lowest:
-            best, lowest = option, price
+        for k in counts:
+            option = (card, k, judge(card + DESCENT_BONUS * k, reference, minutes, is_leader, on_climb))
+            price = cost(option)
+            if lowest is None or price < lowest:
+                best, lowest = option, price
     if best is None:
         raise ValueError("no card to play")  # as min() of nothing: the turn's checks rule it out
     return {"card": best[0], "descents": best[1]}

@@ -67,8 +67,18 @@ def gc_key(p: Player) -> tuple[int, int, int]:
 
 
 def gc_leader(players: Sequence[Player]) -> Player:
-    """The first line of :func:`general_classification` (the first of the best, in the order given)."""
-    return min(players, key=gc_key)
+    """The first line of :func:`general_classification` (the first of the best, in the order given):
+    :func:`gc_key`'s minimum, spelled out (the stage analysis asks it after every turn)."""
+    best: Player | None = None
+    lowest: tuple[int, int, int] | None = None
+    for p in players:
+        times = p.times
+        key = (sum(times), -times.count(WINNER_TIME), times[-1] if times else 0)
+        if lowest is None or key < lowest:
+            best, lowest = p, key
+    if best is None:
+        raise ValueError("no players")
+    return best
 
 
 def general_classification(players: Sequence[Player]) -> list[GcLine]:

@@ -112,7 +112,7 @@ class WyscigRuleset(Ruleset[RaceState]):
 
     def leader(self, state: RaceState) -> str | None:
         """The general classification's first line (the result's standings are its lines, in order)."""
-        return gc_leader([state.player(e) for e in state.seats]).id if state.seats else None
+        return gc_leader([state.players[e] for e in state.seats]).id if state.seats else None
 
     # --- persistence -----------------------------------------------------------------------------
     def dump(self, state: RaceState) -> dict[str, Any]:
