@@ -131,14 +131,20 @@ def _unshielded_risk(facts: tuple[int, int, int], effort: int, opponents: Any) -
     dist = [1.0]
     low = 0
     for opponent in opponents:
-        shield = sum(p for e, p in opponent.items() if e < effort)
-        threat = sum(p for e, p in opponent.items() if e >= effort)
+        # the chances the opponent is there below our effort (a shield) and at or above it (a threat),
+        # summed from 0 in the dict's order as sum() would
+        shield: float = 0
+        threat: float = 0
+        for e, p in opponent.items():
+            if e < effort:
+                shield += p
+            else:
+                threat += p
         absent = max(0.0, 1.0 - shield - threat)
         if absent:
             if threat:
                 nxt = [dist[0] * absent]
-                for i in range(1, len(dist)):
-                    nxt.append(dist[i - 1] * threat + dist[i] * absent)
+                nxt += [low_q * threat + q * absent for low_q, q in zip(dist, dist[1:])]
                 nxt.append(dist[-1] * threat)
                 dist = nxt
             else:
