@@ -12,6 +12,7 @@ the other riders' own traffic-dodging.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -144,7 +145,7 @@ def _unshielded_risk(facts: tuple[int, int, int], effort: int, opponents: Any) -
         if absent:
             if threat:
                 nxt = [dist[0] * absent]
-                nxt += [low_q * threat + q * absent for low_q, q in zip(dist, dist[1:])]
+                nxt += [low_q * threat + q * absent for low_q, q in itertools.pairwise(dist)]
                 nxt.append(dist[-1] * threat)
                 dist = nxt
             else:
