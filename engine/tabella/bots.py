@@ -295,18 +295,34 @@ def _field_presence(state: RaceState, first: int, smart: bool) -> dict[str, dict
         rid: [(row, list(plain_route(course, row, first, careful))) for row in rows for careful in (False, True)]
         for rid, rows in rows_of.items()
     }
-    naive = {rid: _presence_of(routes, first) for rid, routes in plain.items()}
+    # Riders on the same rows ride the same plain lines: one prediction for them all (the same object).
+    by_rows: dict[tuple[int, ...], dict[tuple[int, int], Efforts]] = {}
+    naive: dict[str, dict[tuple[int, int], Efforts]] = {}
+    for rid, rows in rows_of.items():
+        shape = tuple(rows)
+        if shape not in by_rows:
+            by_rows[shape] = _presence_of(plain[rid], first)
+        naive[rid] = by_rows[shape]
     if smart:
         found = {}
+        # A rider's dodging line depends on its rows and on the others' predictions in rider order: riders
+        # alike in both (every rider before the start) dodge alike, so it is worked out once for them.
+        dodged: dict[tuple[Any, ...], dict[tuple[int, int], Efforts]] = {}
         for rid in rows_of:
-            routes = list(plain[rid])
-            crowd = crowd_of({other: cells for other, cells in naive.items() if other != rid})
-            dodging = [(row, best_route(course, row, first, True, crowd=crowd)) for row in rows_of[rid]]
-            # ... and, more likely still, push one harder to win the effort duel that dodging starts
-            # (measured: weighting this twice halves the crashes a cautious rider suffers in a pack)
-            raised = [(row, [Leg(min(leg.effort + 1, 5), leg.dir, leg.worth) for leg in legs]) for row, legs in dodging]
-            routes += dodging + raised + raised
-            found[rid] = _presence_of(routes, first)
+            alike = (tuple(rows_of[rid]), tuple(id(cells) for other, cells in naive.items() if other != rid))
+            got = dodged.get(alike)
+            if got is None:
+                routes = list(plain[rid])
+                crowd = crowd_of({other: cells for other, cells in naive.items() if other != rid})
+                dodging = [(row, best_route(course, row, first, True, crowd=crowd)) for row in rows_of[rid]]
+                # ... and, more likely still, push one harder to win the effort duel that dodging starts
+                # (measured: weighting this twice halves the crashes a cautious rider suffers in a pack)
+                raised = [
+                    (row, [Leg(min(leg.effort + 1, 5), leg.dir, leg.worth) for leg in legs]) for row, legs in dodging
+                ]
+                routes += dodging + raised + raised
+                got = dodged[alike] = _presence_of(routes, first)
+            found[rid] = got
     else:
         found = naive
     if len(_FIELD_CACHE) >= _FIELD_CACHE_SIZE:
