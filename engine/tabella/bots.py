@@ -83,9 +83,10 @@ class Cells:
                         self.worth[careful][row][pair][effort] = _leg_worth(course, row, pair, effort, bool(careful))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def cells_of(course: Course) -> Cells:
-    """The :class:`Cells` of a course (a race's course never changes, so they are kept)."""
+    """The :class:`Cells` of a course (a race's course never changes, so they are kept; a few KB each, so
+    only the courses of the races in hand)."""
     return Cells(course)
 
 
