@@ -64,11 +64,11 @@ def _plans(cls: type[Any]) -> tuple[tuple[tuple[str, Copier | None], ...], ...]:
 def copy_of(obj: T, plan: tuple[tuple[str, Copier | None], ...]) -> T:
     """A new ``type(obj)`` whose fields are ``obj``'s, each copied as ``plan`` says (no ``__init__`` call)."""
     new = object.__new__(type(obj))
-    values = obj.__dict__.copy()
+    values = new.__dict__  # its own (key-sharing, compact) dict: a race holds many cyclists
+    values.update(obj.__dict__)
     for name, how in plan:
         if how is not None:
             values[name] = how(values[name])
-    new.__dict__ = values
     return new
 
 
