@@ -18,8 +18,9 @@ Shape (after OpenSpiel's state API and python-chess's small vocabulary):
   player (``strategy`` = ``None``, the rules' automatic order) plays, completing ``partial``.
 - ``public_view`` / ``private_view`` / ``result`` / ``dump`` / ``load``.
 - ``player_limits(stage, options) -> PlayerLimits``: how many entrants a race may have.
-- ``awaited_ids(state)`` and ``finished(state)``: what ``awaited`` and ``result`` would say (who, and
-  whether the race is over), cheaply, for the driver's loop; defaults derive them from the full answers.
+- ``awaited_ids(state)``, ``finished(state)`` and ``leader(state)``: what ``awaited`` and ``result`` would say
+  (who, whether the race is over, who leads), cheaply, for the driver's loop and the stage analysis; defaults
+  derive them from the full answers.
 - ``advance(state, orders, meta) -> state``: ``resolve`` without the events, for rollouts (simulations);
   the default resolves and drops them.
 
@@ -460,6 +461,12 @@ class Ruleset(ABC, Generic[S]):
         step awaits nobody; the contract tests check the two agree at every step)."""
         return self.result(state).finished
 
+    def leader(self, state: S) -> str | None:
+        """Who ``result(state)`` puts first: the entrant of its first standing with the best place, or None
+        without standings. A system may answer it more cheaply (``/stage analyse`` asks it after every step
+        of hundreds of races; the contract tests check it agrees with ``result`` at every step)."""
+        return leader_of(self.result(state))
+
     @abstractmethod
     def dump(self, state: S) -> dict[str, Any]:
         """The state as JSON data; ``load(dump(s))`` is equivalent to ``s``."""
@@ -475,6 +482,12 @@ class Ruleset(ABC, Generic[S]):
     def publish(self, state: S) -> tuple[S, list[Event]]:
         """Publish the pending announcement: a new state (result no longer provisional) and its events."""
         raise ValueError("this race has nothing to publish")
+
+
+def leader_of(result: Result) -> str | None:
+    """The entrant of the first standing with the best place of ``result`` (None without standings)."""
+    standings = result.standings
+    return min(standings, key=lambda s: s.place).entrant if standings else None
 
 
 def check_entrants(

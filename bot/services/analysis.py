@@ -1,17 +1,19 @@
 """``/stage analyse``: how a stage plays, from a few hundred all-bot races.
 
-The races run in a separate process of their own at low priority (``os.nice``), so live races (the
-engine workers, the event loop) stay responsive; one analysis runs at a time per server and the next
-waits its turn. The figures come only from the engine's generic interface: the steps played, each
-step's leader in ``result()`` (a race is *decided* at the step after which its winner led to the end),
-the winner's seat and strategy, the standings' numeric figures and the counts of event kinds. The
-same seed gives the same figures.
+The races run in separate processes of their own at low priority (``os.nice``), shared out between
+them (:class:`Analyser`), so live races (the engine workers, the event loop) stay responsive; one
+analysis runs at a time per server and the next waits its turn. The figures come only from the
+engine's generic interface: the steps played, each step's leader (``Ruleset.leader``: who ``result()``
+puts first; a race is *decided* at the step after which its winner led to the end), the winner's seat
+and strategy, the standings' numeric figures and the counts of event kinds. The same seed gives the
+same figures.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import multiprocessing
 import os
 from collections import Counter, defaultdict
@@ -25,7 +27,9 @@ from engine.registry import get_ruleset
 from engine.ruleset import Entrant
 
 NICENESS = 10
-"""How much lower than the bot the analysis process runs (``os.nice``)."""
+"""How much lower than the bot the analysis processes run (``os.nice``)."""
+PARTS = 2
+"""Analysis processes at most (fewer on a machine with fewer cores): an analysis's races are shared out."""
 DEFAULT_RACES = 200
 STEP_LIMIT = 5000
 SEATS = 4
@@ -58,18 +62,88 @@ def _seats(strategies: tuple[str, ...], count: int, start: int) -> list[Entrant]
     return [Entrant(id=f"bot{i + 1}", name=f"Bot {i + 1} ({s})", bot=s) for i, s in enumerate(names)]
 
 
-def analyse(
+@dataclass
+class RaceTally:
+    """What one race adds to an analysis (plain data: it crosses the process boundary). An analysis is the
+    tallies of its races summed in race order, so one split over processes sums to the same figures."""
+
+    seats: list[str]
+    """The strategy of each seat, in seat order."""
+    kinds: dict[str, int]
+    """Events by kind, in the order the kinds first occurred."""
+    finished: bool = False
+    steps: int = 0
+    winners: list[tuple[str, int]] = field(default_factory=list)
+    """(strategy, seat from 1) of each entrant placed first."""
+    decided: int = 0
+    """The tenth of the race (0-9) at whose end the winner took the lead for good."""
+    figures: list[tuple[str, float]] = field(default_factory=list)
+    """Every numeric figure of every standing, in the result's order."""
+
+
+def _count(ruleset_id: str, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any] | None) -> int:
+    """Seats per race: :data:`SEATS` within the rule system's limits."""
+    limits = get_ruleset(ruleset_id).player_limits(_ground(stage), dict(options or {}))
+    return max(limits.minimum, min(SEATS, limits.maximum))
+
+
+def _ground(stage: Mapping[str, Any] | str | None) -> Any:
+    return dict(stage) if isinstance(stage, Mapping) else stage
+
+
+def race_tallies(
     ruleset_id: str,
     stage: Mapping[str, Any] | str | None,
-    races: int,
     seed: int,
+    first: int,
+    stop: int,
     options: Mapping[str, Any] | None = None,
-) -> Analysis:
-    """``races`` all-bot races on ``stage`` with ``options`` (seeds ``seed``, ``seed + 1``...), summed up."""
+) -> list[RaceTally]:
+    """The tallies of races ``first`` to ``stop - 1`` of an analysis seeded ``seed`` (race ``n`` has seed
+    ``seed + n`` and the strategies rotated by ``n``)."""
     rules = get_ruleset(ruleset_id)
-    ground = dict(stage) if isinstance(stage, Mapping) else stage
-    limits = rules.player_limits(ground, dict(options or {}))
-    count = max(limits.minimum, min(SEATS, limits.maximum))
+    ground = _ground(stage)
+    count = _count(ruleset_id, stage, options)
+    out: list[RaceTally] = []
+    for n in range(first, stop):
+        seats = _seats(rules.strategies, count, n)
+        # A rollout: the race the full driver would play on this seed, without its record.
+        race = Rollout.start(ruleset_id, seats, seed + n, stage=ground, options=dict(options or {}))
+        kinds: Counter[str] = Counter()
+        leaders: list[str | None] = []
+        while not race.finished and len(leaders) < STEP_LIMIT:
+            for event in race.step(events=True):
+                kinds[event.kind] += 1
+            leaders.append(rules.leader(race.state))  # what result() says, without building it
+        for event in race.publish():
+            kinds[event.kind] += 1
+        tally = RaceTally(seats=[e.bot or "" for e in seats], kinds=dict(kinds))
+        out.append(tally)
+        result = race.result()
+        if not result.finished or not result.standings:
+            continue
+        tally.finished = True
+        tally.steps = len(leaders)
+        strategy_of = {e.id: e.bot or "" for e in seats}
+        position_of = {e.id: i + 1 for i, e in enumerate(seats)}
+        winners = [s.entrant for s in result.standings if s.place == 1]
+        tally.winners = [(strategy_of.get(w, w), position_of.get(w, 0)) for w in winners]
+        leader: str | None = winners[0] if winners else None
+        lead_from = len(leaders)
+        while lead_from > 0 and leaders[lead_from - 1] == leader:
+            lead_from -= 1
+        tally.decided = min(9, (10 * lead_from) // max(len(leaders), 1))
+        tally.figures = [
+            (key, value)
+            for standing in result.standings
+            for key, value in standing.figures.items()
+            if isinstance(value, int | float) and not isinstance(value, bool)
+        ]
+    return out
+
+
+def summarise(ruleset_id: str, races: int, seed: int, count: int, tallies: list[RaceTally]) -> Analysis:
+    """The analysis of ``tallies`` (every race's, in race order), for seats of ``count`` entrants."""
     found = Analysis(ruleset_id, races, seed)
     steps_total = 0
     wins_strategy: Counter[str] = Counter()
@@ -79,43 +153,20 @@ def analyse(
     figure_sums: dict[str, float] = defaultdict(float)
     figure_counts: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
-    for n in range(races):
-        seats = _seats(rules.strategies, count, n)
-        # A rollout: the race the full driver would play on this seed, without its record.
-        race = Rollout.start(ruleset_id, seats, seed + n, stage=ground, options=dict(options or {}))
-        leaders: list[str | None] = []
-        for _ in range(STEP_LIMIT):
-            if race.finished:
-                break
-            for event in race.step(events=True):
-                kinds[event.kind] += 1
-            standings = race.result().standings
-            leaders.append(min(standings, key=lambda s: s.place).entrant if standings else None)
-        for event in race.publish():
-            kinds[event.kind] += 1
-        result = race.result()
-        if not result.finished or not result.standings:
+    for tally in tallies:
+        kinds.update(tally.kinds)
+        if not tally.finished:
             continue
         found.finished += 1
-        steps_total += len(leaders)
-        strategy_of = {e.id: e.bot or "" for e in seats}
-        position_of = {e.id: i + 1 for i, e in enumerate(seats)}
-        for e in seats:
-            seats_strategy[strategy_of[e.id]] += 1
-        winners = [s.entrant for s in result.standings if s.place == 1]
-        for winner in winners:
-            wins_strategy[strategy_of.get(winner, winner)] += 1
-            wins_seat[position_of.get(winner, 0)] += 1
-        first: str | None = winners[0] if winners else None
-        lead_from = len(leaders)
-        while lead_from > 0 and leaders[lead_from - 1] == first:
-            lead_from -= 1
-        decided[min(9, (10 * lead_from) // max(len(leaders), 1))] += 1
-        for standing in result.standings:
-            for key, value in standing.figures.items():
-                if isinstance(value, int | float) and not isinstance(value, bool):
-                    figure_sums[key] += value
-                    figure_counts[key] += 1
+        steps_total += tally.steps
+        seats_strategy.update(tally.seats)
+        for strategy, seat in tally.winners:
+            wins_strategy[strategy] += 1
+            wins_seat[seat] += 1
+        decided[tally.decided] += 1
+        for key, value in tally.figures:
+            figure_sums[key] += value
+            figure_counts[key] += 1
     done = max(found.finished, 1)
     found.average_steps = round(steps_total / done, 2)
     found.decided_at = dict(sorted(decided.items()))
@@ -124,6 +175,18 @@ def analyse(
     found.figures = {k: round(figure_sums[k] / figure_counts[k], 3) for k in sorted(figure_sums)}
     found.events = {k: round(c / races, 2) for k, c in kinds.most_common(6)}
     return found
+
+
+def analyse(
+    ruleset_id: str,
+    stage: Mapping[str, Any] | str | None,
+    races: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+) -> Analysis:
+    """``races`` all-bot races on ``stage`` with ``options`` (seeds ``seed``, ``seed + 1``...), summed up."""
+    tallies = race_tallies(ruleset_id, stage, seed, 0, races, options)
+    return summarise(ruleset_id, races, seed, _count(ruleset_id, stage, options), tallies)
 
 
 HEADINGS = ("Win rate by starting position", "Win rate by strategy", "Races decided, by tenth of the race")
@@ -168,10 +231,15 @@ def _lower_priority() -> None:
 
 
 class Analyser:
-    """The analysis process (started on first use) and the per-server queue in front of it."""
+    """The analysis processes (started on first use) and the per-server queue in front of them.
 
-    def __init__(self, processes: bool = True) -> None:
+    An analysis's races are split into ``parts`` runs of consecutive races, one per process (niced, so
+    live races go first), and their tallies summed in race order: the same figures as one process, in
+    about ``1 / parts`` of the time on a machine with that many cores free."""
+
+    def __init__(self, processes: bool = True, parts: int | None = None) -> None:
         self.processes = processes
+        self.parts = max(1, parts if parts is not None else min(PARTS, os.cpu_count() or 1))
         self._pool: ProcessPoolExecutor | None = None
         self._locks: dict[int, asyncio.Lock] = {}
 
@@ -197,9 +265,19 @@ class Analyser:
                 return await loop.run_in_executor(None, analyse, ruleset_id, stage, races, seed, options)
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(
-                    1, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
+                    self.parts, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
                 )
-            return await loop.run_in_executor(self._pool, analyse, ruleset_id, stage, races, seed, options)
+            pool = self._pool
+            bounds = [races * i // self.parts for i in range(self.parts + 1)]
+            parts = await asyncio.gather(
+                *(
+                    loop.run_in_executor(pool, race_tallies, ruleset_id, stage, seed, low, high, options)
+                    for low, high in itertools.pairwise(bounds)
+                    if high > low
+                )
+            )
+            tallies = [tally for part in parts for tally in part]
+            return summarise(ruleset_id, races, seed, _count(ruleset_id, stage, options), tallies)
 
     def close(self) -> None:
         if self._pool is not None:

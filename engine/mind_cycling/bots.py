@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.mind_cycling.course import OWN_SECTION
-from engine.mind_cycling.movement import ATTACK_BONUS, may_attack
+from engine.mind_cycling.movement import ATTACK_BONUS, Occupied, may_attack
 from engine.mind_cycling.resolution import placer
 from engine.mind_cycling.rounds import (
     maximum,
@@ -25,9 +25,10 @@ from engine.mind_cycling.rounds import (
     possible_passes,
     projected_bottles,
     relay_target,
+    start_round,
     wheel_target,
 )
-from engine.mind_cycling.state import Cyclist, RaceState
+from engine.mind_cycling.state import Cyclist, RaceState, RoundContext
 from engine.mind_cycling.tactics import RIDE_PREFERENCE, may_ride, plan_team, wants_attack
 
 STRATEGIES = ("steady", "opportunist", "naive")
@@ -41,10 +42,54 @@ def placement(state: RaceState, entrant: str, strategy: str | None) -> dict[str,
     return {"cyclist": unplaced[0]}
 
 
-def _passes(state: RaceState, entrant: str, strategy: str | None) -> dict[str, int]:
+class Board:
+    """What every team's bot reads of one position before it plans (the same for all of them, so worked
+    out once per position, each part when first asked): the legal passes and, for a planner, the round as
+    it would start now and who holds each space. Only read."""
+
+    __slots__ = ("_ctx", "_occupied", "passes")
+
+    def __init__(self, state: RaceState) -> None:
+        self.passes = possible_passes(state)
+        self._ctx: RoundContext | None = None
+        self._occupied: Occupied | None = None
+
+    def plan_parts(self, state: RaceState) -> tuple[RoundContext, Occupied]:
+        """The round as :func:`start_round` would fix it now, and :meth:`RaceState.where` (only which spaces
+        are held is read), of ``state``, a state of this board's position."""
+        if self._ctx is None or self._occupied is None:
+            self._ctx, self._occupied = start_round(state, []), state.where()
+        return self._ctx, self._occupied
+
+
+_BOARDS: dict[tuple[Any, ...], Board] = {}
+_BOARDS_KEPT = 8
+"""Positions kept: the teams of a step ask about one; a few for races stepped side by side."""
+
+
+def board(state: RaceState) -> Board:
+    """The :class:`Board` of ``state``'s position, kept by what it is made of -- the round and each
+    cyclist's key (team and role), space, road status and base -- so the bots of one step work it out
+    once."""
+    key = (
+        state.round,
+        tuple((c.key, c.row, c.lane, c.placed, c.crossed, c.bottle) for c in state.cyclists.values()),
+    )
+    found = _BOARDS.get(key)
+    if found is None:
+        found = Board(state)
+        if len(_BOARDS) >= _BOARDS_KEPT:
+            del _BOARDS[next(iter(_BOARDS))]
+        _BOARDS[key] = found
+    return found
+
+
+def _passes(
+    state: RaceState, entrant: str, strategy: str | None, legal: dict[str, str] | None = None
+) -> dict[str, int]:
     """Which of the team's legal bottle passes to make (none for an absent player, D24)."""
     out: dict[str, int] = {}
-    for giver, receiver in possible_passes(state).items():
+    for giver, receiver in (possible_passes(state) if legal is None else legal).items():
         g = state.cyclists[giver]
         if g.entrant != entrant:
             continue
@@ -57,17 +102,19 @@ def _passes(state: RaceState, entrant: str, strategy: str | None) -> dict[str, i
 def intents(state: RaceState, entrant: str, partial: dict[str, Any], strategy: str | None) -> dict[str, Any]:
     """Orders mode: one intent per cyclist on the road, keeping what ``partial`` already chose."""
     chosen = {k: dict(v) for k, v in partial.get("intents", {}).items()}
-    passes = _passes(state, entrant, strategy)
+    seen = board(state)
+    passes = _passes(state, entrant, strategy, seen.passes)
     riders = sorted((c for c in state.team(entrant) if c.on_road), key=lambda c: (-c.row, c.lane))
     for c in riders:
         intent = chosen.setdefault(str(c.number), {})
         if strategy is not None and str(c.number) in passes and "pass_to" not in intent:
             intent["pass_to"] = passes[str(c.number)]
-    bottles = projected_bottles(state, entrant, chosen)
+    bottles = projected_bottles(state, entrant, chosen, seen.passes)
     plans: dict[int, dict[str, Any]] = {}
     if strategy == "steady":
         fixed = {c.number: chosen[str(c.number)]["action"] for c in riders if "action" in chosen[str(c.number)]}
-        plans = plan_team(state, entrant, bottles, fixed)
+        ctx, occupied = seen.plan_parts(state)
+        plans = plan_team(state, entrant, bottles, fixed, ctx, occupied)
     for c in riders:
         intent = chosen[str(c.number)]
         if "action" not in intent:

@@ -12,24 +12,30 @@ STEPS: dict[str, int] = {"F": 0, "FL": -1, "FR": 1}
 
 ATTACK_BONUS = 3
 
+Occupied = dict[tuple[int, int], Cyclist]
+"""The cyclists on the road by space (:meth:`RaceState.where`)."""
 
-def can_enter(state: RaceState, row: int, lane: int) -> bool:
+
+def can_enter(state: RaceState, row: int, lane: int, occupied: Occupied | None = None) -> bool:
     """D4: a step may not leave the road, enter a rock or a space held by a cyclist on the road.
 
     A step beyond the last row crosses the finish line and is always possible if its lane exists.
+    ``occupied`` (:meth:`RaceState.where`, taken while nobody else moves) saves scanning the cyclists.
     """
     if not 1 <= lane <= state.course.lanes:
         return False
     if row > state.course.last_row:
         return True
-    return (row, lane) not in state.course.rocks and state.at(row, lane) is None
+    if (row, lane) in state.course.rocks:
+        return False
+    return (row, lane) not in occupied if occupied is not None else state.at(row, lane) is None
 
 
 def step_target(row: int, lane: int, step: str) -> tuple[int, int]:
     return row + 1, lane + STEPS[step]
 
 
-def seek_step(state: RaceState, row: int, lane: int, target: int) -> str | None:
+def seek_step(state: RaceState, row: int, lane: int, target: int, occupied: Occupied | None = None) -> str | None:
     """D23 lane-seeking: the first possible step towards lane ``target`` (None: the move ends)."""
     if lane == target:
         tries = ("F", "FL", "FR")
@@ -38,7 +44,7 @@ def seek_step(state: RaceState, row: int, lane: int, target: int) -> str | None:
     else:
         tries = ("FL", "F", "FR")
     for step in tries:
-        if can_enter(state, *step_target(row, lane, step)):
+        if can_enter(state, row + 1, lane + STEPS[step], occupied):
             return step
     return None
 
@@ -53,14 +59,17 @@ def base_maximum(state: RaceState, cyclist: Cyclist, wind: bool, fatigued: bool)
     return cap - (1 if wind else 0) - (1 if fatigued else 0)
 
 
-def sheltered(state: RaceState, cyclist: Cyclist) -> bool:
+def sheltered(state: RaceState, cyclist: Cyclist, occupied: Occupied | None = None) -> bool:
     """§4.2: a cyclist on the road directly in front (same lane, next row) keeps the wind off."""
+    if occupied is not None:
+        return (cyclist.row + 1, cyclist.lane) in occupied
     return state.at(cyclist.row + 1, cyclist.lane) is not None
 
 
-def planned_maximum(state: RaceState, cyclist: Cyclist, bottle: bool) -> int:
+def planned_maximum(state: RaceState, cyclist: Cyclist, bottle: bool, occupied: Occupied | None = None) -> int:
     """The maximum a cyclist will have this round, from the positions now and its base after the passes."""
-    return base_maximum(state, cyclist, not sheltered(state, cyclist), cyclist.role == "domestique" and not bottle)
+    wind = not sheltered(state, cyclist, occupied)
+    return base_maximum(state, cyclist, wind, cyclist.role == "domestique" and not bottle)
 
 
 def in_own_section(state: RaceState, cyclist: Cyclist) -> bool:

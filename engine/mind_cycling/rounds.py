@@ -30,10 +30,11 @@ SOLO_FINISHERS = 4
 def possible_passes(state: RaceState) -> dict[str, str]:
     """D12: blue domestique -> the black-based team-mate directly behind it (bases at the round start)."""
     passes: dict[str, str] = {}
+    occupied = state.where()
     for c in state.cyclists.values():
         if not (c.on_road and c.role == "domestique" and c.bottle):
             continue
-        behind = state.at(c.row - 1, c.lane)
+        behind = occupied.get((c.row - 1, c.lane))
         if behind is not None and behind.entrant == c.entrant and not behind.bottle:
             passes[c.key] = behind.key
     return passes
@@ -44,10 +45,13 @@ def on_road_numbers(state: RaceState, entrant: str) -> list[int]:
     return [c.number for c in state.team(entrant) if c.on_road]
 
 
-def projected_bottles(state: RaceState, entrant: str, intents: dict[str, Any]) -> dict[int, bool]:
-    """Bases after this order's own passes (D12: only team-mates, so nobody else changes them)."""
+def projected_bottles(
+    state: RaceState, entrant: str, intents: dict[str, Any], legal: dict[str, str] | None = None
+) -> dict[int, bool]:
+    """Bases after this order's own passes (D12: only team-mates, so nobody else changes them); ``legal``:
+    :func:`possible_passes` of the state, if already known."""
     bases = {c.number: c.bottle for c in state.team(entrant)}
-    legal = possible_passes(state)
+    legal = possible_passes(state) if legal is None else legal
     for n, intent in intents.items():
         to = intent.get("pass_to")
         giver = f"{entrant}#{n}"
@@ -248,13 +252,15 @@ def ride(
     seeking = not plan
     taken = 0
     crossing = False
+    # Nobody else moves during this move, and its own space is never a step ahead: who blocks is fixed now.
+    occupied = state.where()
     while taken < steps:
         step: str | None = None
         if not seeking and taken >= len(plan):
             seeking = True
         if not seeking:
             wanted = plan[taken]
-            if can_enter(state, *step_target(c.row, c.lane, wanted)):
+            if can_enter(state, *step_target(c.row, c.lane, wanted), occupied):
                 step = wanted
             else:
                 seeking = True
@@ -270,7 +276,7 @@ def ride(
                     )
                 )
         if seeking:
-            step = seek_step(state, c.row, c.lane, target_lane)
+            step = seek_step(state, c.row, c.lane, target_lane, occupied)
             if step is None:
                 break
         assert step is not None

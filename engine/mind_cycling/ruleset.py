@@ -117,6 +117,13 @@ class MindCyclingRuleset(Ruleset[RaceState]):
     def result(self, state: RaceState) -> Result:
         return scoring.race_result(state)
 
+    def finished(self, state: RaceState) -> bool:
+        """Done, or a solo race already scored (its result is final then)."""
+        return state.phase == "done" or (state.solo and state.solo_score is not None)
+
+    def leader(self, state: RaceState) -> str | None:
+        return scoring.leader(state)
+
     def dump(self, state: RaceState) -> dict[str, Any]:
         return {"format": STATE_FORMAT, **state.to_json()}
 

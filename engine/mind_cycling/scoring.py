@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from engine.messages import msg, plural
 from engine.mind_cycling.rounds import movement_order
-from engine.mind_cycling.state import RaceState
+from engine.mind_cycling.state import Cyclist, RaceState
 from engine.mind_cycling.texts import medal_name
 from engine.ruleset import Column, Result, Standing, column
 
@@ -23,22 +24,38 @@ def points_for(place: int | None) -> int:
     return TEAM_POINTS[place - 1]
 
 
-def team_points(state: RaceState, places: dict[str, int]) -> dict[str, int]:
-    return {e: sum(points_for(places.get(c.key)) for c in state.team(e)) for e in state.entrants}
+Teams = dict[str, list[Cyclist]]
+"""Each entrant's cyclists, in the state's order (``state.team`` for every entrant, read once)."""
 
 
-def best_place(state: RaceState, entrant: str, places: dict[str, int]) -> int:
-    found = [places[c.key] for c in state.team(entrant) if c.key in places]
+def teams_of(state: RaceState) -> Teams:
+    """Every entrant's team, in one pass over the cyclists (``state.team`` scans them all each time)."""
+    teams: Teams = {e: [] for e in state.entrants}
+    for c in state.cyclists.values():
+        if c.entrant in teams:
+            teams[c.entrant].append(c)
+    return teams
+
+
+def team_points(state: RaceState, places: dict[str, int], teams: Teams | None = None) -> dict[str, int]:
+    teams = teams or teams_of(state)
+    return {e: sum(points_for(places.get(c.key)) for c in teams[e]) for e in state.entrants}
+
+
+def best_place(state: RaceState, entrant: str, places: dict[str, int], teams: Teams | None = None) -> int:
+    team = teams[entrant] if teams else state.team(entrant)
+    found = [places[c.key] for c in team if c.key in places]
     return min(found) if found else 10**6
 
 
-def medals(state: RaceState, places: dict[str, int]) -> dict[str, str | None]:
+def medals(state: RaceState, places: dict[str, int], teams: Teams | None = None) -> dict[str, str | None]:
     """§7: medals belong to players (D21). Best Team tie -> the better best-placed cyclist."""
+    teams = teams or teams_of(state)
     owner = {c.key: c.entrant for c in state.cyclists.values()}
     crossed = state.finish_order
     winner = crossed[0] if crossed else None  # D22: after a round limit, place 1 on the road
-    points = team_points(state, places)
-    best_team = min(state.entrants, key=lambda e: (-points[e], best_place(state, e, places))) if places else None
+    points = team_points(state, places, teams)
+    best_team = min(state.entrants, key=lambda e: (-points[e], best_place(state, e, places, teams))) if places else None
     sprint = state.section_winners.get("sprint")
     mountain = state.section_winners.get("mountain")
     return {
@@ -58,33 +75,67 @@ def provisional_places(state: RaceState) -> dict[str, int]:
     return places
 
 
+@dataclass(frozen=True)
+class Ranking:
+    """What the standings are made of: the entrants in ranking order with their sort keys, and the figures."""
+
+    ranked: list[str]
+    keys: dict[str, tuple[int, int, int, int]]
+    places: dict[str, int]
+    points: dict[str, int]
+    won: dict[str, str | None]
+    count: dict[str, int]
+    teams: Teams
+
+
+def ranking(state: RaceState) -> Ranking:
+    """D21: medals, then the Best Team holder, then team points, then the best-placed cyclist."""
+    teams = teams_of(state)
+    places = provisional_places(state)
+    points = team_points(state, places, teams)
+    won = medals(state, places, teams)
+    count = {e: sum(1 for m in MEDALS if won[m] == e) for e in state.entrants}
+    keys = {
+        e: (-count[e], 0 if won["best_team"] == e else 1, -points[e], best_place(state, e, places, teams))
+        for e in state.entrants
+    }
+    return Ranking(sorted(state.entrants, key=keys.__getitem__), keys, places, points, won, count, teams)
+
+
+def leader(state: RaceState) -> str | None:
+    """Who :func:`race_result` puts first (the solo game's one entrant; else the first of the ranking)."""
+    if state.solo:
+        return state.entrants[0]
+    return ranking(state).ranked[0] if state.entrants else None
+
+
 def race_result(state: RaceState) -> Result:
     if state.solo:
         return solo_result(state)
     finished = state.phase == "done"
-    places = provisional_places(state)
-    points = team_points(state, places)
-    won = medals(state, places)
-    count = {e: sum(1 for m in MEDALS if won[m] == e) for e in state.entrants}
-
-    def key(e: str) -> tuple[int, int, int, int]:
-        # D21: medals, then the Best Team holder, then team points, then the best-placed cyclist.
-        return (-count[e], 0 if won["best_team"] == e else 1, -points[e], best_place(state, e, places))
-
-    ranked = sorted(state.entrants, key=key)
+    found = ranking(state)
+    ranked, key, places, points, won, count = (
+        found.ranked,
+        found.keys,
+        found.places,
+        found.points,
+        found.won,
+        found.count,
+    )
     standings: list[Standing] = []
     for i, e in enumerate(ranked):
         place = i + 1
-        if i and key(ranked[i - 1]) == key(e):
+        if i and key[ranked[i - 1]] == key[e]:
             place = standings[-1].place  # still tied -> shared place
+        team = found.teams[e]
         figures: dict[str, Any] = {
             "medals": count[e],
             "medal_names": [m for m in MEDALS if won[m] == e],
             "team_points": points[e],
-            "best_place": next(iter(sorted(places[c.key] for c in state.team(e) if c.key in places)), None),
-            "places": {c.key: places.get(c.key) for c in state.team(e)},
+            "best_place": next(iter(sorted(places[c.key] for c in team if c.key in places)), None),
+            "places": {c.key: places.get(c.key) for c in team},
         }
-        standings.append(Standing(entrant=e, riders=[c.key for c in state.team(e)], place=place, figures=figures))
+        standings.append(Standing(entrant=e, riders=[c.key for c in team], place=place, figures=figures))
     notes = (
         [msg("mc.round_limit_note", "The race was stopped by the round limit.")] if state.round_limit_reached else []
     )

@@ -64,8 +64,11 @@ def _plans(cls: type[Any]) -> tuple[tuple[tuple[str, Copier | None], ...], ...]:
 def copy_of(obj: T, plan: tuple[tuple[str, Copier | None], ...]) -> T:
     """A new ``type(obj)`` whose fields are ``obj``'s, each copied as ``plan`` says (no ``__init__`` call)."""
     new = object.__new__(type(obj))
-    src = obj.__dict__
-    new.__dict__.update({name: src[name] if how is None else how(src[name]) for name, how in plan})
+    values = new.__dict__  # its own (key-sharing, compact) dict: a race holds many cyclists
+    values.update(obj.__dict__)
+    for name, how in plan:
+        if how is not None:
+            values[name] = how(values[name])
     return new
 
 
@@ -222,6 +225,16 @@ class RaceState:
         number says the role). No English word in it, so a translated sentence can carry it as it is."""
         c = self.cyclists[key]
         return f"{self.names.get(c.entrant, c.entrant)} #{c.number}"
+
+    def where(self) -> dict[tuple[int, int], Cyclist]:
+        """The cyclists on the road by their space, as :meth:`at` finds them (the first in the state's order
+        should two share one): one pass for the many look-ups of a move, a round's start or a plan, while
+        nobody moves."""
+        found: dict[tuple[int, int], Cyclist] = {}
+        for c in self.cyclists.values():
+            if c.placed and not c.crossed:
+                found.setdefault((c.row, c.lane), c)
+        return found
 
     def at(self, row: int, lane: int) -> Cyclist | None:
         """The cyclist on the road on (row, lane), if any."""

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.mind_cycling.course import OWN_SECTION
-from engine.mind_cycling.movement import ATTACK_BONUS, planned_maximum
+from engine.mind_cycling.movement import ATTACK_BONUS, Occupied, planned_maximum
 from engine.mind_cycling.rounds import start_round
-from engine.mind_cycling.state import Cyclist, RaceState
+from engine.mind_cycling.state import Cyclist, RaceState, RoundContext
 
 LINE_UP_LOSS = 1
 """Rows a rider gives up to end directly behind a team-mate (worth it: shelter and a ride next round)."""
@@ -83,21 +83,32 @@ def _line_up(state: RaceState, c: Cyclist, top: int, mates: list[Plan], taken: s
 
 
 def plan_team(
-    state: RaceState, entrant: str, bottles: dict[int, bool], fixed: dict[int, str]
+    state: RaceState,
+    entrant: str,
+    bottles: dict[int, bool],
+    fixed: dict[int, str],
+    ctx: RoundContext | None = None,
+    occupied: Occupied | None = None,
 ) -> dict[int, dict[str, Any]]:
-    """The best intent of each of ``entrant``'s riders on the road; ``fixed`` holds actions already chosen."""
-    ctx = start_round(state, [])  # wind, trains and who is in front of whom, from the positions now
+    """The best intent of each of ``entrant``'s riders on the road; ``fixed`` holds actions already chosen.
+
+    ``ctx`` (the round as :func:`start_round` would fix it now) and ``occupied`` (:meth:`RaceState.where`)
+    may be given when already known; they are only read."""
+    if ctx is None:
+        ctx = start_round(state, [])  # wind, trains and who is in front of whom, from the positions now
+    if occupied is None:
+        occupied = state.where()
     ends: dict[str, Plan] = {}
     for k in ctx.order:
         other = state.cyclists[k]
-        ends[k] = Plan("move", other.row + planned_maximum(state, other, other.bottle), other.lane)
+        ends[k] = Plan("move", other.row + planned_maximum(state, other, other.bottle, occupied), other.lane)
     riders = [state.cyclists[k] for k in ctx.order if state.cyclists[k].entrant == entrant]
     attackers: set[str] = set()
     mates: list[Plan] = []
     plans: dict[int, dict[str, Any]] = {}
     for c in riders:
         bottle = bottles[c.number]
-        top = planned_maximum(state, c, bottle)
+        top = planned_maximum(state, c, bottle, occupied)
         taken = {(p.row, p.lane) for k, p in ends.items() if k != c.key}
         options = [Plan("move", c.row + top, c.lane)]
         line_up = _line_up(state, c, top, mates, taken)

@@ -12,6 +12,7 @@ the other riders' own traffic-dodging.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -23,6 +24,10 @@ from engine.tabella.table import ROW_NAMES, Course
 
 STRATEGIES = ("cautious", "aggressive")
 STEP = {"S": -1, "D": 1, "R": 0}
+DIRECTIONS = (("R", 0), ("S", -1), ("D", 1))
+"""The directions in the order the route search tries them (the order decides equal routes)."""
+EFFORTS = (5, 4, 3, 2, 1)
+"""Efforts in the order the route search tries them: between equal routes the higher effort wins."""
 
 
 @dataclass(frozen=True)
@@ -32,49 +37,126 @@ class Leg:
     worth: int
 
 
-Crowd = dict[tuple[int, int], list[dict[int, float]]]
-"""(pair, row) -> for each opponent that may enter that cell: effort -> probability."""
+Efforts = dict[int, float]
+"""effort -> probability that one opponent enters a cell with that effort."""
+
+
+class Crowd(dict[tuple[int, int], list[Efforts]]):
+    """(pair, row) -> for each opponent that may enter that cell: effort -> probability.
+
+    Built once per decision (:func:`crowd_of`) and never changed after, so it remembers the victim risks
+    asked of it: a route search asks the same cell and effort from every row it may come from, and the
+    start row's three searches and the plan's own ask the same crowd again. A plain ``dict`` works too
+    (without the memory)."""
+
+    __slots__ = ("risks",)
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.risks: dict[tuple[Cells, int, int, int], float] = {}
+
 
 V_LOSS = {"climb": 3, "flat": 2, "descent": 1}
 """§6.1: the collision victim's V loss by terrain (doubled on a curvone)."""
+TERRAIN_WORTH = {"climb": -2, "descent": 2, "flat": 0}
+
+
+class Cells:
+    """What the planners read of each cell of a course, worked out once per course (a route search reads
+    a cell a few hundred times): ``worth[careful][row][pair][effort]`` is :func:`_leg_worth`, ``risk`` the
+    cell's (capacity, curvone factor, victim's V loss)."""
+
+    __slots__ = ("risk", "terrain", "worth")
+
+    def __init__(self, course: Course) -> None:
+        self.worth = [[[[0] * 6 for _ in range(6)] for _ in range(3)] for _ in range(2)]
+        self.risk: list[list[tuple[int, int, int]]] = [[(0, 0, 0)] * 6 for _ in range(3)]
+        self.terrain: list[list[str]] = [[""] * 6 for _ in range(3)]
+        for row in range(3):
+            for pair in range(1, 6):
+                cell = course.pair(row, pair)
+                factor = 2 if cell.curvone else 1
+                self.risk[row][pair] = (cell.capacity, factor, V_LOSS[cell.terrain] * factor)
+                self.terrain[row][pair] = cell.terrain
+                for careful in (0, 1):
+                    for effort in range(1, 6):
+                        self.worth[careful][row][pair][effort] = _leg_worth(course, row, pair, effort, bool(careful))
+
+
+@lru_cache(maxsize=64)
+def cells_of(course: Course) -> Cells:
+    """The :class:`Cells` of a course (a race's course never changes, so they are kept; a few KB each, so
+    only the courses of the races in hand)."""
+    return Cells(course)
 
 
 def _leg_worth(course: Course, row: int, pair: int, effort: int, careful: bool) -> int:
     cell = course.pair(row, pair)
     bonus = 2 if effort > max(cell.a, cell.b) else 1 if effort > min(cell.a, cell.b) else 0
-    terrain = {"climb": -2, "descent": 2, "flat": 0}[cell.terrain]
+    terrain = TERRAIN_WORTH[cell.terrain]
     worth = -effort + bonus + terrain
     if careful:
         worth -= int(cell.strettoia) + int(cell.curvone)  # crowded cells hurt
     return worth
 
 
-def victim_risk(course: Course, row: int, pair: int, effort: int, crowd: Crowd) -> float:
+def victim_risk(course: Course, row: int, pair: int, effort: int, crowd: dict[tuple[int, int], list[Efforts]]) -> float:
     """The expected R + V lost as a collision's victim when entering (row, pair) with ``effort``.
 
     Each opponent may be in the cell (with some effort) or not; a crash hurts us when the cell ends up
     over its capacity and nobody there has a lower effort than ours (an equal effort counts as a
     threat: a cautious rider is usually low in the priority list, so it loses the tie-break).
     """
-    cell = course.pair(row, pair)
-    factor = 2 if cell.curvone else 1
-    v_loss = V_LOSS[cell.terrain] * factor
-    dist: dict[tuple[int, bool], float] = {(0, False): 1.0}
-    for opponent in crowd.get((pair, row), []):
-        shield = sum(p for e, p in opponent.items() if e < effort)
-        threat = sum(p for e, p in opponent.items() if e >= effort)
+    return _risk(cells_of(course), row, pair, effort, crowd)
+
+
+def _risk(cells: Cells, row: int, pair: int, effort: int, crowd: dict[tuple[int, int], list[Efforts]]) -> float:
+    """:func:`victim_risk` on a course's :class:`Cells`, remembered by a :class:`Crowd`."""
+    risks: dict[tuple[Cells, int, int, int], float] | None = getattr(crowd, "risks", None)
+    if risks is not None:
+        key = (cells, row, pair, effort)
+        found = risks.get(key)
+        if found is None:
+            found = risks[key] = _unshielded_risk(cells.risk[row][pair], effort, crowd.get((pair, row), ()))
+        return found
+    return _unshielded_risk(cells.risk[row][pair], effort, crowd.get((pair, row), ()))
+
+
+def _unshielded_risk(facts: tuple[int, int, int], effort: int, opponents: Any) -> float:
+    """The victim risk of a cell with ``facts`` (capacity, factor, V loss) among ``opponents``.
+
+    Only the chances that nobody lower than us is in the cell count, so they alone are followed: by the
+    number of opponents in the cell, ``dist[i]`` the chance of ``low + i`` of them and no shield. The
+    arithmetic is the full distribution's (over count and shielded) operation for operation, the shielded
+    branch left out because nothing it holds is ever counted: the same floats, to the last bit."""
+    capacity, factor, v_loss = facts
+    dist = [1.0]
+    low = 0
+    for opponent in opponents:
+        # the chances the opponent is there below our effort (a shield) and at or above it (a threat),
+        # summed from 0 in the dict's order as sum() would
+        shield: float = 0
+        threat: float = 0
+        for e, p in opponent.items():
+            if e < effort:
+                shield += p
+            else:
+                threat += p
         absent = max(0.0, 1.0 - shield - threat)
-        nxt: dict[tuple[int, bool], float] = {}
-        for (count, shielded), q in dist.items():
-            for key, w in (((count, shielded), absent), ((count + 1, True), shield), ((count + 1, shielded), threat)):
-                if w:
-                    nxt[key] = nxt.get(key, 0.0) + q * w
-        dist = nxt
-    return sum(
-        q * ((count + 1) * factor + v_loss)
-        for (count, shielded), q in dist.items()
-        if count >= cell.capacity and not shielded
-    )
+        if absent:
+            if threat:
+                nxt = [dist[0] * absent]
+                nxt += [low_q * threat + q * absent for low_q, q in itertools.pairwise(dist)]
+                nxt.append(dist[-1] * threat)
+                dist = nxt
+            else:
+                dist = [q * absent for q in dist]
+        elif threat:
+            dist = [q * threat for q in dist]
+            low += 1
+        else:
+            return 0  # the opponent is surely there and lower than us: we are never the victim
+    return sum(q * ((count + 1) * factor + v_loss) for count, q in enumerate(dist, start=low) if count >= capacity)
 
 
 def best_route(
@@ -83,7 +165,7 @@ def best_route(
     first: int,
     careful: bool,
     rng: Rng | None = None,
-    crowd: Crowd | None = None,
+    crowd: dict[tuple[int, int], list[Efforts]] | None = None,
     jitter: float = 0.0,
 ) -> list[Leg]:
     """The best moves from pair ``first`` to 5 starting in ``row``: dynamic programme on (pair, row).
@@ -92,32 +174,67 @@ def best_route(
     ``rng`` breaks ties between equally good routes, so that two bots of one strategy do not ride
     wheel to wheel into every collision. With a ``crowd`` the expected cost of being a collision's
     victim replaces the flat ``careful`` penalty."""
-    memo: dict[tuple[int, int], tuple[tuple[float, int], list[Leg]]] = {}
+    cells = cells_of(course)
+    worths = cells.worth[1 if careful and crowd is None else 0]
+    if crowd is not None and not isinstance(crowd, Crowd):
+        crowd = Crowd(crowd)
+    noisy = rng is not None and bool(jitter)
+    random = rng.random if rng is not None else None
+    randbelow = rng.randbelow if rng is not None else None
+    # (pair, row) -> (score, effort, direction, next row): the best first move from there
+    memo: dict[tuple[int, int], tuple[tuple[float, int], int, str, int]] = {}
+    # (row, pair) -> what each effort is worth there before the noise: worth less the victim risk
+    bases: dict[tuple[int, int], list[float]] = {}
 
-    def go(pair: int, at: int) -> tuple[tuple[float, int], list[Leg]]:
+    def base_of(nxt: int, pair: int) -> list[float]:
+        worth_of = worths[nxt][pair]
+        if crowd is None:
+            found = [worth - 0.0 for worth in worth_of]
+        else:
+            found = [0.0] + [worth_of[e] - _risk(cells, nxt, pair, e, crowd) for e in range(1, 6)]
+        bases[(nxt, pair)] = found
+        return found
+
+    def go(pair: int, at: int) -> tuple[float, int]:
         if pair > 5:
-            return (0.0, 0), []
-        if (pair, at) in memo:
-            return memo[(pair, at)]
-        best: tuple[tuple[float, int], list[Leg]] | None = None
-        for direction in ("R", "S", "D"):
-            nxt = at + STEP[direction]
+            return (0.0, 0)
+        found = memo.get((pair, at))
+        if found is not None:
+            return found[0]
+        best_total = 0.0
+        best_tie = 0
+        choice: tuple[int, str, int] | None = None
+        for direction, step in DIRECTIONS:
+            nxt = at + step
             if not 0 <= nxt <= 2:
                 continue
-            for effort in (5, 4, 3, 2, 1):
-                worth = _leg_worth(course, nxt, pair, effort, careful and crowd is None)
-                value = worth - (victim_risk(course, nxt, pair, effort, crowd) if crowd is not None else 0.0)
-                if jitter and rng is not None:
-                    value += jitter * rng.random()  # riders of one mind should not all pick one line
-                (rest, rest_tie), legs = go(pair + 1, nxt)
-                score = (value + rest, rest_tie + (rng.randbelow(1000) if rng is not None else 0))
-                if best is None or score > best[0]:
-                    best = (score, [Leg(effort, direction, worth), *legs])
-        assert best is not None
-        memo[(pair, at)] = best
-        return best
+            base = bases.get((nxt, pair)) or base_of(nxt, pair)
+            rest: float | None = None
+            rest_tie = 0
+            for effort in EFFORTS:
+                value = base[effort]
+                if noisy:
+                    value += jitter * random()  # type: ignore[misc]  # riders of one mind should not all pick one line
+                if rest is None:
+                    # searched once, after the first effort's noise (the draws keep their order); then kept
+                    rest, rest_tie = go(pair + 1, nxt)
+                total = value + rest
+                tie = rest_tie + (randbelow(1000) if randbelow is not None else 0)
+                # (total, tie) > the best so far, as tuples compare
+                if choice is None or total > best_total or (total == best_total and tie > best_tie):
+                    best_total, best_tie, choice = total, tie, (effort, direction, nxt)
+        assert choice is not None
+        memo[(pair, at)] = ((best_total, best_tie), *choice)
+        return (best_total, best_tie)
 
-    return go(first, row)[1]
+    go(first, row)
+    legs = []
+    at = row
+    for pair in range(first, 6):
+        _, effort, direction, nxt = memo[(pair, at)]
+        legs.append(Leg(effort, direction, worths[nxt][pair][effort]))
+        at = nxt
+    return legs
 
 
 Presence = dict[str, dict[tuple[int, int], dict[int, float]]]
@@ -137,10 +254,41 @@ def predicted_presence(state: RaceState, me: str, first: int, smart: bool = Fals
     its start is not known yet): the plain best line, the careful line and, when ``smart``, the line
     that dodges the traffic the plain lines make and that line ridden one effort harder (other riders
     think too).
+
+    What a rider is predicted to do does not depend on who asks, so every bot of a step shares one
+    prediction per rider (:func:`_field_presence`); the answer leaves out ``me``.
     """
+    field = _field_presence(state, first, smart)
+    return {other.id: field[other.id] for other in _others(state, me)}
+
+
+_FIELD_CACHE: dict[tuple[Any, ...], dict[str, dict[tuple[int, int], Efforts]]] = {}
+_FIELD_CACHE_SIZE = 8
+"""Predictions kept: one per step a bot is asked about (every bot of the step shares it), a few for races
+stepped side by side; few, so that the memory of a race in progress stays what bench/memory.py measures."""
+
+
+def _field_presence(state: RaceState, first: int, smart: bool) -> dict[str, dict[tuple[int, int], Efforts]]:
+    """Every rider still in the race (racing or waiting): where it is predicted to ride from move ``first``.
+
+    Kept by what it depends on and nothing else -- the course, ``first``, whether the start is played and
+    each rider's id, row and status -- so every bot deciding on one step computes it once. The cells and
+    efforts are read-only from then on (the planners only read them)."""
     course = state.course
+    started = state.round > 0
+    key = (
+        course.table_rows,
+        course.first_row,
+        first,
+        smart,
+        started,
+        tuple((r.id, r.row, r.status) for r in state.riders),
+    )
+    found = _FIELD_CACHE.get(key)
+    if found is not None:
+        return found
     rows_of = {
-        r.id: [r.row] if r.row is not None and state.round > 0 else [0, 1, 2]
+        r.id: [r.row] if r.row is not None and started else [0, 1, 2]
         for r in state.riders
         if r.status in ("racing", "waiting")
     }
@@ -148,19 +296,40 @@ def predicted_presence(state: RaceState, me: str, first: int, smart: bool = Fals
         rid: [(row, list(plain_route(course, row, first, careful))) for row in rows for careful in (False, True)]
         for rid, rows in rows_of.items()
     }
-    naive = {rid: _presence_of(routes, first) for rid, routes in plain.items()}
-    out: Presence = {}
-    for other in _others(state, me):
-        routes = list(plain[other.id])
-        if smart:
-            crowd = crowd_of({rid: cells for rid, cells in naive.items() if rid != other.id})
-            dodging = [(row, best_route(course, row, first, True, crowd=crowd)) for row in rows_of[other.id]]
-            # ... and, more likely still, push one harder to win the effort duel that dodging starts
-            # (measured: weighting this twice halves the crashes a cautious rider suffers in a pack)
-            raised = [(row, [Leg(min(leg.effort + 1, 5), leg.dir, leg.worth) for leg in legs]) for row, legs in dodging]
-            routes += dodging + raised + raised
-        out[other.id] = _presence_of(routes, first)
-    return out
+    # Riders on the same rows ride the same plain lines: one prediction for them all (the same object).
+    by_rows: dict[tuple[int, ...], dict[tuple[int, int], Efforts]] = {}
+    naive: dict[str, dict[tuple[int, int], Efforts]] = {}
+    for rid, rows in rows_of.items():
+        shape = tuple(rows)
+        if shape not in by_rows:
+            by_rows[shape] = _presence_of(plain[rid], first)
+        naive[rid] = by_rows[shape]
+    if smart:
+        found = {}
+        # A rider's dodging line depends on its rows and on the others' predictions in rider order: riders
+        # alike in both (every rider before the start) dodge alike, so it is worked out once for them.
+        dodged: dict[tuple[Any, ...], dict[tuple[int, int], Efforts]] = {}
+        for rid in rows_of:
+            alike = (tuple(rows_of[rid]), tuple(id(cells) for other, cells in naive.items() if other != rid))
+            got = dodged.get(alike)
+            if got is None:
+                routes = list(plain[rid])
+                crowd = crowd_of({other: cells for other, cells in naive.items() if other != rid})
+                dodging = [(row, best_route(course, row, first, True, crowd=crowd)) for row in rows_of[rid]]
+                # ... and, more likely still, push one harder to win the effort duel that dodging starts
+                # (measured: weighting this twice halves the crashes a cautious rider suffers in a pack)
+                raised = [
+                    (row, [Leg(min(leg.effort + 1, 5), leg.dir, leg.worth) for leg in legs]) for row, legs in dodging
+                ]
+                routes += dodging + raised + raised
+                got = dodged[alike] = _presence_of(routes, first)
+            found[rid] = got
+    else:
+        found = naive
+    if len(_FIELD_CACHE) >= _FIELD_CACHE_SIZE:
+        del _FIELD_CACHE[next(iter(_FIELD_CACHE))]
+    _FIELD_CACHE[key] = found
+    return found
 
 
 def _presence_of(routes: list[tuple[int, list[Leg]]], first: int) -> dict[tuple[int, int], dict[int, float]]:
@@ -175,7 +344,8 @@ def _presence_of(routes: list[tuple[int, list[Leg]]], first: int) -> dict[tuple[
 
 
 def crowd_of(presence: Presence) -> Crowd:
-    crowd: Crowd = {}
+    """The opponents that may enter each cell (a :class:`Crowd`, which remembers its victim risks)."""
+    crowd = Crowd()
     for cells in presence.values():
         for cell, efforts in cells.items():
             crowd.setdefault(cell, []).append(efforts)
@@ -184,11 +354,12 @@ def crowd_of(presence: Presence) -> Crowd:
 
 def route_value(course: Course, row: int, first: int, legs: list[Leg], crowd: Crowd) -> float:
     """What a route is expected to be worth in R + V, collisions suffered included."""
+    cells = cells_of(course)
     total = 0.0
     at = row
     for pair, leg in zip(range(first, 6), legs, strict=True):
         at = min(max(at + STEP[leg.dir], 0), 2)
-        total += leg.worth - victim_risk(course, at, pair, leg.effort, crowd)
+        total += leg.worth - _risk(cells, at, pair, leg.effort, crowd)
     return total
 
 
@@ -237,13 +408,12 @@ def _smart(state: RaceState, bold: bool) -> bool:
     return not bold and len(state.riders) <= SMART_LIMIT
 
 
-def _start_row(state: RaceState, entrant: str, bold: bool, presence: Presence) -> int:
+def _start_row(state: RaceState, bold: bool, crowd: Crowd) -> int:
     """Aggressive: always Aggressiva (row A). Cautious: the row whose route looks best in the traffic.
 
     A start trades R for V one for one (§5.2), so it is worth only its row; ties go to Cavaliera."""
     if bold:
         return 0
-    crowd = crowd_of(presence)
     course = state.course
     values = {
         row: route_value(course, row, 1, best_route(course, row, 1, True, crowd=crowd), crowd) for row in START_ORDER
@@ -294,8 +464,9 @@ def plan_order(state: RaceState, entrant: str, strategy: str) -> Order:
     specials: list[dict[str, Any]] = []
     first_move = max(state.round, 1)
     presence = predicted_presence(state, entrant, first_move, _smart(state, bold)) if first_move <= 5 else {}
+    crowd = crowd_of(presence)
     if state.round == 0:
-        row = _start_row(state, entrant, bold, presence)
+        row = _start_row(state, bold, crowd)
         order["start"] = ROW_NAMES[row]
         r_left = 30 - (2 - row if row < 2 else 0)
     else:
@@ -304,7 +475,6 @@ def plan_order(state: RaceState, entrant: str, strategy: str) -> Order:
     rng = _rng(state, entrant)
     route: list[tuple[int, int, Leg]] = []
     if first_move <= 5:
-        crowd = crowd_of(presence)
         legs = best_route(course, row, first_move, careful=not bold, rng=rng, crowd=crowd, jitter=JITTER)
         route = _cells(row, first_move, legs)
         for number, leg in zip(range(first_move, 6), legs, strict=True):
@@ -353,7 +523,7 @@ def live_order(state: RaceState, entrant: str, strategy: str) -> Order:
     others = [r for r in state.riders if r.id != entrant and r.racing]
     if number == 0:
         presence = predicted_presence(state, entrant, 1, _smart(state, bold))
-        order["start"] = ROW_NAMES[_start_row(state, entrant, bold, presence)]
+        order["start"] = ROW_NAMES[_start_row(state, bold, crowd_of(presence))]
         order["bibitone"] = bold
         if "V" not in rider.used and rider.own_bottle == "full":
             specials.append({"code": "V"})  # drunk at once: a full bottle can be stolen (D23)

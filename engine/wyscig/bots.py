@@ -26,10 +26,10 @@ Option = tuple[int, int, Verdict]
 def options(state: RaceState, player: Player, descents: int | None = None) -> Iterator[Option]:
     """Every distinct (card, descents) the player may play now, with its verdict."""
     counts = range(player.descents + 1) if descents is None else [descents]
+    reference, minutes, is_leader, on_climb = state.reference, player.minutes, player.id == state.leader, state.on_climb
     for card in sorted(set(player.speeds)):
         for k in counts:
-            speed = card + DESCENT_BONUS * k
-            yield card, k, judge(speed, state.reference, player.minutes, player.id == state.leader, state.on_climb)
+            yield card, k, judge(card + DESCENT_BONUS * k, reference, minutes, is_leader, on_climb)
 
 
 def automatic_card(state: RaceState, player: Player, descents: int) -> int:
@@ -93,12 +93,26 @@ def attacker(state: RaceState, player: Player, partial: Order) -> Order:
 
 
 def _best(state: RaceState, player: Player, partial: Order, cost: Callable[[Option], tuple[int, ...]]) -> Order:
+    """The first option of :func:`options` (the one ``partial`` allows) with the lowest ``cost``."""
     chosen = partial.get("descents")
-    candidates = list(options(state, player, None if chosen is None else int(chosen)))
-    if "card" in partial:
-        candidates = [c for c in candidates if c[0] == partial["card"]]
-    card, k, _ = min(candidates, key=cost)
-    return {"card": card, "descents": k}
+    limited = "card" in partial
+    wanted = partial.get("card")
+    best: Option | None = None
+    lowest: tuple[int, ...] | None = None
+    # :func:`options`, spelled out: a bot weighs every card of the hand at every turn
+    counts = range(player.descents + 1) if chosen is None else [int(chosen)]
+    reference, minutes, is_leader, on_climb = state.reference, player.minutes, player.id == state.leader, state.on_climb
+    for card in sorted(set(player.speeds)):
+        if limited and card != wanted:
+            continue
+        for k in counts:
+            option = (card, k, judge(card + DESCENT_BONUS * k, reference, minutes, is_leader, on_climb))
+            price = cost(option)
+            if lowest is None or price < lowest:
+                best, lowest = option, price
+    if best is None:
+        raise ValueError("no card to play")  # as min() of nothing: the turn's checks rule it out
+    return {"card": best[0], "descents": best[1]}
 
 
 PLAYERS: dict[str, Callable[[RaceState, Player, Order], Order]] = {"steady": steady, "attacker": attacker}

@@ -61,12 +61,29 @@ def stage_wins(player: Player) -> int:
     return player.times.count(WINNER_TIME)
 
 
+def gc_key(p: Player) -> tuple[int, int, int]:
+    """D19: total time up; ties by more stage wins, then the lower time in the latest stage."""
+    return (p.total, -stage_wins(p), p.times[-1] if p.times else 0)
+
+
+def gc_leader(players: Sequence[Player]) -> Player:
+    """The first line of :func:`general_classification` (the first of the best, in the order given):
+    :func:`gc_key`'s minimum, spelled out (the stage analysis asks it after every turn)."""
+    best: Player | None = None
+    lowest: tuple[int, int, int] | None = None
+    for p in players:
+        times = p.times
+        key = (sum(times), -times.count(WINNER_TIME), times[-1] if times else 0)
+        if lowest is None or key < lowest:
+            best, lowest = p, key
+    if best is None:
+        raise ValueError("no players")
+    return best
+
+
 def general_classification(players: Sequence[Player]) -> list[GcLine]:
     """D19: total time up; ties by more stage wins, then the lower time in the latest stage; else shared."""
-
-    def key(p: Player) -> tuple[int, int, int]:
-        return (p.total, -stage_wins(p), p.times[-1] if p.times else 0)
-
+    key = gc_key
     order = sorted(players, key=key)
     return [
         GcLine(

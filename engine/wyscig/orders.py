@@ -75,6 +75,8 @@ def _syntax_error(state: RaceState, entrant: str, text: str) -> OrderError:
 
 def as_order(state: RaceState, entrant: str, order: Order | str) -> Order:
     """The order as a JSON object, text syntax parsed (the driver has taken the bookkeeping keys out)."""
+    if type(order) is dict and "text" not in order:
+        return dict(order)  # the usual JSON object, without the costlier checks below
     if isinstance(order, str):
         return parse_text(state, entrant, order)
     if not isinstance(order, Mapping):
@@ -116,16 +118,68 @@ def check_order(
     state: RaceState, entrant: str, order: Order | str, previous: Order | None = None
 ) -> tuple[Order, bool]:
     """The merged, normalised order and whether it is complete; raises ``OrderError``."""
-    if not isinstance(order, (str, Mapping)):
+    if type(order) is not dict and not isinstance(order, (str, Mapping)):
         raise _not_an_order(order)
     text = order if isinstance(order, str) else order.get("text")
     if isinstance(text, str) and _HAND.match(text) and entrant in state.players:
         parse_text(state, entrant, text)  # `hand` answers at any time, not only on your turn (§8.1)
     check_turn(state, entrant)
-    merged: dict[str, Any] = {}
-    if previous:
-        merged.update(as_order(state, entrant, previous))
+    merged: dict[str, Any] = as_order(state, entrant, previous) if previous else {}
     merged.update(as_order(state, entrant, order))
+    card, descents = _card_play(merged)
+    player = state.player(entrant)
+    if card is not None and card not in player.speeds:
+        hand = texts.hand(player.speeds, player.descents)
+        if not MIN_SPEED <= card <= MAX_SPEED:
+            raise OrderError.of(
+                "wk.no_such_card",
+                "There is no {card} card: speed cards go from 39 to 50. Your hand is {hand}.",
+                card=card,
+                hand=hand,
+            )
+        raise OrderError.of("wk.card_not_in_hand", "You hold no {card}: your hand is {hand}.", card=card, hand=hand)
+    if descents is not None:
+        if descents < 0:
+            raise OrderError.of(
+                "wk.negative_descents", "You can't play {descents} descent cards: 0 or more.", descents=descents
+            )
+        if descents > player.descents:
+            raise OrderError(
+                plural(
+                    "wk.too_many_descents",
+                    player.descents,
+                    "You hold 1 descent card: you can't add {descents}. Your hand is {hand}.",
+                    "You hold {count} descent cards: you can't add {descents}. Your hand is {hand}.",
+                    held=player.descents,
+                    descents=descents,
+                    hand=texts.hand(player.speeds, player.descents),
+                )
+            )
+    normal: Order = {}
+    if card is not None:
+        normal["card"] = card
+        normal["descents"] = descents or 0
+    elif descents is not None:
+        normal["descents"] = descents
+    return normal, card is not None
+
+
+_FIELDS = frozenset(CardPlay.model_fields)
+
+
+def _card_play(merged: dict[str, Any]) -> tuple[int | None, int | None]:
+    """The card and descents of an order object, as :class:`CardPlay` reads them; raises ``OrderError``.
+
+    An object of plain integers (or nulls) under the model's own keys -- what every panel, bot and record
+    sends -- is read directly: the model would accept it as it is. Anything else (a number as text, a
+    float, an unknown key, ``true``) goes through the model, which accepts or names the problem."""
+    card, descents = merged.get("card"), merged.get("descents")
+    if (
+        (card is None or type(card) is int)
+        and (descents is None or type(descents) is int)
+        and _FIELDS.issuperset(merged)
+    ):
+        return card, descents
     try:
         model = CardPlay.model_validate(merged)
     except ValidationError as exc:
@@ -137,43 +191,7 @@ def check_order(
             field=field,
             problem=texts.field_problem(err["type"], err["msg"]),
         ) from exc
-    player = state.player(entrant)
-    hand = texts.hand(player.speeds, player.descents)
-    if model.card is not None and model.card not in player.speeds:
-        if not MIN_SPEED <= model.card <= MAX_SPEED:
-            raise OrderError.of(
-                "wk.no_such_card",
-                "There is no {card} card: speed cards go from 39 to 50. Your hand is {hand}.",
-                card=model.card,
-                hand=hand,
-            )
-        raise OrderError.of(
-            "wk.card_not_in_hand", "You hold no {card}: your hand is {hand}.", card=model.card, hand=hand
-        )
-    if model.descents is not None:
-        if model.descents < 0:
-            raise OrderError.of(
-                "wk.negative_descents", "You can't play {descents} descent cards: 0 or more.", descents=model.descents
-            )
-        if model.descents > player.descents:
-            raise OrderError(
-                plural(
-                    "wk.too_many_descents",
-                    player.descents,
-                    "You hold 1 descent card: you can't add {descents}. Your hand is {hand}.",
-                    "You hold {count} descent cards: you can't add {descents}. Your hand is {hand}.",
-                    held=player.descents,
-                    descents=model.descents,
-                    hand=hand,
-                )
-            )
-    normal: Order = {}
-    if model.card is not None:
-        normal["card"] = model.card
-        normal["descents"] = model.descents or 0
-    elif model.descents is not None:
-        normal["descents"] = model.descents
-    return normal, model.card is not None
+    return model.card, model.descents
 
 
 def partial_of(state: RaceState, entrant: str, partial: Mapping[str, Order] | None) -> Order:

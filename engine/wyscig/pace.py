@@ -7,6 +7,7 @@ played come from the same place.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from engine.messages import Message, msg
@@ -30,8 +31,12 @@ class Verdict:
     """A chip-free rider above L on a climb: he would have led on the flat (D9)."""
 
 
+@lru_cache(maxsize=1024)
 def judge(speed: int, reference: int | None, minutes: int, is_leader: bool, on_climb: bool) -> Verdict:
-    """The verdict of §5.1/§5.2 for a rider playing ``speed`` (s) against ``reference`` (L)."""
+    """The verdict of §5.1/§5.2 for a rider playing ``speed`` (s) against ``reference`` (L).
+
+    Kept per arguments: the bots weigh every card of a hand at every turn, and a verdict is frozen, so
+    the same answer may be handed out again (a thousand kept, about 200 KB: the hands in play repeat)."""
     if is_leader or reference is None:
         # D11: the leader is never penalised; whatever he plays becomes L.
         return Verdict("pace")

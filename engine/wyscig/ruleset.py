@@ -27,6 +27,7 @@ from engine.ruleset import (
     check_state_format,
 )
 from engine.wyscig import bots, decisions, orders, start, views
+from engine.wyscig.classification import gc_leader
 from engine.wyscig.keys import message_keys
 from engine.wyscig.models import Options, Setup, Stage
 from engine.wyscig.stage import play_turn
@@ -105,6 +106,13 @@ class WyscigRuleset(Ruleset[RaceState]):
 
     def result(self, state: RaceState) -> Result:
         return views.result(state)
+
+    def finished(self, state: RaceState) -> bool:
+        return state.finished
+
+    def leader(self, state: RaceState) -> str | None:
+        """The general classification's first line (the result's standings are its lines, in order)."""
+        return gc_leader([state.players[e] for e in state.seats]).id if state.seats else None
 
     # --- persistence -----------------------------------------------------------------------------
     def dump(self, state: RaceState) -> dict[str, Any]:

@@ -94,9 +94,21 @@ def play_turn(state: RaceState, orders: Mapping[str, Order]) -> tuple[RaceState,
     assert entrant is not None
     if entrant not in orders:
         raise OrderError.of("wk.missing_order", "No card from {entrant}, whose turn it is.", entrant=entrant)
-    normal, complete = check_order(state, entrant, orders[entrant])
-    if not complete:
-        raise OrderError.of("wk.no_card", "Choose a speed card to play.")
+    order = orders[entrant]
+    player = state.player(entrant)
+    card, descents = (order.get("card"), order.get("descents")) if type(order) is dict else (None, None)
+    if (
+        type(card) is int
+        and type(descents) is int
+        and len(order) == 2
+        and card in player.speeds
+        and 0 <= descents <= player.descents
+    ):
+        normal: Order = {"card": card, "descents": descents}  # as check_order reads a validated order
+    else:
+        normal, complete = check_order(state, entrant, order)
+        if not complete:
+            raise OrderError.of("wk.no_card", "Choose a speed card to play.")
     new = state.copy()
     events: list[Event] = []
     play(new, entrant, int(normal["card"]), int(normal["descents"]), events)

@@ -26,10 +26,10 @@ def copy_of(obj: T, plan: tuple[tuple[str, Callable[[Any], Any]], ...]) -> T:
 
     Faster than ``dataclasses.replace`` (no ``__init__``), and this runs every turn."""
     new = object.__new__(type(obj))
-    values = new.__dict__
-    values.update(obj.__dict__)
+    values = obj.__dict__.copy()
     for name, how in plan:
         values[name] = how(values[name])
+    new.__dict__ = values
     return new
 
 
@@ -108,7 +108,18 @@ class Climb:
 
 
 def _copy_players(players: dict[str, Player]) -> dict[str, Player]:
-    return {e: p.copy() for e, p in players.items()}
+    """Every player copied as :func:`copy_of` copies one, spelled out (a step copies them all)."""
+    plan = _PLAYER_COPY
+    new = object.__new__
+    out = {}
+    for e, p in players.items():
+        twin = new(Player)
+        values = p.__dict__.copy()
+        for name, how in plan:
+            values[name] = how(values[name])
+        twin.__dict__ = values
+        out[e] = twin
+    return out
 
 
 def _dump_players(state: RaceState, players: dict[str, Player]) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ import pytest
 from engine.flamme_rouge.state import RaceState as FlammeState
 from engine.mind_cycling.state import RaceState as MindState
 from engine.registry import get_ruleset
-from engine.ruleset import Entrant, StateFormatError
+from engine.ruleset import Entrant, StateFormatError, leader_of
 from engine.tabella.state import RaceState as TabellaState
 from engine.wyscig.state import RaceState as WyscigState
 from tests.logged import LoggedRace
@@ -133,6 +133,7 @@ def test_every_field_survives_dump_load_and_copy(ruleset_id: str) -> None:
             fields_of(state, "state", seen)
             assert ruleset.finished(state) == ruleset.result(state).finished
             assert ruleset.awaited_ids(state) == [d.entrant for d in ruleset.awaited(state)]
+            assert ruleset.leader(state) == leader_of(ruleset.result(state))
             if race.finished:
                 break
             race.play_step({})

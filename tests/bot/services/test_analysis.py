@@ -93,3 +93,26 @@ async def test_the_analysis_runs_in_a_separate_lower_priority_process() -> None:
         assert niceness >= min(os.nice(0) + analysis.NICENESS, 19)
     finally:
         analyser.close()
+
+
+@pytest.mark.parametrize("ruleset_id", ["tabella", "mind_cycling"])
+def test_races_shared_out_in_parts_sum_to_the_same_figures(ruleset_id: str) -> None:
+    """The tallies of races 0-2 and 3-6 of an analysis, summed, are the analysis of races 0-6 exactly."""
+    whole = analysis.analyse(ruleset_id, STAGES[ruleset_id], 7, 11)
+    parts = analysis.race_tallies(ruleset_id, STAGES[ruleset_id], 11, 0, 3) + analysis.race_tallies(
+        ruleset_id, STAGES[ruleset_id], 11, 3, 7
+    )
+    count = analysis._count(ruleset_id, STAGES[ruleset_id], None)
+    assert analysis.summarise(ruleset_id, 7, 11, count, parts) == whole
+    assert whole.finished == 7 and sum(whole.decided_at.values()) == 7
+
+
+async def test_an_analysis_shared_out_over_two_processes_gives_the_inline_figures() -> None:
+    """Two niced processes share the races (4 and 5 of 9) and the figures are the inline analysis's."""
+    analyser = analysis.Analyser(parts=2)
+    try:
+        found = await analyser.run(1, "mind_cycling", STAGES["mind_cycling"], 9, 3)
+        assert found == analysis.analyse("mind_cycling", STAGES["mind_cycling"], 9, 3)
+        assert analyser.parts == 2 and analyser._pool is not None
+    finally:
+        analyser.close()

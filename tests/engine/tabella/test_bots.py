@@ -131,3 +131,71 @@ def test_the_last_sprint_asks_for_more_than_the_rider_can_hold() -> None:
     race = LoggedRace.start("tabella", entrants, seed=1, stage=CLASSIC_1, setup={"round": 5, "riders": riders})
     plan = race.bot_order("me")
     assert plan["s3"] >= 10 + 4 + 4
+
+
+def _full_distribution_risk(course: Course, row: int, pair: int, effort: int, crowd: dict) -> float:  # type: ignore[type-arg]
+    """The victim risk as first written: the whole distribution over (count, shielded), a dict per opponent."""
+    cell = course.pair(row, pair)
+    factor = 2 if cell.curvone else 1
+    v_loss = {"climb": 3, "flat": 2, "descent": 1}[cell.terrain] * factor
+    dist: dict[tuple[int, bool], float] = {(0, False): 1.0}
+    for opponent in crowd.get((pair, row), []):
+        shield = sum(p for e, p in opponent.items() if e < effort)
+        threat = sum(p for e, p in opponent.items() if e >= effort)
+        absent = max(0.0, 1.0 - shield - threat)
+        nxt: dict[tuple[int, bool], float] = {}
+        for (count, shielded), q in dist.items():
+            for key, w in (((count, shielded), absent), ((count + 1, True), shield), ((count + 1, shielded), threat)):
+                if w:
+                    nxt[key] = nxt.get(key, 0.0) + q * w
+        dist = nxt
+    return sum(
+        q * ((count + 1) * factor + v_loss)
+        for (count, shielded), q in dist.items()
+        if count >= cell.capacity and not shielded
+    )
+
+
+def test_the_victim_risk_follows_only_unshielded_chances_and_gives_the_same_floats_to_the_last_bit() -> None:
+    """Random crowds of up to 19 opponents (sure ones, absent ones, thirds and sevenths): the risk is the
+    full distribution's exactly (==, not approximately), on every cell and effort of a course."""
+    from engine.rng import Rng
+
+    rng = Rng.from_seed(7, "crowds")
+    course = Course.of(classic_table(), 3)
+    for _ in range(60):
+        crowd: dict[tuple[int, int], list[dict[int, float]]] = {}
+        for pair in range(1, 6):
+            for row in range(3):
+                opponents = []
+                for _ in range(rng.randbelow(20)):
+                    weight = rng.choice([1.0, 0.5, 1 / 3, 1 / 6, 1 / 7, 0.1])
+                    efforts: dict[int, float] = {}
+                    for _ in range(rng.randint(1, 3)):
+                        e = rng.randint(1, 5)
+                        efforts[e] = efforts.get(e, 0.0) + weight
+                    opponents.append(efforts)
+                crowd[(pair, row)] = opponents
+        for pair in range(1, 6):
+            for row in range(3):
+                for effort in range(1, 6):
+                    want = _full_distribution_risk(course, row, pair, effort, crowd)
+                    assert victim_risk(course, row, pair, effort, crowd) == want
+
+
+def test_a_prediction_shared_by_the_bots_of_a_step_follows_the_state_when_it_changes() -> None:
+    """The field's predicted traffic is kept per step; once a rider's row or status changes, the answer is
+    the one a fresh computation gives, never the kept one."""
+    from engine.tabella import bots
+
+    entrants = [Entrant(id=f"r{i}", name=f"R{i}", bot="cautious") for i in range(6)]
+    race = LoggedRace.start("tabella", entrants, seed=3, stage=CLASSIC_1, options={"mode": "live"})
+    race.play_step({})
+    state = race.state
+    before = bots.predicted_presence(state, "r0", state.round, smart=True)
+    moved = next(r for r in state.riders if r.id == "r1")
+    moved.row = 2 if moved.row == 0 else 0
+    after = bots.predicted_presence(state, "r0", state.round, smart=True)
+    bots._FIELD_CACHE.clear()
+    assert after == bots.predicted_presence(state, "r0", state.round, smart=True)
+    assert after != before
