@@ -25,13 +25,18 @@ SOURCE = Path(bot.__file__).resolve().parents[1]
 """The tree the test imports the bot from: the process runs the same code, wherever it is installed."""
 
 
-@contextlib.asynccontextmanager
-async def gregario_run(
-    fake: FakeDiscord, guild: Guild, folder: Path, database_url: str, log_name: str = "gregario-run.log"
-) -> AsyncIterator[int]:
-    """A `gregario run` process (its pid while it runs), connected and its commands synced; killed after."""
+async def start_gregario(
+    fake: FakeDiscord,
+    guild: Guild,
+    folder: Path,
+    database_url: str,
+    log_name: str = "gregario-run.log",
+    env: dict[str, str] | None = None,
+) -> asyncio.subprocess.Process:
+    """Start `gregario run` (``env``: more settings, e.g. ``GREGARIO_DEFAULT_PACE``) and wait until it is
+    connected and its commands synced; it is killed if it never connects."""
     sessions = len(fake.sessions)
-    env = {
+    environment = {
         **os.environ,
         "GREGARIO_TOKEN": fake.token,
         "GREGARIO_API_BASE_URL": f"https://127.0.0.1:{fake.port}{API}",
@@ -40,14 +45,30 @@ async def gregario_run(
         "GREGARIO_DATABASE_URL": database_url,
         "GREGARIO_ENGINE_WORKERS": "0",
         "PYTHONPATH": os.pathsep.join(p for p in (str(SOURCE), os.environ.get("PYTHONPATH", "")) if p),
+        **(env or {}),
     }
     with open(folder / log_name, "ab") as log:
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", "run", cwd=folder, env=env, stdout=log, stderr=log
+            sys.executable, "-m", "bot.cli", "run", cwd=folder, env=environment, stdout=log, stderr=log
         )
     try:
         connected = lambda: len(fake.sessions) > sessions and fake.commands  # noqa: E731
         await fake.wait_until(connected, READY_SECONDS, lambda: "gregario run never connected")
+    except BaseException:
+        if process.returncode is None:
+            process.send_signal(signal.SIGKILL)
+        await process.wait()
+        raise
+    return process
+
+
+@contextlib.asynccontextmanager
+async def gregario_run(
+    fake: FakeDiscord, guild: Guild, folder: Path, database_url: str, log_name: str = "gregario-run.log"
+) -> AsyncIterator[int]:
+    """A `gregario run` process (its pid while it runs), connected and its commands synced; killed after."""
+    process = await start_gregario(fake, guild, folder, database_url, log_name)
+    try:
         await fake.settle(0.3, 5)
         yield process.pid
     finally:
