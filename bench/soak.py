@@ -28,11 +28,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sqlalchemy.engine import make_url  # noqa: E402
+from sqlalchemy.engine import make_url
 
-from tests.bot.exts.race.soak import MOMENTS, Plan, seed_from_environment, soak  # noqa: E402
-from tests.fakediscord.network import make_certificate  # noqa: E402
-from tests.fakediscord.server import FakeDiscord  # noqa: E402
+from tests.bot.exts.race.soak import MOMENTS, Plan, seed_from_environment, soak
+from tests.fakediscord.network import make_certificate
+from tests.fakediscord.server import FakeDiscord
 
 
 async def _admin(server: str, sql: str) -> None:
