@@ -55,11 +55,12 @@ async def main(args: argparse.Namespace) -> int:
     if unknown:
         print(f"unknown moments {unknown}; choose among {', '.join(MOMENTS)}", file=sys.stderr)
         return 2
-    kill_seconds = args.kill_seconds if args.kill_seconds is not None else max(150.0, args.kills * 8.0)
+    kill_seconds = args.kill_seconds if args.kill_seconds is not None else max(150.0, args.kills * 14.0)
     plan = Plan(
         seed=seed,
         kills=args.kills,
         races=args.races,
+        together=args.together,
         moments=moments,
         faults=args.faults,
         pace=args.pace,
@@ -105,12 +106,13 @@ def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--kills", type=int, default=100, help="SIGKILLs to deal (default 100)")
     parser.add_argument("--races", type=int, default=12, help="races, the four systems in turn (default 12)")
+    parser.add_argument("--together", type=int, default=4, help="races at once; the next opens as one ends")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--faults", action="store_true", help="mix in Discord's faults")
     parser.add_argument("--moments", default=",".join(MOMENTS), help=f"kill moments (default {','.join(MOMENTS)})")
     parser.add_argument("--pace", default="30s", help="the races' pace (default 30s; 30s is the shortest)")
     parser.add_argument("--seed", type=int, default=None, help="replay a run's choices")
-    parser.add_argument("--kill-seconds", type=float, default=None, help="time for the kills (default 8 s a kill)")
+    parser.add_argument("--kill-seconds", type=float, default=None, help="time for the kills (default 14 s a kill)")
     parser.add_argument("--finish-seconds", type=float, default=300.0, help="time the races have to finish after")
     parser.add_argument("--keep", default="", help="a folder to keep the database and the logs in")
     return parser.parse_args()

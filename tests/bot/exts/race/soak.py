@@ -52,13 +52,14 @@ CREATE = ("POST", "/channels/{channel_id}/messages")
 CALLBACK = ("POST", "/interactions/{interaction_id}/{token}/callback")
 MOMENTS = ("random", "post", "panel", "click", "finish")
 SYSTEMS: tuple[tuple[str, dict[str, str], int, int], ...] = (
-    ("flamme_rouge", {"stage": "Sprint de Montagne"}, 2, 1),
+    ("flamme_rouge", {"stage": "Avenue Corso Paseo", "options": "riders_per_player=1 finish=first"}, 2, 1),
     ("tabella", {"options": "mode=live"}, 3, 1),
-    ("wyscig", {"stage": '{"deck": "itemised_108", "stages": 1}'}, 2, 0),
+    ("wyscig", {"stage": '{"deck": "itemised_108", "stages": 1}'}, 1, 1),
     ("mind_cycling", {"stage": "short"}, 2, 1),
 )
 """Short races of each system, with how many people and bots ride (Tabella live: one move a step, so it
-has steps to crash in; Wyścig plays turn by turn, some 24 turns an entrant)."""
+has steps to crash in; Wyścig plays turn by turn, some 24 turns an entrant; Flamme Rouge on the flat, one
+rider each, over at the first rider across the line)."""
 PANEL_ITEM = re.compile(r"^gr:(?P<what>[bstcg]):(?P<race>\d+):(?P<step>\d+)")
 """A panel's component: pick button (b), select (s), Type my order (t), Change (c), page turn (g)."""
 META = ("received_at", "by", "auto")
@@ -76,6 +77,8 @@ class Plan:
     seed: int
     kills: int = 12
     races: int = 4
+    together: int = 4
+    """Races running at once; the next opens as one ends, until ``races`` were opened."""
     moments: tuple[str, ...] = MOMENTS
     faults: bool = False
     pace: str = "30s"
@@ -149,7 +152,8 @@ class Report:
             f"down {self.down:.0f} s"
             + (f", targeted kills that never found their moment: {dict(self.missed)}" if self.missed else ""),
             f"races: {len(self.finished)}/{len(self.races)} finished ({', '.join(sorted(set(self.races.values())))}), "
-            f"{self.steps} steps",
+            f"{self.steps} steps; ended at "
+            + ", ".join(f"#{r} {self.races[r]} {self.finished[r]:.0f} s" for r in sorted(self.finished)),
             f"clicks: {dict(self.clicks)}; orders acknowledged: {sum(1 for a in self.acked.values() if a.complete)}"
             f" complete, {sum(1 for a in self.acked.values() if not a.complete)} partial",
             f"messages created by the bot: {dict(self.messages)}",
@@ -183,14 +187,15 @@ class Store:
         async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
-                    text("SELECT body, complete FROM orders WHERE race_id = :r AND step = :s AND entrant = :e"),
+                    text('SELECT body, complete, "by" FROM orders WHERE race_id = :r AND step = :s AND entrant = :e'),
                     {"r": race, "s": step, "e": entrant},
                 )
             ).first()
         if row is None:
             return None, False
         body = json.loads(row[0]) if isinstance(row[0], str) else row[0]
-        return dict(body), bool(row[1])
+        # An order the rules completed at the deadline (by "auto") is the player's part, completed.
+        return dict(body), bool(row[1]) and row[2] != "auto"
 
     async def record(self, race: int) -> RaceRecord:
         """The race's record as the database holds it (for a race whose final post never came)."""
@@ -321,15 +326,17 @@ class Soak:
         (``finish`` is the watcher's: it kills when a race's last step commits)."""
         kinds = [m for m in self.plan.moments if m != "finish"] or ["random"]
         order: list[str] = []
-        while len(self.report.kills) < self.plan.kills and time.monotonic() < self.kill_end:
+        while len(self.report.kills) < self.plan.kills and len(self.report.finished) < len(self.report.races):
             if not order:  # every moment in turn, in a shuffled order: each comes up as often
                 order = self.rng.sample(kinds, len(kinds))
             await self.up.wait()
             left = max(self.plan.kills - len(self.report.kills), 1)
-            # Spread what is left over the time left; each restart takes a few seconds of it.
-            gap = max((self.kill_end - time.monotonic()) / left - 3.0, 1.0)
+            # Spread what is left over the time left, less the restarts it costs (as measured so far);
+            # past that time, kill at a brisk pace until the count is reached or the races are over.
+            restart = self.report.down / max(self.report.starts - 1, 1) if self.report.starts > 1 else 4.0
+            gap = max((self.kill_end - time.monotonic()) / left - restart, 1.5)
             await asyncio.sleep(self.rng.uniform(0.3, 1.2) * gap)
-            if not self.up.is_set() or time.monotonic() >= self.kill_end or self.stopping:
+            if not self.up.is_set() or self.stopping:
                 continue
             moment = order.pop()
             if moment == "random":
@@ -342,6 +349,8 @@ class Soak:
                 await asyncio.wait_for(asyncio.shield(process.wait()), HOOK_SECONDS)
             except TimeoutError:
                 self.report.missed[moment] += 1
+                if self.report.missed[moment] <= 2:
+                    order.append(moment)  # its turn again next: each moment is hit, if it comes at all
             finally:
                 disarm()
 
@@ -389,16 +398,34 @@ class Soak:
 
     # --- the races ----------------------------------------------------------------------------------
     async def _open(self, index: int) -> int:
-        """A lobby by the opener, the others join, bots added, started: the race's id."""
+        """A lobby by the opener, the others join, bots added, started: the race's id. Kills may come
+        meanwhile: an unanswered command or click is made again, as a person would."""
         ruleset, options, humans, bots = SYSTEMS[index % len(SYSTEMS)]
         riders = self.rng.sample(self.people, min(humans, self.plan.humans, len(self.people)))
         opener = riders[0]
-        handle = await opener.slash("race new", ruleset=ruleset, bots=bots, **options)
-        lobby = await handle.reply(timeout=15)
+        lobby: Message | None = None
+        for _attempt in range(10):
+            await self.up.wait()
+            with contextlib.suppress(AssertionError):
+                handle = await opener.slash("race new", ruleset=ruleset, bots=bots, **options)
+                lobby = await handle.reply(timeout=10)
+                break
+        if lobby is None:
+            raise AssertionError(f"no lobby for a {ruleset} race after 10 tries")
         race = int(lobby.items()[0]["custom_id"].split(":")[2])
         for person in riders[1:]:
-            await (await person.click(lobby, "Join")).acknowledged(timeout=15)
-        await (await opener.click(lobby, "Start")).acknowledged(timeout=15)
+            for _attempt in range(10):
+                await self.up.wait()
+                with contextlib.suppress(AssertionError):
+                    await (await person.click(lobby, "Join")).acknowledged(timeout=10)
+                    break  # joined, or told they already are
+        for _attempt in range(10):
+            await self.up.wait()
+            with contextlib.suppress(AssertionError):
+                await (await opener.click(lobby, "Start")).acknowledged(timeout=10)
+            if (await self.store.statuses()).get(race, ("", 0))[0] != "lobby":
+                break
+            await asyncio.sleep(1.0)
         self.report.races[race] = ruleset
         for person in riders:
             seed = self.rng.randrange(1 << 30)
@@ -433,8 +460,8 @@ class Soak:
             panel, step = found
             if step not in seen:
                 seen.add(step)
-                if rng.random() < self.plan.skip_chance:
-                    skipped.add(step)
+                if not skipped and rng.random() < self.plan.skip_chance:
+                    skipped.add(step)  # once a race at most: each skip holds the race up for a whole pace
             if step in skipped:
                 await asyncio.sleep(0.3)
                 continue
@@ -495,16 +522,23 @@ class Soak:
         try:
             await self._start()
             keeper = asyncio.create_task(self._keep_running())
-            for index in range(plan.races):
-                await self.up.wait()
-                await self._open(index)
+            opened = 0
+            while opened < min(plan.races, plan.together):
+                await self._open(opened)
+                opened += 1
             self.killing = True
             self.kill_end = time.monotonic() + plan.kill_seconds
             extra.append(asyncio.create_task(self._killer()))
             if plan.faults:
                 extra.append(asyncio.create_task(self._weather()))
             deadline = self.kill_end + plan.finish_seconds
-            while len(self.report.finished) < len(self.report.races) and time.monotonic() < deadline:
+            while time.monotonic() < deadline:
+                running = len(self.report.races) - len(self.report.finished)
+                if opened < plan.races and running < plan.together:
+                    await self._open(opened)  # the next race, as one ends
+                    opened += 1
+                elif not running and opened >= plan.races:
+                    break
                 await asyncio.sleep(0.2)
             self.killing = False
             for task in extra:

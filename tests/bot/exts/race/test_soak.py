@@ -26,7 +26,7 @@ async def test_a_bot_killed_at_every_moment_delivers_everything_once(
     guild = fake.create_guild("Gregario Test", fake.create_user("Olga"))
     await fake.start()
     try:
-        plan = Plan(seed=seed, kills=12, races=4, kill_seconds=140.0, finish_seconds=120.0)
+        plan = Plan(seed=seed, kills=11, races=4, kill_seconds=110.0, finish_seconds=120.0)
         report = await soak(fake, guild, tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'races.sqlite3'}", plan)
     finally:
         await fake.stop()
