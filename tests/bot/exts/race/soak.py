@@ -86,7 +86,7 @@ class Plan:
     """Kills happen in this time from the first race's start (then the races play out in peace)."""
     finish_seconds: float = 240.0
     """How long after the kills the races may take to finish."""
-    settle_seconds: float = 15.0
+    settle_seconds: float = 30.0
     """After the last race finished: how long the final posts may take before they count as lost."""
     skip_chance: float = 0.03
     """A player sends nothing for a step (the deadline plays for them)."""
@@ -400,7 +400,8 @@ class Soak:
     async def _open(self, index: int) -> int:
         """A lobby by the opener, the others join, bots added, started: the race's id. Kills may come
         meanwhile: an unanswered command or click is made again, as a person would."""
-        ruleset, options, humans, bots = SYSTEMS[index % len(SYSTEMS)]
+        ruleset, given, humans, bots = SYSTEMS[index % len(SYSTEMS)]
+        options: dict[str, Any] = dict(given)
         riders = self.rng.sample(self.people, min(humans, self.plan.humans, len(self.people)))
         opener = riders[0]
         lobby: Message | None = None
@@ -612,14 +613,14 @@ class Soak:
                 lost.append(f"{where}: acknowledged, but no order in the database right after")
             elif record is None:
                 lost.append(f"{where}: no record to look in")
-            elif played is None:
-                lost.append(f"{where}: not in the record")
+            elif not isinstance(played, dict):
+                lost.append(f"{where}: not in the record (it has {played!r})")
             else:
-                sent = {k: v for k, v in dict(played).items() if k not in META}
+                sent = {k: v for k, v in played.items() if k not in META}
                 if acked.complete and (sent != acked.body or played.get("auto")):
-                    lost.append(f"{where}: acknowledged {acked.body}, the record has {dict(played)}")
+                    lost.append(f"{where}: acknowledged {acked.body}, the record has {played}")
                 elif not acked.complete and not _within(acked.body, sent):
-                    lost.append(f"{where}: acknowledged part {acked.body}, the record has {dict(played)}")
+                    lost.append(f"{where}: acknowledged part {acked.body}, the record has {played}")
         report.check("acknowledged orders in the record", len(report.acked), lost)
 
         wrong: list[str] = []
