@@ -180,7 +180,7 @@ async def test_kill_after_a_click_is_acknowledged(fake_discord: FakeDiscord, gre
     """A hook on the interaction callback acts after the answer is applied (the click is acknowledged in
     Discord) and before the bot reads it; ``when`` narrows it to the interaction wanted. (Here the answer
     does go out: an in-process bot whose answer is dropped logs the error.)"""
-    seen: list[int] = []
+    seen: list[int | None] = []
     hook = fake_discord.on_request(
         "POST",
         "/interactions/{interaction_id}/{token}/callback",
