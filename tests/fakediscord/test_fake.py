@@ -201,3 +201,16 @@ async def test_hooks_skip_requests_that_failed(fake_discord: FakeDiscord) -> Non
     assert not hook.hits
     answer = await _post(fake_discord, races.id, {"content": "second try"})
     assert [r.answer["id"] for r in hook.hits] == [answer["id"]]
+
+
+async def test_ready_names_the_gateway_as_the_bot_reached_it(fake_discord: FakeDiscord) -> None:
+    """A process that reaches the fake at 127.0.0.1 is told to RESUME there (it resolves no Discord name)."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(f"wss://127.0.0.1:{fake_discord.port}/", ssl=False) as ws,
+    ):
+        await ws.receive_json()  # HELLO
+        await ws.send_json({"op": 2, "d": {"token": fake_discord.token, "intents": 0, "properties": {}}})
+        ready = await ws.receive_json()
+    assert ready["t"] == "READY"
+    assert ready["d"]["resume_gateway_url"] == f"wss://127.0.0.1:{fake_discord.port}"
