@@ -60,6 +60,7 @@ async def main(args: argparse.Namespace) -> int:
         seed=seed,
         kills=args.kills,
         races=args.races,
+        more_races=True,
         together=args.together,
         moments=moments,
         faults=args.faults,
@@ -105,7 +106,12 @@ async def main(args: argparse.Namespace) -> int:
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--kills", type=int, default=100, help="SIGKILLs to deal (default 100)")
-    parser.add_argument("--races", type=int, default=12, help="races, the four systems in turn (default 12)")
+    parser.add_argument(
+        "--races",
+        type=int,
+        default=12,
+        help="races at least, the four systems in turn; more open while kills are owed (default 12)",
+    )
     parser.add_argument("--together", type=int, default=4, help="races at once; the next opens as one ends")
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--faults", action="store_true", help="mix in Discord's faults")

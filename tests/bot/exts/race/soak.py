@@ -77,8 +77,10 @@ class Plan:
     seed: int
     kills: int = 12
     races: int = 4
+    more_races: bool = False
+    """Open more races than ``races`` (the systems in turn) while the killer still owes kills."""
     together: int = 4
-    """Races running at once; the next opens as one ends, until ``races`` were opened."""
+    """Races running at once; the next opens as one ends."""
     moments: tuple[str, ...] = MOMENTS
     faults: bool = False
     pace: str = "30s"
@@ -232,6 +234,7 @@ class Soak:
         self.t0 = time.monotonic()
         self.tasks: list[asyncio.Task[Any]] = []
         self.expected_deaths = 0
+        self.last_open = 0.0
 
     def _member(self, name: str) -> DiscordUser:
         user = self.fake.create_user(name)
@@ -326,7 +329,7 @@ class Soak:
         (``finish`` is the watcher's: it kills when a race's last step commits)."""
         kinds = [m for m in self.plan.moments if m != "finish"] or ["random"]
         order: list[str] = []
-        while len(self.report.kills) < self.plan.kills and len(self.report.finished) < len(self.report.races):
+        while len(self.report.kills) < self.plan.kills and self.killing:
             if not order:  # every moment in turn, in a shuffled order: each comes up as often
                 order = self.rng.sample(kinds, len(kinds))
             await self.up.wait()
@@ -428,6 +431,7 @@ class Soak:
                 break
             await asyncio.sleep(1.0)
         self.report.races[race] = ruleset
+        self.last_open = time.monotonic()
         for person in riders:
             seed = self.rng.randrange(1 << 30)
             self.tasks.append(asyncio.create_task(self._player(person, race, random.Random(seed))))
@@ -529,17 +533,20 @@ class Soak:
                 opened += 1
             self.killing = True
             self.kill_end = time.monotonic() + plan.kill_seconds
-            extra.append(asyncio.create_task(self._killer()))
+            killer = asyncio.create_task(self._killer())
+            extra.append(killer)
             if plan.faults:
                 extra.append(asyncio.create_task(self._weather()))
-            deadline = self.kill_end + plan.finish_seconds
-            while time.monotonic() < deadline:
+            while True:
                 running = len(self.report.races) - len(self.report.finished)
-                if opened < plan.races and running < plan.together:
+                wanted = opened < plan.races or (plan.more_races and not killer.done())
+                if wanted and running < plan.together and time.monotonic() < self.kill_end + plan.finish_seconds:
                     await self._open(opened)  # the next race, as one ends
                     opened += 1
-                elif not running and opened >= plan.races:
+                elif not running:
                     break
+                elif time.monotonic() > max(self.kill_end, self.last_open) + plan.finish_seconds:
+                    break  # the races left over count as unfinished
                 await asyncio.sleep(0.2)
             self.killing = False
             for task in extra:
