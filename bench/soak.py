@@ -100,6 +100,8 @@ async def main(args: argparse.Namespace) -> int:
             if name:
                 await _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         print(report.summary(), flush=True)
+        if args.verbose:
+            print(report.kill_log(), flush=True)
         return 0 if report.ok else 1
 
 
@@ -120,6 +122,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=None, help="replay a run's choices")
     parser.add_argument("--kill-seconds", type=float, default=None, help="time for the kills (default 14 s a kill)")
     parser.add_argument("--finish-seconds", type=float, default=300.0, help="time the races have to finish after")
+    parser.add_argument("--verbose", action="store_true", help="list every kill, when and where")
     parser.add_argument("--keep", default="", help="a folder to keep the database and the logs in")
     return parser.parse_args()
 

@@ -145,6 +145,10 @@ class Report:
     def check(self, name: str, looked_at: int, failed: list[str]) -> None:
         self.checks[name] = (looked_at, failed)
 
+    def kill_log(self) -> str:
+        """Every kill, when and where: to line a failure up with the moment that caused it."""
+        return "\n".join(f"{k.at:7.1f} s  {k.moment:<7} {k.detail}" for k in self.kills)
+
     def summary(self) -> str:
         """The figures and each check, for a person (printed by bench/soak.py and on a failed test)."""
         by_moment = Counter(k.moment for k in self.kills)

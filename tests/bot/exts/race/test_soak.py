@@ -36,7 +36,7 @@ async def test_a_bot_killed_at_every_moment_delivers_everything_once(
     assert len(report.kills) >= 10, summary
     assert {k.moment for k in report.kills} == set(MOMENTS), f"every moment was hit at least once\n{summary}"
     assert report.acked and report.steps > 0, summary
-    assert report.ok, f"GREGARIO_SOAK_SEED={seed}\n{summary}"
+    assert report.ok, f"GREGARIO_SOAK_SEED={seed}\n{summary}\nkills:\n{report.kill_log()}"
 
 
 async def test_the_soak_counts_two_creates_of_one_delivery_not_an_edit(
