@@ -97,7 +97,7 @@ class Gateway:
             if op == 1:
                 await ws.send_str(json.dumps({"op": 11, "d": None, "s": None, "t": None}))
             elif op == 2:
-                await self._identify(ws, data)
+                await self._identify(ws, data, request.host)
             elif op == 6:
                 await self._resume(ws, data)
             elif op == 8:
@@ -113,7 +113,7 @@ class Gateway:
         await self.fake.notify()
         return ws
 
-    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
+    async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any], host: str) -> None:
         if data.get("token") != self.fake.token:
             await ws.close(code=4004, message=b"Authentication failed.")
             return
@@ -133,7 +133,9 @@ class Gateway:
                 "user": self.fake.bot_user.payload(),
                 "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
                 "session_id": session.session_id,
-                "resume_gateway_url": "wss://gateway.discord.gg",
+                # Where to RESUME: the gateway as the bot reached it (gateway.discord.gg through the
+                # test's connector; 127.0.0.1:<port> for a `gregario run` process, which resolves no name).
+                "resume_gateway_url": f"wss://{host}",
                 "application": {"id": str(self.fake.application_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],

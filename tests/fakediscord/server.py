@@ -22,7 +22,7 @@ from aiohttp import web
 
 from tests.fakediscord import limits
 from tests.fakediscord.answers import DiscordError, json_response
-from tests.fakediscord.faults import Fault, Faults
+from tests.fakediscord.faults import Fault, Faults, Hook, Hooks, RequestAction, kill_process
 from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway, GatewaySession
 from tests.fakediscord.network import LoopbackResolver, make_connector, server_ssl_context
 from tests.fakediscord.world import (
@@ -70,6 +70,12 @@ class RecordedRequest:
     files: list[str]
     status: int = 0
     at: float = field(default_factory=time.monotonic)
+    dm: bool | None = None
+    """For a channel route: whether the channel is a DM (None: not a channel route)."""
+    interaction: Interaction | None = None
+    """For an interaction callback: the interaction it answers."""
+    answer: Any = None
+    """The JSON the fake answered (a created message's payload, say), once served."""
 
 
 NONCE_SECONDS = 300.0
@@ -96,6 +102,8 @@ class FakeDiscord:
         self.problems: list[str] = []
         """Protocol violations by the client (bad gateway op, unknown interaction...): a test failure."""
         self.faults = Faults()
+        self.hooks = Hooks()
+        """Actions run after a request is served and before its answer leaves (:meth:`kill_after`)."""
         self.privileged_intents = 0
         """Privileged intents enabled for the application on the developer portal (none by default)."""
         self.channel_rate_limit: tuple[int, float] | None = None
@@ -227,6 +235,41 @@ class FakeDiscord:
         """The next ``times`` ``method route`` requests get ``status`` (429 carries ``retry_after``)."""
         return self.faults.add(Fault(method.upper(), route, status, times, retry_after, code, message))
 
+    def on_request(
+        self,
+        method: str,
+        route: str,
+        action: RequestAction,
+        *,
+        dm: bool | None = None,
+        when: Callable[[RecordedRequest], bool] | None = None,
+        times: int = 1,
+        drop_answer: bool = False,
+    ) -> Hook:
+        """Run ``action(request)`` once the next ``times`` matching requests are served (done, 2xx) and
+        before their answer leaves; ``drop_answer``: then close the connection without answering.
+
+        ``dm`` narrows a channel route to DMs (True) or guild channels (False); ``when`` to the requests
+        it accepts (it sees the served :class:`RecordedRequest`, its body, ``answer`` and ``interaction``).
+        """
+        return self.hooks.add(Hook(method.upper(), route, action, dm, when, times, drop_answer))
+
+    def kill_after(
+        self,
+        method: str,
+        route: str,
+        pid: int,
+        *,
+        dm: bool | None = None,
+        when: Callable[[RecordedRequest], bool] | None = None,
+        times: int = 1,
+    ) -> Hook:
+        """A crash at the worst moment: the next matching request is performed (the message exists, the
+        click is acknowledged), then process ``pid`` gets SIGKILL and the answer never reaches it."""
+        return self.on_request(
+            method, route, lambda _: kill_process(pid), dm=dm, when=when, times=times, drop_answer=True
+        )
+
     async def drop_gateway(self, code: int = 4000, *, forget_session: bool = False) -> GatewaySession:
         """Close the bot's gateway connection as Discord does on a hiccup; the bot should RESUME.
 
@@ -295,6 +338,9 @@ class FakeDiscord:
                 files = [name for name, _, _ in stored]
         request[BODY] = body
         record = RecordedRequest(request.method, request.path, route, dict(request.query), body, files)
+        record.dm = self._is_dm(request.path)
+        if route == "/interactions/{interaction_id}/{token}/callback":
+            record.interaction = self.interactions.get(int(request.match_info["interaction_id"]))
         self.requests.append(record)
         fault = self.faults.take(request.method, route)
         try:
@@ -316,8 +362,27 @@ class FakeDiscord:
         except DiscordError as error:
             response = json_response({"message": error.message, "code": error.code}, error.status)
         record.status = response.status
+        if isinstance(response, web.Response) and response.content_type == "application/json" and response.body:
+            with contextlib.suppress(ValueError, TypeError):
+                record.answer = json.loads(response.body)  # type: ignore[arg-type]
+        hook = self.hooks.take(record) if 200 <= record.status < 300 else None
+        if hook is not None:
+            await hook.run(record)
+            if hook.drop_answer and request.transport is not None:
+                # The answer never leaves: the connection closes under the request (aiohttp ignores the
+                # write that follows), as when the process that sent it died meanwhile.
+                request.transport.abort()
         await self.notify()
         return response
+
+    def _is_dm(self, path: str) -> bool | None:
+        """Whether a ``/channels/{id}`` path names a DM channel (None: not a channel route)."""
+        if "/channels/" not in path:
+            return None
+        channel = path.split("/channels/")[1].split("/")[0]
+        if not channel.isdigit() or int(channel) not in self.channels:
+            return None
+        return self.channels[int(channel)].recipient is not None
 
     @staticmethod
     async def _read_multipart(request: web.Request) -> tuple[Any, list[tuple[str, bytes, str | None]]]:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import sys
 import textwrap
 from collections.abc import AsyncIterator
 from typing import Any
@@ -14,6 +16,7 @@ import pytest
 from tests.fakediscord import DiscordUser, FakeDiscord
 from tests.fakediscord.network import LoopbackResolver, RefusedHost
 from tests.fakediscord.plugin import running_client
+from tests.fakediscord.server import API
 from tests.fakediscord.world import COMPONENTS_V2, CREATE_PUBLIC_THREADS, HAS_THREAD
 
 
@@ -428,3 +431,94 @@ async def test_the_largest_layout_discord_takes_is_accepted_and_keeps_the_flag_o
         await client.http.request(edit, json={"content": "plain again", "flags": 0})
     stored = fake_discord.guilds[0].channel("races").messages[0]
     assert stored.layout and stored.content == "" and len(stored.items()) == 25, "the refused edit changed nothing"
+
+
+async def _post(fake: FakeDiscord, channel_id: int, body: dict[str, Any]) -> dict[str, Any]:
+    """A message create as a bot sends it, without discord.py's own retries in between."""
+    async with (
+        aiohttp.ClientSession(connector=fake.connector()) as session,
+        session.post(
+            f"https://discord.com{API}/channels/{channel_id}/messages",
+            json=body,
+            headers={"Authorization": f"Bot {fake.token}"},
+        ) as response,
+    ):
+        answer: dict[str, Any] = await response.json()
+        return answer
+
+
+async def _sleeper() -> asyncio.subprocess.Process:
+    """A process standing in for the bot, for a hook to kill."""
+    return await asyncio.create_subprocess_exec(sys.executable, "-c", "import time; time.sleep(60)")
+
+
+async def test_a_repeated_nonce_returns_the_message_already_created(fake_discord: FakeDiscord) -> None:
+    """The same nonce with enforce_nonce in the same channel posts once; without enforce_nonce, twice."""
+    races = fake_discord.guilds[0].channel("races")
+    body = {"content": "round 3", "nonce": "r7s3", "enforce_nonce": True}
+    first, again = await _post(fake_discord, races.id, body), await _post(fake_discord, races.id, body)
+    assert first["id"] == again["id"] and len(races.messages) == 1
+    await _post(fake_discord, races.id, {"content": "round 3", "nonce": "r7s3"})
+    assert len(races.messages) == 2, "a nonce without enforce_nonce does not stop a second post"
+    other = fake_discord.guilds[0].channel("general")
+    elsewhere = await _post(fake_discord, other.id, body)
+    assert elsewhere["id"] != first["id"], "a nonce is remembered per channel"
+
+
+async def test_kill_after_a_dm_create_kills_before_the_answer(fake_discord: FakeDiscord, alice: DiscordUser) -> None:
+    """The DM is created, then the process dies and the sender never reads the answer; the channel's posts
+    are left alone, and a retry with the same nonce finds the message the dead process created."""
+    process = await _sleeper()
+    hook = fake_discord.kill_after("POST", "/channels/{channel_id}/messages", process.pid, dm=True)
+    races = fake_discord.guilds[0].channel("races")
+    await _post(fake_discord, races.id, {"content": "not a DM"})
+    assert process.returncode is None and not hook.hits, "a channel post is not a DM create"
+    dm = fake_discord.dm_channel(alice.user)
+    body = {"content": "your panel", "nonce": "p1", "enforce_nonce": True}
+    with pytest.raises(aiohttp.ClientError):
+        await _post(fake_discord, dm.id, body)
+    assert await asyncio.wait_for(process.wait(), 5) == -9
+    assert [m.content for m in alice.dms()] == ["your panel"], "the create was done before the kill"
+    assert hook.hits and hook.hits[0].answer["id"] == str(alice.dms()[0].id)
+    retried = await _post(fake_discord, dm.id, body)
+    assert retried["id"] == str(alice.dms()[0].id) and len(alice.dms()) == 1, "one hook kills once"
+
+
+async def test_kill_after_a_click_is_acknowledged(fake_discord: FakeDiscord, gregario: Any, alice: DiscordUser) -> None:
+    """A hook on the interaction callback acts after the answer is applied (the click is acknowledged in
+    Discord) and before the bot reads it; ``when`` narrows it to the interaction wanted. (Here the answer
+    does go out: an in-process bot whose answer is dropped logs the error.)"""
+    seen: list[int | None] = []
+    hook = fake_discord.on_request(
+        "POST",
+        "/interactions/{interaction_id}/{token}/callback",
+        lambda r: seen.append(r.interaction.response_type if r.interaction else 0),
+        when=lambda r: r.interaction is not None and r.interaction.user is alice.user,
+    )
+    handle = await alice.slash("rules", ruleset="Flamme Rouge")
+    assert await handle.acknowledged() in (4, 5)
+    assert seen == [handle.record.response_type] and hook.spent
+
+
+async def test_hooks_skip_requests_that_failed(fake_discord: FakeDiscord) -> None:
+    """A 429 is not "served": the hook waits for the create that succeeds."""
+    races = fake_discord.guilds[0].channel("races")
+    fake_discord.fail("POST", "/channels/{channel_id}/messages", 429, retry_after=0.01)
+    hook = fake_discord.on_request("POST", "/channels/{channel_id}/messages", lambda r: None, dm=False)
+    await _post(fake_discord, races.id, {"content": "first try"})
+    assert not hook.hits
+    answer = await _post(fake_discord, races.id, {"content": "second try"})
+    assert [r.answer["id"] for r in hook.hits] == [answer["id"]]
+
+
+async def test_ready_names_the_gateway_as_the_bot_reached_it(fake_discord: FakeDiscord) -> None:
+    """A process that reaches the fake at 127.0.0.1 is told to RESUME there (it resolves no Discord name)."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(f"wss://127.0.0.1:{fake_discord.port}/", ssl=False) as ws,
+    ):
+        await ws.receive_json()  # HELLO
+        await ws.send_json({"op": 2, "d": {"token": fake_discord.token, "intents": 0, "properties": {}}})
+        ready = await ws.receive_json()
+    assert ready["t"] == "READY"
+    assert ready["d"]["resume_gateway_url"] == f"wss://127.0.0.1:{fake_discord.port}"

@@ -272,6 +272,26 @@ class DiscordUser:
         record = await self.fake.interact(self.user, message.channel, 3, data, message=message)
         return InteractionHandle(self.fake, record)
 
+    async def press(self, message: Message, custom_id: str, values: list[str] | None = None) -> InteractionHandle:
+        """Use the component ``custom_id`` on ``message``: click the button, or pick the select's options
+        by their ``values`` (for a player who picks what they see, whatever its label)."""
+        await self.fake.settle()
+        self._check_can_see(message)
+        item = next((c for c in message.items() if c.get("custom_id") == custom_id), None)
+        if item is None:
+            raise AssertionError(f"no component {custom_id!r} on {message!r}")
+        if item.get("disabled"):
+            raise AssertionError(f"the component {custom_id!r} is disabled on {message!r}")
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": item.get("type")}
+        if item.get("type") == 3:
+            offered = {o["value"] for o in item.get("options") or []}
+            chosen = list(values or [])
+            if not chosen or not set(chosen) <= offered:
+                raise AssertionError(f"the select {custom_id!r} offers {sorted(offered)}, not {chosen}")
+            data["values"] = chosen
+        record = await self.fake.interact(self.user, message.channel, 3, data, message=message)
+        return InteractionHandle(self.fake, record)
+
     async def submit(
         self, modal: dict[str, Any], values: dict[str, str], *, channel: Channel | None = None
     ) -> InteractionHandle:

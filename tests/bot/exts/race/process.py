@@ -51,6 +51,29 @@ async def start_run(
         )
 
 
+async def start_gregario(
+    fake: FakeDiscord,
+    guild: Guild,
+    folder: Path,
+    database_url: str,
+    log_name: str = "gregario-run.log",
+    env: dict[str, str] | None = None,
+) -> asyncio.subprocess.Process:
+    """Start `gregario run` (``env``: more settings, e.g. ``GREGARIO_DEFAULT_PACE``) and wait until it is
+    connected and its commands synced; it is killed if it never connects (the soak restarts it itself)."""
+    sessions = len(fake.sessions)
+    process = await start_run(folder, run_env(fake, guild, database_url, **(env or {})), log_name)
+    try:
+        connected = lambda: len(fake.sessions) > sessions and fake.commands  # noqa: E731
+        await fake.wait_until(connected, READY_SECONDS, lambda: "gregario run never connected")
+    except BaseException:
+        if process.returncode is None:
+            process.send_signal(signal.SIGKILL)
+        await process.wait()
+        raise
+    return process
+
+
 @contextlib.asynccontextmanager
 async def gregario_run(
     fake: FakeDiscord,
