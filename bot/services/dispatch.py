@@ -25,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
 from bot.services.context import Context
+from bot.services.supervision import Streak
 from bot.store import outbox as store
 from bot.store.outbox import Delivery, Owed
 
@@ -166,24 +167,31 @@ class Dispatcher:
         return released
 
     async def run(self) -> None:
-        """Deliver until :meth:`close`: at once after a wake-up, else every ``poll`` seconds."""
+        """Deliver until :meth:`close`: at once after a wake-up, else every ``poll`` seconds. A database or
+        Discord outage is logged once (and its end once), with a capped backoff meanwhile (supervision)."""
         loop = asyncio.get_running_loop()
         swept = -SWEEP_SECONDS
+        reading = Streak("the dispatcher", logger=_log)
+        sweeping = Streak("the dispatcher's look for dead processes' claims", logger=_log)
         while not self._stop.is_set():
             self._wake.clear()
+            wait = self.poll
             if loop.time() - swept >= SWEEP_SECONDS:
                 swept = loop.time()
                 try:
                     await self.take_over()
-                except Exception:
-                    _log.warning("could not look for claims of dead processes", exc_info=True)
+                    sweeping.succeeded()
+                except Exception as exc:
+                    sweeping.failed(exc)
             try:
-                if await self.deliver_once():
+                delivered = await self.deliver_once()
+                reading.succeeded()
+                if delivered:
                     continue
-            except Exception:
-                _log.exception("the dispatcher could not read the outbox; trying again")
+            except Exception as exc:
+                wait = max(wait, reading.failed(exc))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.poll)
+                await asyncio.wait_for(self._wake.wait(), timeout=wait)
 
     def start(self) -> None:
         """Run in the background (every undelivered row, from before a restart too, is resumed)."""
