@@ -1,0 +1,106 @@
+"""Players read names, never codes (issue 23): a race of each rule system on the fake Discord, with several
+players, a bot, an absent player and a changed order, and every text any of them could read scanned for
+internal codes (:mod:`tests.scan`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.services import records
+from bot.services.clock import ManualClock
+from bot.settings import Settings
+from engine.race import replay
+from tests.bot.exts.race.table import Table, finals, pick, picks_on
+from tests.fakediscord.plugin import running_bot
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.users import DiscordUser
+from tests.fakediscord.world import Channel
+from tests.scan import counts, discord_texts, scan
+
+SHORT = {
+    "flamme_rouge": "Sprint de Montagne",
+    "tabella": None,
+    "wyscig": '{"deck": "itemised_108", "stages": 1}',
+    "mind_cycling": "short",
+}
+
+
+async def _race_ids(table: Table) -> list[str]:
+    """The race's entrant and rider ids (the codes no player should read)."""
+    record = await records.race_record(table.ctx, table.race_id)
+    race = replay(record)
+    ids = {e.id for e in record.entrants}
+    for standing in race.result().standings:
+        ids.update(standing.riders)
+    return sorted(ids)
+
+
+@pytest.mark.parametrize("ruleset", list(SHORT))
+async def test_every_word_of_a_race_is_a_name(
+    fake_discord: FakeDiscord,
+    bot_settings: Settings,
+    races: Channel,
+    alice: DiscordUser,
+    bob: DiscordUser,
+    carla: DiscordUser,
+    ruleset: str,
+) -> None:
+    """Alice, Bob, Carla (absent at first) and a bot race; Alice changes an order; nothing anyone reads
+    holds a path, an id, an underscore name, a repr or None."""
+    fake = fake_discord
+    clock = ManualClock(datetime.now(UTC) - timedelta(days=3, minutes=1))
+    async with running_bot(fake, bot_settings, clock=clock) as bot:
+        assert bot.runtime is not None
+        stage = {"stage": SHORT[ruleset]} if SHORT[ruleset] else {}
+        lobby_message = await (await alice.slash("race new", ruleset=ruleset, pace="fast", **stage)).reply()
+        for who in (bob, carla):
+            await (await who.click(lobby_message, "Join")).acknowledged()
+        await (await alice.click(lobby_message, "Add bot")).acknowledged()
+        race_id = int(lobby_message.items()[0]["custom_id"].split(":")[2])
+        table = Table(fake, bot.runtime.ctx, race_id, {f"u{u.id}": u for u in (alice, bob, carla)})
+        await (await alice.slash("race status")).reply()
+        await (await alice.click(lobby_message, "Start")).acknowledged()
+        await table.started()
+        status, step, humans = await table.state()
+        absent = f"u{carla.id}" if f"u{carla.id}" in humans else humans[-1]
+        for entrant in humans:
+            if entrant != absent:
+                await table.order(entrant, step)
+        await table.panel(absent, step)
+        clock.advance(days=3)
+        await table.wait_step_after(step)
+        changed = False
+        for _ in range(400):
+            status, step, humans = await table.state()
+            if status != "running":
+                break
+            if not humans:
+                await table.wait_step_after(step)
+                continue
+            for entrant in humans:
+                panel = await table.order(entrant, step)
+                if not changed and len(humans) >= 2 and entrant == humans[0] and "Change" in panel.buttons:
+                    # Changed before the others order, so the step is still open.
+                    await (await table.players[entrant].click(panel, "Change")).acknowledged()
+                    for _attempt in range(20):
+                        if not picks_on(panel):
+                            break
+                        await pick(table.players[entrant], panel, last=True)
+                    changed = True
+            await table.wait_step_after(step)
+        else:
+            raise AssertionError("the race did not finish")
+        await fake.wait_until(lambda: finals(alice), 8, lambda: "no final post")
+        await (await alice.slash("race status")).reply()
+        await (await alice.slash("league standings", ruleset=ruleset)).reply()
+        await (await alice.slash("league rider", member=alice)).reply()
+        await fake.settle(0.2, 5)
+        ids = await _race_ids(table)
+    findings = scan(discord_texts(fake), ids)
+    print(f"\n{ruleset}: {len(findings)} findings {counts(findings)}")
+    for finding in findings:
+        print(f"  {finding}")
+    assert changed or ruleset == "wyscig"
+    assert not findings, f"{len(findings)} codes players read: {counts(findings)}"
