@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
+from typing import Any
 
 from bot.render.base import SystemRenderer
 from engine.registry import RULESET_IDS, UnknownRuleset
@@ -19,3 +21,12 @@ def renderer(ruleset_id: str) -> SystemRenderer:
     if ruleset_id not in _cache:
         _cache[ruleset_id] = importlib.import_module(RENDERER_MODULES[ruleset_id]).RENDERER
     return _cache[ruleset_id]
+
+
+def rider_names(ruleset_id: str, view: Mapping[str, Any] | None, names: Mapping[str, str], locale: str) -> dict[str, str]:
+    """Every name players read for the race's entrants and riders: ``names`` (entrant id -> name) and each
+    rider id of the public ``view`` by its player and kind ("Anna's Rouleur"), so no text says ``red-r``."""
+    found = dict(names)
+    if view:
+        found.update(renderer(ruleset_id).riders(view, names, locale))
+    return found

@@ -11,12 +11,13 @@ from bot.i18n import t
 from bot.render.layout import MARGIN, WIDTH, Canvas
 from bot.render.palette import GRID, INK, MUTED, RGB, TERRAIN
 from bot.render.tokens import token
-from bot.standings import figures_line
+from bot.standings import figures_line, rider_lines
 from engine.ruleset import Result
 
 MEDALS: dict[int, RGB] = {1: (240, 200, 40), 2: (200, 200, 205), 3: (205, 140, 80)}
 PODIUM_H = {1: 110, 2: 80, 3: 60}
 ROW = 30
+RIDER_ROW = 20
 
 
 def result_card_image(
@@ -25,7 +26,11 @@ def result_card_image(
     columns = [c.model_dump() for c in result.columns]
     standings = sorted(result.standings, key=lambda s: s.place)
     notes = [t(n, locale) for n in result.notes]
-    height = 70 + 40 + max(PODIUM_H.values()) + 30 + ROW * len(standings) + 22 * len(notes) + MARGIN
+    # Per-rider figures as a small table under their entrant's row: one line per rider.
+    riders = {id(s): rider_lines(s.figures, columns, locale, names) for s in standings}
+    lines = sum(len(r) for r in riders.values())
+    height = 70 + 40 + max(PODIUM_H.values()) + 30 + ROW * len(standings) + RIDER_ROW * lines + 22 * len(notes)
+    height += MARGIN
     canvas = Canvas.new(WIDTH, height)
     status = "render.result.final" if result.finished and not result.provisional else "render.result.provisional"
     canvas.title(title, t(status, locale))
@@ -59,12 +64,16 @@ def result_card_image(
         canvas.text((MARGIN + 50, y + 2), names.get(s.entrant, s.entrant), 15, bold=True, width=230)
         canvas.text(
             (MARGIN + 290, y + 3),
-            figures_line(s.figures, columns, locale),
+            figures_line(s.figures, columns, locale, names, per_rider=False),
             13,
             fill=INK,
             width=WIDTH - 2 * MARGIN - 294,
         )
         y += ROW
+        for rider, cells in riders[id(s)]:
+            canvas.text((MARGIN + 70, y - 4), rider, 12, bold=True, width=210)
+            canvas.text((MARGIN + 290, y - 4), cells, 12, fill=MUTED, width=WIDTH - 2 * MARGIN - 294)
+            y += RIDER_ROW
     for note in notes:
         canvas.text((MARGIN, y + 4), note, 13, fill=MUTED, width=WIDTH - 2 * MARGIN)
         y += 22

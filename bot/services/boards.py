@@ -120,12 +120,13 @@ async def told_steps(
 
 
 async def decisions_before(
-    ctx: Context, race_id: int, step: int, entrants: list[str]
+    ctx: Context, race_id: int, step: int, entrants: list[str], played: dict[str, dict[str, Any]] | None = None
 ) -> dict[str, dict[str, Any] | None]:
     """What these entrants were asked when ``step`` opened (the record replayed in a worker): for closing
-    a panel whose player never completed an order, with its components shown disabled."""
+    a panel whose player never completed an order, with its components shown disabled, and the order the
+    rules played for them told in the decision's labels (``played``)."""
     record = await records.race_record(ctx, race_id)
-    return await ctx.workers.run(stepping.decisions_before, record, step, entrants)
+    return await ctx.workers.run(stepping.decisions_before, record, step, entrants, played)
 
 
 async def progress_after(ctx: Context, race_id: int, steps: list[int]) -> dict[int, dict[str, Any] | None]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.messages import Message, OrderError, cached_msg, msg
+from engine.messages import Message, OrderError, cached_msg, msg, phrases
 from engine.ruleset import Choice, Decision, InputField, Order
 from engine.tabella.orders import awaited_ids, context, is_whole, special_parts_missing, validate
 from engine.tabella.state import ROUNDS, RaceState
@@ -84,7 +84,7 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
         )
     ]
     fields += next_fields(state, ctx, order)
-    missing = [ROUNDS[n] for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
+    missing = [part_name(n) for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
     if live and complete:
         prompt = msg(
             "td.prompt.round_ready",
@@ -104,7 +104,7 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
             "td.prompt.plan",
             "Send your whole race plan: start, five route moves, three sprint moves and any specials "
             "(still missing: {missing})",
-            missing=", ".join(missing),
+            missing=phrases(missing),
         )
     info = [
         msg("td.info.course", "{row} (row {number}): {pairs}", row=row, number=number, pairs=pairs)
@@ -134,6 +134,15 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
         example=example_text(ctx),
         info=info,
     )
+
+
+def part_name(number: int) -> Message:
+    """A part of the plan as a player names it ("start", "move 3", "sprint 2"), inside a sentence."""
+    if number == 0:
+        return cached_msg("td.part.start", "start")
+    if number in range(1, 6):
+        return cached_msg("td.part.move", "move {n}", n=number)
+    return cached_msg("td.part.sprint", "sprint {n}", n=number - 5)
 
 
 def round_prompt(number: int) -> Message:

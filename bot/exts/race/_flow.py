@@ -24,6 +24,7 @@ from bot.exts.race._components import PanelButton, RematchButton
 from bot.exts.race._text import clip, events_text, stamp, standings_text
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.render.files import board_file, result_file
+from bot.render.registry import rider_names
 from bot.services import boards, league, lobby, orders, posts, records, server_settings
 from bot.services.context import Context
 from bot.services.outcomes import (
@@ -82,6 +83,8 @@ class Flow:
         self.client = client
         self.ctx = ctx
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._riders: dict[int, dict[str, str]] = {}
+        """Each race's rider names by rider id ("Anna's Rouleur"), learnt from its public view once."""
 
     # --- helpers -------------------------------------------------------------------------------------
     async def _refuse(self, interaction: discord.Interaction[Any], refusal: Refusal) -> None:
@@ -124,7 +127,17 @@ class Flow:
         )
 
     def _names(self, race: RaceView) -> dict[str, str]:
-        return {s.entrant: s.name for s in race.seats}
+        """What players read for each entrant and rider id: seat names, and riders by player and kind."""
+        return {**{s.entrant: s.name for s in race.seats}, **self._riders.get(race.race_id, {})}
+
+    async def _learn_riders(self, race: RaceView) -> None:
+        """Name the race's riders once it runs (their ids never change), in the channel's language."""
+        if race.race_id in self._riders or race.status == "lobby":
+            return
+        view = await boards.public_view(self.ctx, race.race_id)
+        seats = {s.entrant: s.name for s in race.seats}
+        named = rider_names(race.ruleset, view, seats, await self.channel_locale(race))
+        self._riders[race.race_id] = {k: v for k, v in named.items() if k not in seats}
 
     async def _lobby_text(self, race: RaceView) -> tuple[str, discord.ui.View]:
         """The lobby, a public message: in the channel's language, whoever clicked."""
@@ -187,6 +200,7 @@ class Flow:
 
     async def _happen(self, h: Happening) -> None:
         race = await lobby.view(self.ctx, h.race_id)
+        await self._learn_riders(race)
         if isinstance(h, RaceStarted):
             await self._round_post(race, h)
             await self._edit_lobby(race)
@@ -276,7 +290,9 @@ class Flow:
         asked: dict[str, dict[str, Any] | None] = {}
         if unfinished:
             try:
-                asked = await boards.decisions_before(self.ctx, race.race_id, h.step, unfinished)
+                asked = await boards.decisions_before(
+                    self.ctx, race.race_id, h.step, unfinished, {e: bodies.get(e) or {} for e in unfinished}
+                )
             except Exception:
                 _log.warning("race %s: the closed panels show no choices", race.race_id, exc_info=True)
         locales = await posts.locales(self.ctx, race.server_id, [int(p.kind[1:]) for p in panels])
@@ -326,7 +342,7 @@ class Flow:
         head = t(key, locale, ruleset=get_ruleset(race.ruleset).name, race=race.race_id, step=step)
         automatic = [names.get(e, e) for e, o in played.items() if isinstance(o, dict) and o.get("auto")]
         auto = [t("race.post.automatic", locale, names=", ".join(automatic))] if automatic else []
-        body = events_text(events, locale, room - len(head) - sum(len(x) + 1 for x in auto) - 1)
+        body = events_text(events, locale, room - len(head) - sum(len(x) + 1 for x in auto) - 1, names)
         return [head, *([body] if body else []), *auto]
 
     def _waiting(self, race: RaceView, h: StepResolved | RaceStarted, locale: str | None) -> list[str]:
@@ -480,7 +496,9 @@ class Flow:
         content = clip("\n".join(lines), MESSAGE_LIMIT)
         record = await records.race_record(self.ctx, race.race_id)
         files = [discord.File(io.BytesIO(record.to_json().encode("utf-8")), filename=f"race-{race.race_id}.json")]
-        result = Result.model_validate({"finished": True, "provisional": provisional, "standings": standings})
+        result = Result.model_validate(
+            {"finished": True, "provisional": provisional, "standings": standings, "columns": columns or []}
+        )
         try:
             card = await result_file(
                 race.ruleset,

@@ -15,7 +15,7 @@ import discord
 
 from bot.catalogue import MESSAGE_LIMIT
 from bot.exts.race._components import PanelButton, PickButton, PickSelect
-from bot.exts.race._text import BUTTON_LABEL_LIMIT, OPTION_LABEL_LIMIT, clip, field_labels, recorded, say, stamp
+from bot.exts.race._text import BUTTON_LABEL_LIMIT, OPTION_LABEL_LIMIT, clip, say, stamp, told
 from bot.i18n import t
 from bot.services.outcomes import PanelView
 
@@ -97,16 +97,22 @@ def render(
         lines.append(note)
     if closed:
         lines.append(t("race.panel.closed", locale))
-        if played:
-            lines.append(t("race.panel.played", locale, order=recorded(played, field_labels(decision, locale))))
+        automatic = told(decision, locale) if played and not panel.order else ""
+        if automatic:
+            # The player completed no order: what the rules played for them is told as automatic.
+            lines.append(t("race.panel.automatic", locale, order=automatic))
+        elif played:
+            lines.append(t("race.panel.played", locale))
     else:
         if decision and not (complete and mode == "p"):
             lines.append(say(decision.get("prompt"), locale))
             lines.extend(say(m, locale) for m in decision.get("info") or [])
         if panel.order:
-            shown = recorded(panel.order, field_labels(decision, locale))
-            key = "race.panel.recorded" if complete else "race.panel.so_far"
-            lines.append(t(key, locale, order=shown))
+            shown = told(decision, locale)
+            if complete:
+                lines.append(t("race.panel.recorded", locale, order=shown) if shown else t("race.panel.kept", locale))
+            elif shown:
+                lines.append(t("race.panel.so_far", locale, order=shown))
     if deadline is not None and not closed:
         lines.append(t("race.panel.deadline", locale, when=stamp(deadline)))
     view = discord.ui.View(timeout=None)

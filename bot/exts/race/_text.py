@@ -6,23 +6,25 @@ a choice's label is a plain string today and a message tomorrow: :func:`say` rea
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from bot.i18n import t
-from bot.standings import figures_line
+from bot.i18n import named, t
+from bot.standings import figures_line, rider_lines
 from engine.messages import Message
 
 OPTION_LABEL_LIMIT = 100
 BUTTON_LABEL_LIMIT = 80
 
 
-def say(value: Any, locale: str | None) -> str:
-    """A label or message in ``locale``: a Message (object or dict) through ``t``, anything else as text."""
-    if isinstance(value, Message):
-        return t(value, locale)
+def say(value: Any, locale: str | None, names: Mapping[str, str] | None = None) -> str:
+    """A label or message in ``locale``: a Message (object or dict) through ``t``, anything else as text;
+    with ``names``, every rider id it holds read as the rider's name (:func:`bot.i18n.named`)."""
     if isinstance(value, dict) and "key" in value and "text" in value:
-        return t(Message(str(value["key"]), dict(value.get("params") or {}), str(value["text"])), locale)
+        value = Message(str(value["key"]), dict(value.get("params") or {}), str(value["text"]))
+    if isinstance(value, Message):
+        return named(value, locale, names) if names else t(value, locale)
     return "" if value is None else str(value)
 
 
@@ -35,46 +37,34 @@ def stamp(when: datetime | None) -> str:
     return f"<t:{int(when.timestamp())}:R>" if when is not None else ""
 
 
-def flat(order: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
-    """An order's leaves as (dotted path, value): what was recorded, field by field."""
-    found: list[tuple[str, Any]] = []
-    for key, value in order.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict):
-            found.extend(flat(value, path + "."))
-        else:
-            found.append((path, value))
-    return found
-
-
-def recorded(order: dict[str, Any], labels: dict[str, dict[str, str]]) -> str:
-    """What was recorded, as "Rider: Rouleur · Card: 7" using the choices' labels where known."""
+def told(decision: dict[str, Any] | None, locale: str | None) -> str:
+    """An order in the decision's own words, as "Draw first: Rouleur · Rouleur: 3 · Sprinteur: 4": each
+    value with the label of the field that asked it and the label of the choice it is (the decision's
+    ``asked``, :func:`bot.services.stepping.asked_fields`). Empty when no field asked any value: then
+    nothing is said rather than a path."""
     parts = []
-    for path, value in flat(order):
-        field = labels.get(path, {})
-        name = field.get("", path)
-        shown = field.get(repr(value), ", ".join(map(str, value)) if isinstance(value, list) else str(value))
-        parts.append(f"{name}: {shown}")
-    return " · ".join(parts) or "—"
+    for field in (decision or {}).get("asked") or []:
+        value = field.get("value")
+        labels = {repr(c.get("value")): say(c.get("label"), locale) for c in field.get("choices") or []}
+        values = value if isinstance(value, list) else [value]
+        shown = ", ".join(labels.get(repr(v), say_value(v, locale)) for v in values)
+        label = say(field.get("label"), locale)
+        parts.append(t("race.panel.part", locale, label=label, value=shown) if label else shown)
+    return " · ".join(p for p in parts if p)
 
 
-def field_labels(decision: dict[str, Any] | None, locale: str | None) -> dict[str, dict[str, str]]:
-    """For each field path of a decision: its label ("") and each choice's label by ``repr(value)``."""
-    found: dict[str, dict[str, str]] = {}
-    for field in (decision or {}).get("fields") or []:
-        path = ".".join(field.get("path") or [])
-        if not path:
-            continue
-        entry = {"": say(field.get("label"), locale)}
-        for choice in field.get("choices") or []:
-            entry[repr(choice.get("value"))] = say(choice.get("label"), locale)
-        found[path] = entry
-    return found
+def say_value(value: Any, locale: str | None) -> str:
+    """A value no choice labels (a number typed or picked from a range): as players write it."""
+    if isinstance(value, bool):
+        return t("race.panel.yes" if value else "race.panel.no", locale)
+    return "" if value is None else str(value)
 
 
-def events_text(events: list[dict[str, Any]], locale: str | None, limit: int) -> str:
-    """The events in the game's own words, one per line, cut to ``limit`` characters."""
-    lines = [f"• {say(e.get('message'), locale)}" for e in events if e.get("message")]
+def events_text(
+    events: list[dict[str, Any]], locale: str | None, limit: int, names: Mapping[str, str] | None = None
+) -> str:
+    """The events in the game's own words (riders by their names), one per line, cut to ``limit`` characters."""
+    lines = [f"• {say(e.get('message'), locale, names)}" for e in events if e.get("message")]
     out: list[str] = []
     used = 0
     for index, line in enumerate(lines):
@@ -96,7 +86,9 @@ def standings_text(
     formatted as the result's columns describe them (nothing here knows the rule system)."""
     lines = []
     for s in sorted(standings, key=lambda s: s.get("place", 0)):
-        figures = figures_line(s.get("figures") or {}, columns or [], locale)
+        figures = figures_line(s.get("figures") or {}, columns or [], locale, names, per_rider=False)
         name = names.get(s["entrant"], s["entrant"])
         lines.append(t("race.final.line", locale, place=s.get("place"), name=name, figures=figures).rstrip(" ·"))
+        for rider, cells in rider_lines(s.get("figures") or {}, columns or [], locale, names):
+            lines.append(t("race.final.rider_line", locale, rider=rider, figures=cells))
     return "\n".join(lines)

@@ -4,7 +4,9 @@ internal codes (:mod:`tests.scan`)."""
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -37,6 +39,20 @@ async def _race_ids(table: Table) -> list[str]:
     return sorted(ids)
 
 
+async def _order(table: Table, entrant: str, step: int, *, change: bool) -> bool:
+    """The entrant orders; with ``change`` (while others are still to order, so the step stays open) they
+    press Change and pick again. Whether they changed."""
+    panel = await table.order(entrant, step)
+    if not change or "Change" not in panel.buttons:
+        return False
+    await (await table.players[entrant].click(panel, "Change")).acknowledged()
+    for _attempt in range(20):
+        if not picks_on(panel):
+            break
+        await pick(table.players[entrant], panel, last=True)
+    return True
+
+
 @pytest.mark.parametrize("ruleset", list(SHORT))
 async def test_every_word_of_a_race_is_a_name(
     fake_discord: FakeDiscord,
@@ -65,13 +81,13 @@ async def test_every_word_of_a_race_is_a_name(
         await table.started()
         status, step, humans = await table.state()
         absent = f"u{carla.id}" if f"u{carla.id}" in humans else humans[-1]
+        changed = False
         for entrant in humans:
             if entrant != absent:
-                await table.order(entrant, step)
+                changed = await _order(table, entrant, step, change=not changed and len(humans) > 2) or changed
         await table.panel(absent, step)
         clock.advance(days=3)
         await table.wait_step_after(step)
-        changed = False
         for _ in range(400):
             status, step, humans = await table.state()
             if status != "running":
@@ -80,15 +96,8 @@ async def test_every_word_of_a_race_is_a_name(
                 await table.wait_step_after(step)
                 continue
             for entrant in humans:
-                panel = await table.order(entrant, step)
-                if not changed and len(humans) >= 2 and entrant == humans[0] and "Change" in panel.buttons:
-                    # Changed before the others order, so the step is still open.
-                    await (await table.players[entrant].click(panel, "Change")).acknowledged()
-                    for _attempt in range(20):
-                        if not picks_on(panel):
-                            break
-                        await pick(table.players[entrant], panel, last=True)
-                    changed = True
+                first = entrant == humans[0] and len(humans) >= 2
+                changed = await _order(table, entrant, step, change=not changed and first) or changed
             await table.wait_step_after(step)
         else:
             raise AssertionError("the race did not finish")
@@ -98,7 +107,12 @@ async def test_every_word_of_a_race_is_a_name(
         await (await alice.slash("league rider", member=alice)).reply()
         await fake.settle(0.2, 5)
         ids = await _race_ids(table)
-    findings = scan(discord_texts(fake), ids)
+    texts = discord_texts(fake)
+    if os.environ.get("GREGARIO_SCAN_DUMP"):  # read what the players read: a file per system
+        Path(os.environ["GREGARIO_SCAN_DUMP"], f"{ruleset}.txt").write_text(
+            "\n\n".join(f"--- {where}\n{text}" for where, text in texts), encoding="utf-8"
+        )
+    findings = scan(texts, ids)
     print(f"\n{ruleset}: {len(findings)} findings {counts(findings)}")
     for finding in findings:
         print(f"  {finding}")
