@@ -27,7 +27,7 @@ def figure_text(
     locale: str | None = None,
     names: Mapping[str, str] | None = None,
 ) -> str:
-    """One figure as a table cell: ``per_rider`` values as ``rider: value`` pairs (each rider by its name in
+    """One figure as a table cell: ``per_rider`` values as ``rider value`` pairs (each rider by its name in
     ``names``), lists space-separated (words comma-separated), a missing figure (``None``) as ``-``; a word the
     column translates (``words``, by code: :class:`Message` objects, or their JSON when the result was stored)
     in ``locale``."""
@@ -36,8 +36,7 @@ def figure_text(
         return "-"
     if fmt == "per_rider" and isinstance(value, dict):
         return ", ".join(
-            t("standings.rider_figure", locale, rider=(names or {}).get(rider, rider), value=figure_text(v, "number", words, locale))
-            for rider, v in value.items()
+            f"{(names or {}).get(rider, rider)} {figure_text(v, 'number', words, locale)}" for rider, v in value.items()
         )
     if fmt == "list" and isinstance(value, list):
         cells = [figure_text(v, "number", words, locale) for v in value]
@@ -63,16 +62,11 @@ def figures_line(
     result card). Without a description of its columns nothing is shown (a figure no column names is
     bookkeeping, never a player's reading); without ``per_rider``, the per-rider columns are left to
     :func:`rider_lines`."""
-    return " · ".join(
-        t(
-            "standings.figure",
-            locale,
-            label=column_label(c, locale),
-            value=figure_text(figures.get(c["key"]), c.get("format", "number"), c.get("words"), locale, names),
-        )
-        for c in columns
-        if per_rider or c.get("format") != "per_rider"
-    )
+    shown = [c for c in columns if per_rider or c.get("format") != "per_rider"]
+    cells = [
+        figure_text(figures.get(c["key"]), c.get("format", "number"), c.get("words"), locale, names) for c in shown
+    ]
+    return " · ".join(f"{column_label(c, locale)} {cell}" for c, cell in zip(shown, cells, strict=True))
 
 
 def rider_lines(
@@ -90,12 +84,7 @@ def rider_lines(
     rows = []
     for rider in riders:
         cells = [
-            t(
-                "standings.figure",
-                locale,
-                label=column_label(c, locale),
-                value=figure_text(figures[c["key"]].get(rider), "number", c.get("words"), locale),
-            )
+            f"{column_label(c, locale)} {figure_text(figures[c['key']].get(rider), 'number', c.get('words'), locale)}"
             for c in split
         ]
         rows.append(((names or {}).get(rider, rider), " · ".join(cells)))

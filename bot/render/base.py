@@ -57,10 +57,12 @@ class SystemRenderer(ABC):
     ) -> str:
         """The same information as :meth:`board`, as text for screen readers (alt text)."""
 
-    def riders(self, view: Mapping[str, Any], names: Mapping[str, str], locale: str) -> dict[str, str]:
+    def riders(
+        self, view: Mapping[str, Any], names: Mapping[str, str], locale: str, short: bool = False
+    ) -> dict[str, str]:
         """Each rider id of the view that is not an entrant's own id, by the name players read ("Anna's
-        Rouleur"): events, standings and panels name riders with it. None by default (one rider per
-        entrant, who is named by the entrant's name)."""
+        Rouleur"; ``short``: within its entrant's own line, "Rouleur"): events, standings and panels name
+        riders with it. None by default (one rider per entrant, who is named by the entrant's name)."""
         return {}
 
     def frame_key(self, view: Mapping[str, Any]) -> Hashable:

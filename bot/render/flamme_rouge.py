@@ -96,7 +96,9 @@ class FlammeRougeRenderer(SystemRenderer):
     ruleset_id = "flamme_rouge"
 
     # --- the board -------------------------------------------------------------------------------
-    def riders(self, view: Mapping[str, Any], names: Mapping[str, str], locale: str) -> dict[str, str]:
+    def riders(
+        self, view: Mapping[str, Any], names: Mapping[str, str], locale: str, short: bool = False
+    ) -> dict[str, str]:
         """``black-r`` -> "Anna's Rouleur"; a team's peloton riders by their number ("Peloton's Peloton rider 2")."""
         found: dict[str, str] = {}
         for rider in view.get("riders") or []:
@@ -106,7 +108,7 @@ class FlammeRougeRenderer(SystemRenderer):
             number = rid.rsplit("-", 1)[-1][1:]
             if number.isdigit():
                 kind = t("render.fr.numbered", locale, kind=kind, number=number)
-            found[rid] = t("render.fr.rider_named", locale, name=owner, kind=kind)
+            found[rid] = kind if short else t("render.fr.rider_named", locale, name=owner, kind=kind)
         return found
 
     def _draw_track(self, canvas: Canvas, squares: list[tuple[str, int]], view: Mapping[str, Any], shown: int) -> None:

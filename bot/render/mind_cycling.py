@@ -94,17 +94,17 @@ def section_of(row: int, course: Mapping[str, Any]) -> str:
 class MindCyclingRenderer(SystemRenderer):
     ruleset_id = "mind_cycling"
 
-    def riders(self, view: Mapping[str, Any], names: Mapping[str, str], locale: str) -> dict[str, str]:
-        """``u123#1`` -> "Anna #1", as the rules' own texts name a cyclist."""
-        return {
-            str(c.get("id")): t(
-                "render.mc.cyclist_named",
-                locale,
-                name=names.get(str(c.get("entrant")), str(c.get("entrant"))),
-                number=c.get("number"),
-            )
-            for c in view.get("cyclists") or []
-        }
+    def riders(
+        self, view: Mapping[str, Any], names: Mapping[str, str], locale: str, short: bool = False
+    ) -> dict[str, str]:
+        """``u123#1`` -> "Anna #1", as the rules' own texts name a cyclist (``short``: "#1 sprinter")."""
+        found = {}
+        for c in view.get("cyclists") or []:
+            owner = names.get(str(c.get("entrant")), str(c.get("entrant")))
+            role = say(MIND_ROLE, c.get("role"), locale)
+            key = "render.mc.cyclist_short" if short else "render.mc.cyclist_named"
+            found[str(c.get("id"))] = t(key, locale, name=owner, number=c.get("number"), role=role)
+        return found
 
     def board(
         self, view: Mapping[str, Any], events: Sequence[EventLike], locale: str, names: Mapping[str, str]

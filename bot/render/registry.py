@@ -23,10 +23,13 @@ def renderer(ruleset_id: str) -> SystemRenderer:
     return _cache[ruleset_id]
 
 
-def rider_names(ruleset_id: str, view: Mapping[str, Any] | None, names: Mapping[str, str], locale: str) -> dict[str, str]:
+def rider_names(
+    ruleset_id: str, view: Mapping[str, Any] | None, names: Mapping[str, str], locale: str, short: bool = False
+) -> dict[str, str]:
     """Every name players read for the race's entrants and riders: ``names`` (entrant id -> name) and each
-    rider id of the public ``view`` by its player and kind ("Anna's Rouleur"), so no text says ``red-r``."""
+    rider id of the public ``view`` by its player and kind ("Anna's Rouleur"; ``short``, inside its
+    entrant's own line of the standings: "Rouleur"), so no text says ``red-r``."""
     found = dict(names)
     if view:
-        found.update(renderer(ruleset_id).riders(view, names, locale))
+        found.update(renderer(ruleset_id).riders(view, names, locale, short))
     return found

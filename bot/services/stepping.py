@@ -375,7 +375,7 @@ def decisions_before(
     asked = {d.entrant: d.model_dump(mode="json") for d in race.awaited()}
     for entrant, order in (played or {}).items():
         if asked.get(entrant) is not None:
-            asked[entrant]["asked"] = asked_fields(race, entrant, order)  # type: ignore[index]
+            asked[entrant]["asked"] = asked_fields(race, entrant, order)
     return {e: asked.get(e) for e in entrants}
 
 

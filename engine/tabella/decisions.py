@@ -15,7 +15,14 @@ from engine.tabella.orders import awaited_ids, context, is_whole, special_parts_
 from engine.tabella.state import ROUNDS, RaceState
 from engine.tabella.syntax import example_text, format_order
 from engine.tabella.table import ROW_NAMES
-from engine.tabella.vocabulary import ALLOWED_ROUNDS, SPECIAL_NAMES, START_TITLES, OrderContext, special_name
+from engine.tabella.vocabulary import (
+    ALLOWED_ROUNDS,
+    SPECIAL_NAMES,
+    START_TITLES,
+    OrderContext,
+    part_name,
+    special_name,
+)
 
 START_LABELS = {
     "A": ("td.choice.start_a", "A Aggressiva"),
@@ -84,7 +91,7 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
         )
     ]
     fields += next_fields(state, ctx, order)
-    missing = [part_name(n) for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
+    missing = [part_name(ROUNDS[n]) for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
     if live and complete:
         prompt = msg(
             "td.prompt.round_ready",
@@ -134,15 +141,6 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
         example=example_text(ctx),
         info=info,
     )
-
-
-def part_name(number: int) -> Message:
-    """A part of the plan as a player names it ("start", "move 3", "sprint 2"), inside a sentence."""
-    if number == 0:
-        return cached_msg("td.part.start", "start")
-    if number in range(1, 6):
-        return cached_msg("td.part.move", "move {n}", n=number)
-    return cached_msg("td.part.sprint", "sprint {n}", n=number - 5)
 
 
 def round_prompt(number: int) -> Message:

@@ -81,9 +81,6 @@ MESSAGE_KEYS = frozenset(
         "td.syntax.five_moves",
         # Prompts
         "td.prompt.plan",
-        "td.part.start",
-        "td.part.move",
-        "td.part.sprint",
         "td.prompt.plan_ready",
         "td.prompt.round_move",
         "td.prompt.round_sprint",

@@ -21,7 +21,7 @@ import discord
 from bot.catalogue import MESSAGE_LIMIT
 from bot.exts.race import _lobby, _panel, _posts
 from bot.exts.race._components import PanelButton, RematchButton
-from bot.exts.race._text import clip, events_text, stamp, standings_text
+from bot.exts.race._text import clip, counter, events_text, stamp, standings_text
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.render.files import board_file, result_file
 from bot.render.registry import rider_names
@@ -84,6 +84,8 @@ class Flow:
         self.ctx = ctx
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._riders: dict[int, dict[str, str]] = {}
+        self._before: dict[tuple[int, int], dict[str, Any]] = {}
+        """The progress marker before each (race, step): the counter its panel and post show."""
         """Each race's rider names by rider id ("Anna's Rouleur"), learnt from its public view once."""
 
     # --- helpers -------------------------------------------------------------------------------------
@@ -122,9 +124,21 @@ class Flow:
 
     async def _title(self, race: RaceView, locale: str | None, step: int | None = None) -> str:
         name = get_ruleset(race.ruleset).name
-        return t(
-            "race.panel.title", locale, ruleset=name, race=race.race_id, step=step if step is not None else race.step
-        )
+        marker = await self._marker_before(race, step if step is not None else race.step)
+        return t("race.panel.title", locale, ruleset=name, race=race.race_id, counter=counter(marker, locale))
+
+    async def _marker_before(self, race: RaceView, step: int) -> dict[str, Any]:
+        """The progress marker players saw while ``step`` was open: the one counter (round, stage, lap) its
+        panel and its post show, as the picture does. Kept per step once known (a post stores the marker
+        after its step); else the open step's is the public view's, an earlier one's the record's."""
+        key = (race.race_id, step)
+        if key not in self._before:
+            if step == race.step and race.status == "running":
+                self._before[key] = ((await boards.public_view(self.ctx, race.race_id)) or {}).get(PROGRESS_KEY) or {}
+            else:
+                found = await boards.progress_after(self.ctx, race.race_id, [max(step - 1, 0)])
+                self._before[key] = found.get(max(step - 1, 0)) or {}
+        return self._before[key]
 
     def _names(self, race: RaceView) -> dict[str, str]:
         """What players read for each entrant and rider id: seat names, and riders by player and kind."""
@@ -335,22 +349,28 @@ class Flow:
         played: dict[str, Any],
         room: int,
         locale: str | None,
+        marker: dict[str, Any] | None = None,
     ) -> list[str]:
-        """A resolved step as a post tells it: headline, events, who was automatic (within ``room``)."""
+        """A resolved step as a post tells it: headline (the counter of the round it played), events, who
+        was automatic (within ``room``)."""
         names = self._names(race)
         key = "race.post.headline" if step else "race.post.started"
-        head = t(key, locale, ruleset=get_ruleset(race.ruleset).name, race=race.race_id, step=step)
+        head = t(
+            key, locale, ruleset=get_ruleset(race.ruleset).name, race=race.race_id, counter=counter(marker, locale)
+        )
         automatic = [names.get(e, e) for e, o in played.items() if isinstance(o, dict) and o.get("auto")]
         auto = [t("race.post.automatic", locale, names=", ".join(automatic))] if automatic else []
         body = events_text(events, locale, room - len(head) - sum(len(x) + 1 for x in auto) - 1, names)
         return [head, *([body] if body else []), *auto]
 
     def _waiting(self, race: RaceView, h: StepResolved | RaceStarted, locale: str | None) -> list[str]:
-        """Who is awaited now, and by when."""
+        """Who is awaited now, and by when (bots answer at once: never listed as awaited)."""
         tail = []
-        if h.awaiting and race.status == "running":
+        bots = {s.entrant for s in race.seats if s.bot is not None}
+        awaited = [e for e in h.awaiting if e not in bots]
+        if awaited and race.status == "running":
             names = self._names(race)
-            tail.append(t("race.post.waiting", locale, names=", ".join(names.get(e, e) for e in h.awaiting)))
+            tail.append(t("race.post.waiting", locale, names=", ".join(names.get(e, e) for e in awaited)))
             if h.deadline is not None:
                 tail.append(t("race.panel.deadline", locale, when=stamp(h.deadline)))
         return tail
@@ -392,7 +412,9 @@ class Flow:
             return
         tail = self._waiting(race, h, locale)
         room = MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)
-        lines = self._turn_lines(race, step, h.events, orders_played, room, locale)
+        before = await self._marker_before(race, step) if step else None
+        self._before[(race.race_id, step + 1)] = marker
+        lines = self._turn_lines(race, step, h.events, orders_played, room, locale, before)
         content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
         view = await self._open_orders(race, h, step, locale)
         picture = await self._board(race, public, locale)
@@ -445,11 +467,12 @@ class Flow:
             told = [p.step for p in stored if p.kind == "step" and p.message_id == current.message_id]
             turns = [*await boards.told_steps(self.ctx, race.race_id, told), (step, h.events, played)]
         room = (MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)) // len(turns)
-        lines = [
-            line
-            for s, events, orders_played in turns
-            for line in self._turn_lines(race, s, events, orders_played, room, locale)
-        ]
+        befores = {s: await self._marker_before(race, s) for s, _events, _played in turns}
+        self._before[(race.race_id, step + 1)] = marker
+        lines: list[str] = []
+        for s, events, orders_played in turns:
+            turn = self._turn_lines(race, s, events, orders_played, room, locale, befores[s])
+            lines.extend(turn if not lines or turn[0] not in lines else turn[1:])  # one headline per lap
         content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
         closing = closing or now != key
         picture = await self._board(race, public, locale) if current is None or closing else None

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.i18n import named, t
+from bot.progress import counter as counter
 from bot.standings import figures_line, rider_lines
 from engine.messages import Message
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.exts.race import _panel
+from bot.exts.race import _panel, _text
 from bot.exts.race._cog import parse_options
 from bot.services.orders import without_last
 from bot.services.outcomes import PanelView
+from tests.scan import codes
 
 
 def _decision(*fields: dict[str, Any], complete: bool = False) -> dict[str, Any]:
@@ -49,9 +50,10 @@ def test_the_second_page_offers_the_next_25_values() -> None:
 
 def test_a_complete_order_is_confirmed_with_change() -> None:
     """Once the order is complete the panel says what was recorded and offers Change only."""
-    panel = PanelView(1, 3, "u1", _decision(complete=True), {}, {"card": 7})
+    asked = {**_choice(["card"], 8), "value": 7}
+    panel = PanelView(1, 3, "u1", {**_decision(complete=True), "asked": [asked]}, {}, {"card": 7})
     content, view = _panel.render(panel, title="Race", locale="en", deadline=None)
-    assert "Recorded: card: 7" in content
+    assert "Your order: Card: 7." in content, "told in the decision's own labels"
     assert [c.get("label") for c in _components(view)] == ["Change"]
 
 
@@ -80,12 +82,15 @@ def test_options_are_key_value_pairs_read_as_json() -> None:
 
 def test_a_closed_panel_keeps_its_choices_disabled() -> None:
     """An absent player's panel, closed at the deadline, still shows its three cards and Type my order, greyed."""
-    panel = PanelView(1, 3, "u1", _decision(_choice(["card"], 3)), {}, None)
+    asked = {**_choice(["card"], 3), "value": 2}
+    decision = {**_decision(_choice(["card"], 3)), "asked": [asked]}
+    panel = PanelView(1, 3, "u1", decision, {}, None)
     content, view = _panel.render(panel, title="Race", locale="en", deadline=None, closed=True, played={"card": 2})
     parts = _components(view)
     assert [c.get("label") for c in parts] == ["0", "1", "2", "Type my order"]
     assert all(c.get("disabled") for c in parts)
-    assert "This step is resolved" in content and "You played: Card: 2" in content, "named by the decision's own labels"
+    assert "This step is resolved" in content
+    assert "the rules played for you: Card: 2" in content, "an automatic order is told as automatic, in labels"
 
 
 def test_a_closed_confirmation_keeps_change_disabled() -> None:
@@ -93,4 +98,24 @@ def test_a_closed_confirmation_keeps_change_disabled() -> None:
     panel = PanelView(1, 3, "u1", None, {}, {"card": 7})
     content, view = _panel.render(panel, title="Race", locale="en", deadline=None, closed=True, played={"card": 7})
     assert [(c.get("label"), c.get("disabled")) for c in _components(view)] == [("Change", True)]
-    assert "Recorded" not in content and "You played: card: 7" in content
+    assert "Your order was played as you sent it." in content and "card" not in content
+
+
+def test_an_order_is_told_in_the_labels_of_the_fields_that_asked_it() -> None:
+    """A Flamme Rouge energy order reads "Draw first: Rouleur · Rouleur: 4 · Sprinteur: 3", never a path."""
+    from bot.services.stepping import asked_fields
+    from engine.race import Race
+    from engine.ruleset import Entrant
+
+    race = Race.start(
+        "flamme_rouge", [Entrant(id="u1", name="Anna"), Entrant(id="u2", name="Ben")], 5, options={"grid": "random"}
+    )
+    decision = next(d for d in race.awaited() if d.entrant == "u1")
+    first = decision.fields[0].choices[0].value
+    race_cards = next(d for d in race.awaited({"u1": {"first": first}}) if d.entrant == "u1").fields[0]
+    card = race_cards.choices[0].value
+    order = {"first": first, "cards": {first: card}}
+    told = _text.told({"asked": asked_fields(race, "u1", order)}, "en")
+    first_label = decision.fields[0].choices[0].label.text
+    assert told == f"Draw first: {first_label} · {race_cards.label.text}: {race_cards.choices[0].label.text}", told
+    assert not codes(told)
