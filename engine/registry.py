@@ -37,17 +37,6 @@ def get_ruleset(ruleset_id: str) -> Ruleset[Any]:
     return got
 
 
-def message_keys() -> frozenset[str]:
-    """Every message key the engine may emit: the driver's and each rule system's, so a translation
-    catalogue can be checked for completeness (``bot/i18n``'s test does)."""
-    from engine.race import MESSAGE_KEYS
-
-    keys = set(MESSAGE_KEYS)
-    for ruleset in available_rulesets():
-        keys |= ruleset.message_keys()
-    return frozenset(keys)
-
-
 def available_rulesets() -> list[Ruleset[Any]]:
     """Every rule system, in menu order. A rule system that fails to import raises: it is never silently
     left out of the menus."""

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-from bot.cli import UsageError, brief, check_record_path, parse_options, parse_stage
+from bot.cli.inputs import UsageError, brief, check_record_path, parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
 from bot.i18n import DEFAULT_LOCALE, named, t

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.cli import brief
+from bot.cli.inputs import brief
 from bot.i18n import DEFAULT_LOCALE, named, t
 from bot.progress import counter
 from bot.render.registry import rider_names

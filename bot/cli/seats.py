@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from bot.cli import UsageError
+from bot.cli.inputs import UsageError
 from engine.ruleset import Entrant, Ruleset
 
 

@@ -18,7 +18,7 @@ and the sink that receives what happens in the background).
 - :mod:`~bot.services.runtime`: all of it started for one process;
 - :mod:`~bot.services.stepping`: the one module that talks to the engine's race driver;
 - :mod:`~bot.services.server_settings`: each server's settings, declared once with defaults (``get_settings``);
-- :mod:`~bot.services.permissions`: ``may_manage``, the one permission check;
+- :mod:`~bot.services.permissions`: ``may_manage``, the one permission check, and ``check_may_open``;
 - :mod:`~bot.services.stages`: a server's saved stages (``stage_choices``, ``resolve_stage``, files);
 - :mod:`~bot.services.analysis`: ``/stage analyse``'s all-bot races in a low-priority process.
 """

@@ -4,7 +4,8 @@ A member may manage (a race, the server's stages, its settings) when they are th
 that race only), hold Discord's Manage Server permission, or hold the role an admin named in the
 server settings (``manager_role``). The Discord layer asks this in every admin command, on top of
 ``default_permissions(manage_guild=True)``: server owners can change who sees a command, so what
-Discord shows is never trusted alone.
+Discord shows is never trusted alone. Who may open a race, and where (:func:`check_may_open`), is the
+same question asked of the server's settings.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from bot.services.context import Context
-from bot.services.server_settings import get_settings
+from bot.services.outcomes import Refusal
+from bot.services.server_settings import ServerSettings, get_settings
 
 
 async def may_manage(
@@ -31,3 +33,22 @@ async def may_manage(
         return True
     role = (await get_settings(ctx, server_id)).manager_role
     return role is not None and role in set(role_ids)
+
+
+async def check_may_open(
+    ctx: Context, *, server_id: int, channel_id: int, user_id: int, role_ids: Collection[int], manage_guild: bool
+) -> ServerSettings:
+    """Whether this member may open a race in this channel under the server's settings (who may open
+    races, which channels races run in); a :class:`Refusal` saying what to do instead otherwise.
+
+    For ``/race new`` (wired at merge): the settings are read at each call, so a change applies to the
+    next race."""
+    current = await get_settings(ctx, server_id)
+    if not current.allows_channel(channel_id):
+        channels = " ".join(f"<#{c}>" for c in current.race_channels)
+        raise Refusal.of("settings.wrong_channel", channels=channels)
+    if current.race_openers == "managers" and not await may_manage(
+        ctx, server_id=server_id, user_id=user_id, role_ids=role_ids, manage_guild=manage_guild
+    ):
+        raise Refusal.of("settings.managers_open")
+    return current

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import zoneinfo
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from functools import cache
@@ -231,27 +231,6 @@ async def change(ctx: Context, server_id: int, name: str, text: str | None) -> S
 def shown(name: str, value: Any, locale: str | None = None) -> str:
     """A setting's value as ``/settings`` shows it."""
     return str(BY_NAME[name].show(value, locale))
-
-
-async def check_may_open(
-    ctx: Context, *, server_id: int, channel_id: int, user_id: int, role_ids: Collection[int], manage_guild: bool
-) -> ServerSettings:
-    """Whether this member may open a race in this channel under the server's settings (who may open
-    races, which channels races run in); a :class:`Refusal` saying what to do instead otherwise.
-
-    For ``/race new`` (wired at merge): the settings are read at each call, so a change applies to the
-    next race."""
-    from bot.services.permissions import may_manage
-
-    current = await get_settings(ctx, server_id)
-    if not current.allows_channel(channel_id):
-        channels = " ".join(f"<#{c}>" for c in current.race_channels)
-        raise Refusal.of("settings.wrong_channel", channels=channels)
-    if current.race_openers == "managers" and not await may_manage(
-        ctx, server_id=server_id, user_id=user_id, role_ids=role_ids, manage_guild=manage_guild
-    ):
-        raise Refusal.of("settings.managers_open")
-    return current
 
 
 def editable(name: str, value: Any) -> str:

@@ -1,7 +1,7 @@
 """The league's tables (issue 18): seasons, credited results, ratings, points tables, solo bests, forgettings.
 
-Imported at the end of :mod:`bot.store.tables`, so one ``metadata`` holds every table and migration
-``0004`` creates exactly these. A player is a key: ``u<user id>`` for a member, ``bot:<strategy>`` for a
+Registered on the same ``metadata`` as :mod:`bot.store.tables` (both build on :mod:`bot.store.schema`);
+migration ``0004`` creates exactly these. A player is a key: ``u<user id>`` for a member, ``bot:<strategy>`` for a
 bot strategy (each strategy is one player), ``x<n>`` for a member who used ``/league forget-me``
 (no link back to the person is kept). The standings read ``league_tallies`` (one row per player, season
 and rule system, kept with every credit); indexes serve the profile (server + player, newest first), a
@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import JSON, BigInteger, Column, Float, ForeignKey, Index, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from bot.store.tables import _time
+from bot.store.schema import time_column as _time
 
 
 def _server_fk(primary_key: bool = False) -> Any:

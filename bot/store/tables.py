@@ -12,32 +12,14 @@ The migrations in ``bot/store/migrations`` create exactly these tables; a test c
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Column, DateTime, ForeignKey, Index, Integer, MetaData, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Column, ForeignKey, Index, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-NAMING = {
-    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
-    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-"""Constraint names fixed by convention, so migrations name them the same on SQLite and PostgreSQL."""
-
-metadata: MetaData = SQLModel.metadata
-metadata.naming_convention = NAMING
-
-
-def utcnow() -> datetime:
-    """Now, in UTC (for row defaults only; the services take their time from an injected clock)."""
-    return datetime.now(UTC)
-
-
-def _time(nullable: bool = False) -> Any:
-    return Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=nullable))
+from bot.store.schema import metadata as metadata  # re-exported: migrations and tests read ``tables.metadata``
+from bot.store.schema import time_column as _time
 
 
 def _race_fk(primary_key: bool = False) -> Any:
@@ -247,7 +229,3 @@ class SavedStage(SQLModel, table=True):
     created_by: int = Field(sa_column=Column(BigInteger, nullable=False))
     created_at: datetime = _time()
     updated_at: datetime = _time()
-
-
-# --- The league (issue 18): its tables live in a sibling module, registered on the same metadata. ---
-import bot.store.league_tables  # noqa: E402, F401  (imports this module first; a plain import is cycle-safe)

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from engine import race
+from engine.keys import message_keys
 from engine.messages import Message
-from engine.registry import RULESET_IDS, get_ruleset, message_keys
+from engine.registry import RULESET_IDS, get_ruleset
 
 PREFIXES = {"flamme_rouge": "fr.", "tabella": "td.", "wyscig": "wk.", "mind_cycling": "mc."}
 ENGINE = Path(race.__file__).resolve().parent

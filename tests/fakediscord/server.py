@@ -26,8 +26,12 @@ from tests.fakediscord.faults import Fault, Faults
 from tests.fakediscord.gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway, GatewaySession
 from tests.fakediscord.network import LoopbackResolver, make_connector, server_ssl_context
 from tests.fakediscord.world import (
+    COMPONENTS_V2,
+    CREATE_PUBLIC_THREADS,
     EPHEMERAL,
+    HAS_THREAD,
     LOADING,
+    SEND_MESSAGES_IN_THREADS,
     Attachment,
     Channel,
     Command,
@@ -39,6 +43,7 @@ from tests.fakediscord.world import (
     User,
     iso_now,
     snowflake,
+    walk_components,
 )
 
 API = "/api/v10"
@@ -352,6 +357,8 @@ class FakeDiscord:
         add("GET", API + "/guilds/{guild_id}/members/{user_id}", self._get_member)
         add("GET", API + "/guilds/{guild_id}/channels", self._get_guild_channels)
         add("GET", API + "/channels/{channel_id}", self._get_channel)
+        add("PATCH", API + "/channels/{channel_id}", self._edit_channel)
+        add("POST", API + "/channels/{channel_id}/messages/{message_id}/threads", self._start_thread)
         add("GET", API + "/channels/{channel_id}/messages", self._get_messages)
         add("POST", API + "/channels/{channel_id}/messages", self._post_message)
         add("GET", API + "/channels/{channel_id}/messages/{message_id}", self._get_message)
@@ -585,6 +592,84 @@ class FakeDiscord:
     async def _get_channel(self, request: web.Request) -> web.StreamResponse:
         return json_response(self._channel(request).payload())
 
+    # --- REST: threads -----------------------------------------------------------------------------
+    async def _start_thread(self, request: web.Request) -> web.StreamResponse:
+        """Start a public thread from a message: the thread has the message's id, one per message."""
+        channel = self._channel(request)
+        if channel.guild is None or channel.parent is not None:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if channel.bot_denied & CREATE_PUBLIC_THREADS:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        message = self._message(channel, request.match_info["message_id"])
+        if message.thread is not None:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
+        body = request[BODY] or {}
+        problem = limits.thread_name_problem(body) or (None if body.get("name") else "a thread needs a name")
+        if problem:
+            raise DiscordError(400, 50035, f"Invalid Form Body: {problem}")
+        thread = Channel(
+            id=message.id,
+            name=body["name"],
+            guild=channel.guild,
+            parent=channel,
+            owner_id=self.bot_user.id,
+            auto_archive_duration=int(body.get("auto_archive_duration") or 1440),
+            thread_members={self.bot_user.id},
+        )
+        self.channels[thread.id] = thread
+        channel.guild.threads.append(thread)
+        message.thread = thread
+        message.flags |= HAS_THREAD
+        member = {"id": str(thread.id), "user_id": str(self.bot_user.id), "join_timestamp": iso_now(), "flags": 0}
+        await self.dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True, "member": member})
+        await self._announce("MESSAGE_UPDATE", message)
+        return json_response({**thread.payload(), "member": member})
+
+    async def _edit_channel(self, request: web.Request) -> web.StreamResponse:
+        """Rename, archive or lock a thread (the fake edits threads only)."""
+        channel = self._channel(request)
+        if channel.parent is None:
+            self.unknown_routes.append(f"PATCH {request.path} (the fake edits threads only)")
+            raise DiscordError(404, 0, "the fake Discord edits threads only")
+        body = request[BODY] or {}
+        unknown = sorted(set(body) - {"name", "archived", "locked", "auto_archive_duration", "rate_limit_per_user"})
+        if unknown:
+            raise DiscordError(400, 50035, f"Invalid Form Body: the fake does not edit a thread's {unknown}")
+        problem = limits.thread_name_problem(body)
+        if problem:
+            raise DiscordError(400, 50035, f"Invalid Form Body: {problem}")
+        if channel.archived and body.get("archived") is not False:
+            raise DiscordError(400, 50083, "Thread is archived")  # unarchive it in the same request
+        if "name" in body:
+            channel.name = body["name"]
+        if "locked" in body:
+            channel.locked = bool(body["locked"])
+        if "auto_archive_duration" in body:
+            channel.auto_archive_duration = int(body["auto_archive_duration"])
+        if "archived" in body and bool(body["archived"]) != channel.archived:
+            channel.archived = bool(body["archived"])
+            channel.archive_timestamp = iso_now()
+        await self.dispatch("THREAD_UPDATE", channel.payload())
+        return json_response(channel.payload())
+
+    async def _open_thread_for_post(self, thread: Channel) -> None:
+        """A post in a thread: refused without Send Messages in Threads, or when the thread is locked and
+        archived; an archived thread is unarchived by the post, as Discord does."""
+        assert thread.parent is not None
+        if (thread.parent.bot_denied | thread.bot_denied) & SEND_MESSAGES_IN_THREADS:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        if thread.archived:
+            if thread.locked:
+                raise DiscordError(400, 160005, "Thread is locked")
+            thread.archived = False
+            thread.archive_timestamp = iso_now()
+            await self.dispatch("THREAD_UPDATE", thread.payload())
+
+    @staticmethod
+    def _check_not_archived(channel: Channel) -> None:
+        if channel.parent is not None and channel.archived:
+            raise DiscordError(400, 50083, "Tried to perform an operation on an archived thread")
+
     async def _get_messages(self, request: web.Request) -> web.StreamResponse:
         """Channel history, newest first, with ``limit`` and ``before``/``after`` like Discord."""
         channel = self._channel(request)
@@ -634,6 +719,8 @@ class FakeDiscord:
         channel = self._channel(request)
         if channel.recipient is not None and not channel.recipient.dms_open:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
+        if channel.parent is not None:
+            await self._open_thread_for_post(channel)
         body = request[BODY] or {}
         nonce = body.get("nonce") if body.get("enforce_nonce") else None
         if nonce is not None:
@@ -654,17 +741,16 @@ class FakeDiscord:
 
     def request_counts(self, since: int = 0) -> dict[str, int]:
         """How many requests the bot made since ``requests[since]``, by ``"METHOD route"`` (DM channels
-        and messages told apart: ``POST dm``, ``PATCH dm``), for the requests-per-step figures."""
+        and threads told apart: ``POST dm/messages``, ``PATCH dm/messages/{message_id}``,
+        ``POST thread/messages``), for the requests-per-step figures."""
         counts: dict[str, int] = {}
         for record in self.requests[since:]:
             key = f"{record.method} {record.route}"
             channel = record.path.split("/channels/")[1].split("/")[0] if "/channels/" in record.path else ""
-            if (
-                channel.isdigit()
-                and int(channel) in self.channels
-                and self.channels[int(channel)].recipient is not None
-            ):
-                key = f"{record.method} dm{record.route.removeprefix('/channels/{channel_id}')}"
+            known = self.channels.get(int(channel)) if channel.isdigit() else None
+            if known is not None and (known.recipient is not None or known.parent is not None):
+                where = "dm" if known.recipient is not None else "thread"
+                key = f"{record.method} {where}{record.route.removeprefix('/channels/{channel_id}')}"
             counts[key] = counts.get(key, 0) + 1
         return counts
 
@@ -684,6 +770,7 @@ class FakeDiscord:
     async def _delete_message(self, request: web.Request) -> web.StreamResponse:
         channel = self._channel(request)
         message = self._message(channel, request.match_info["message_id"])
+        self._check_not_archived(channel)
         message.deleted = True
         await self.dispatch(
             "MESSAGE_DELETE", {"id": str(message.id), "channel_id": str(channel.id), **self._guild_key(channel)}
@@ -791,11 +878,35 @@ class FakeDiscord:
             interaction=interaction,
         )
         message.attachments = self._attachments(channel, body, files, ephemeral, [])
-        problem = limits.message_problem(message, allow_empty=allow_empty)
+        problem = limits.message_problem(message, allow_empty=allow_empty) or self._resolve_media(message)
         if problem:
             raise DiscordError(400, 50006 if "empty" in problem else 50035, f"Invalid Form Body: {problem}")
         channel.messages.append(message)
         return message
+
+    @staticmethod
+    def _resolve_media(message: Message) -> str | None:
+        """Point a layout's ``attachment://<filename>`` media at the message's uploaded file (its CDN url), as
+        Discord does; a name that is not among the attachments is an error."""
+        for component in walk_components(message.components):
+            media = [component] if component.get("type") == 11 else list(component.get("items") or [])
+            if component.get("type") == 13:
+                media = [{"media": component.get("file") or {}}]
+            for item in media:
+                url = str((item.get("media") or {}).get("url", ""))
+                if not url.startswith("attachment://"):
+                    continue
+                name = url.removeprefix("attachment://")
+                found = next((a for a in message.attachments if a.filename == name), None)
+                if found is None:
+                    return f"{url} names no attachment of the message"
+                item["media"] = {
+                    **item["media"],
+                    "url": found.url,
+                    "proxy_url": found.url,
+                    "attachment_id": str(found.id),
+                }
+        return None
 
     def _edit(
         self,
@@ -804,7 +915,11 @@ class FakeDiscord:
         files: list[tuple[str, bytes, str | None]],
         replace_flags: bool = False,
     ) -> None:
+        self._check_not_archived(message.channel)
         before = message.payload()
+        kept = (message.content, message.embeds, message.components, message.flags, message.attachments)
+        if int(body.get("flags") or 0) & COMPONENTS_V2:
+            message.flags |= COMPONENTS_V2  # it can be set by an edit, never taken away
         if "content" in body:
             message.content = body["content"] or ""
         if "embeds" in body:
@@ -814,8 +929,11 @@ class FakeDiscord:
         if replace_flags and "flags" in body:
             message.flags = int(body["flags"])
         message.attachments = self._attachments(message.channel, body, files, message.ephemeral, message.attachments)
-        problem = limits.message_problem(message, allow_empty=False)
+        problem = limits.message_problem(message, allow_empty=False) or self._resolve_media(message)
         if problem:
+            # A refused edit changes nothing, as on Discord.
+            message.content, message.embeds, message.components = kept[0], kept[1], kept[2]
+            message.flags, message.attachments = kept[3], kept[4]
             raise DiscordError(400, 50035, f"Invalid Form Body: {problem}")
         message.history.append(before)
         message.edited_at = iso_now()
@@ -834,7 +952,7 @@ class FakeDiscord:
             "token": interaction.token,
             "version": 1,
             "locale": interaction.user.locale,
-            "app_permissions": "0" if channel.guild is None else str((1 << 50) - 1),
+            "app_permissions": "0" if channel.guild is None else str(((1 << 50) - 1) & ~self._bot_denied(channel)),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(channel.guild.id)} if channel.guild else {},
             "context": 0 if channel.guild is not None else 1,
@@ -852,6 +970,11 @@ class FakeDiscord:
         if interaction.message is not None:
             payload["message"] = interaction.message.payload()
         return payload
+
+    @staticmethod
+    def _bot_denied(channel: Channel) -> int:
+        """The permissions the bot lacks in ``channel`` (a thread inherits its channel's)."""
+        return channel.bot_denied | (channel.parent.bot_denied if channel.parent is not None else 0)
 
     async def interact(
         self, user: User, channel: Channel, kind: int, data: dict[str, Any], message: Message | None = None
@@ -877,7 +1000,12 @@ class FakeDiscord:
         return message
 
     async def post_as(self, user: User, channel: Channel, content: str) -> Message:
-        """``user`` writes ``content`` in ``channel``; the bot receives MESSAGE_CREATE."""
+        """``user`` writes ``content`` in ``channel`` (in a thread: they join it); the bot receives MESSAGE_CREATE."""
+        if channel.parent is not None:
+            if channel.archived and channel.locked:
+                raise AssertionError(f"{user.name} cannot post in the locked, archived thread {channel.name!r}")
+            channel.thread_members.add(user.id)
+            channel.archived = False
         message = Message(id=snowflake(), channel=channel, author=user, content=content)
         channel.messages.append(message)
         await self._announce("MESSAGE_CREATE", message)

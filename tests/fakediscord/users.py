@@ -234,6 +234,21 @@ class DiscordUser:
         record = await self.fake.interact(self.user, message.channel, 3, data, message=message)
         return InteractionHandle(self.fake, record)
 
+    async def click_earlier(self, message: Message, label: str) -> InteractionHandle:
+        """Click the button labelled ``label`` as an earlier version of ``message`` showed it: the person's
+        screen had not caught up with the bot's edit. Discord sends the message as it is now, so the custom
+        id may be one the message no longer has (a click that raced the panel's closing)."""
+        await self.fake.settle()
+        self._check_can_see(message)
+        for version in reversed(message.history):
+            shown = [c for row in version.get("components") or [] for c in row.get("components") or []]
+            found = [c for c in shown if c.get("type") == 2 and c.get("label") == label and c.get("custom_id")]
+            if found:
+                data = {"custom_id": found[0]["custom_id"], "component_type": 2}
+                record = await self.fake.interact(self.user, message.channel, 3, data, message=message)
+                return InteractionHandle(self.fake, record)
+        raise AssertionError(f"no earlier version of {message!r} had a button {label!r}")
+
     async def choose(self, message: Message, *labels: str, placeholder: str | None = None) -> InteractionHandle:
         """Pick the options labelled ``labels`` in a select menu of ``message`` (by placeholder if several)."""
         await self.fake.settle()

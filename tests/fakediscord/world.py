@@ -14,8 +14,16 @@ from typing import Any
 
 DISCORD_EPOCH_MS = 1420070400000
 ALL_PERMISSIONS = str((1 << 50) - 1)
+HAS_THREAD = 1 << 5
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+COMPONENTS_V2 = 1 << 15
+"""IS_COMPONENTS_V2: the message is laid out by its components alone (no content, no embeds)."""
+PUBLIC_THREAD = 11
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+INTERACTIVE = frozenset({2, 3, 5, 6, 7, 8})
+"""Component types a person can use: button, the selects."""
 
 _counter = itertools.count(1)
 
@@ -130,6 +138,18 @@ class Attachment:
         return data
 
 
+def walk_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component of a message, depth first in reading order: action rows and their items, containers
+    and their children, sections, their text displays and then their accessory."""
+    found: list[dict[str, Any]] = []
+    for component in components:
+        found.append(component)
+        found += walk_components(list(component.get("components") or []))
+        if isinstance(component.get("accessory"), dict):
+            found.append(component["accessory"])
+    return found
+
+
 @dataclass
 class Message:
     """A message as stored by the fake. Tests read it through :class:`tests.fakediscord.users.Seen`."""
@@ -150,6 +170,8 @@ class Message:
     deleted: bool = False
     history: list[dict[str, Any]] = field(default_factory=list)
     """Earlier versions (payloads) of this message, oldest first."""
+    thread: Channel | None = None
+    """The thread started from this message (it has the message's id)."""
 
     @property
     def ephemeral(self) -> bool:
@@ -161,7 +183,8 @@ class Message:
 
     @property
     def text(self) -> str:
-        """Everything a person reads in the message: content, then each embed's text."""
+        """Everything a person reads in the message: content, each embed's text, then each text display
+        of a layout (components v2) in reading order."""
         parts = [self.content] if self.content else []
         for embed in self.embeds:
             for key in ("title", "description"):
@@ -171,11 +194,27 @@ class Message:
                 parts.append(f"{item.get('name')}: {item.get('value')}")
             if (embed.get("footer") or {}).get("text"):
                 parts.append(embed["footer"]["text"])
+        parts += [c["content"] for c in walk_components(self.components) if c.get("type") == 10 and c.get("content")]
         return "\n".join(parts)
 
     def items(self) -> list[dict[str, Any]]:
-        """Every interactive component, row by row."""
-        return [child for row in self.components for child in row.get("components") or []]
+        """Every interactive component (buttons, selects) in reading order, nested ones included (in a
+        container, in an action row, as a section's accessory)."""
+        return [c for c in walk_components(self.components) if c.get("type") in INTERACTIVE]
+
+    @property
+    def gallery(self) -> list[tuple[str, str]]:
+        """Each media gallery item and thumbnail of a layout as (url, alt text)."""
+        found: list[tuple[str, str]] = []
+        for c in walk_components(self.components):
+            media = [c] if c.get("type") == 11 else c.get("items") or [] if c.get("type") == 12 else []
+            found += [(str((m.get("media") or {}).get("url", "")), str(m.get("description") or "")) for m in media]
+        return found
+
+    @property
+    def layout(self) -> bool:
+        """The message is laid out with components v2 (IS_COMPONENTS_V2)."""
+        return bool(self.flags & COMPONENTS_V2)
 
     @property
     def buttons(self) -> list[str]:
@@ -211,6 +250,8 @@ class Message:
         }
         if self.channel.guild is not None:
             data["guild_id"] = str(self.channel.guild.id)
+        if self.thread is not None:
+            data["thread"] = self.thread.payload()
         if self.interaction is not None:
             data["interaction_metadata"] = {
                 "id": str(self.interaction.id),
@@ -232,10 +273,28 @@ class Channel:
     """The user of a DM channel (the other side is the bot)."""
     messages: list[Message] = field(default_factory=list)
     position: int = 0
+    parent: Channel | None = None
+    """A thread's channel (threads are type 11, public, started from a message of ``parent``)."""
+    owner_id: int = 0
+    """Who started the thread."""
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str = field(default_factory=iso_now)
+    created_at: str = field(default_factory=iso_now)
+    thread_members: set[int] = field(default_factory=set)
+    """Users who joined the thread (its starter, and whoever posts in it)."""
+    bot_denied: int = 0
+    """Permissions the bot lacks in this channel (bits, e.g. :data:`CREATE_PUBLIC_THREADS`): the requests
+    that need one are refused with 403 / 50013, and interactions here carry ``app_permissions`` without it."""
 
     @property
     def is_dm(self) -> bool:
         return self.guild is None
+
+    @property
+    def is_thread(self) -> bool:
+        return self.parent is not None
 
     def payload(self) -> dict[str, Any]:
         if self.is_dm:
@@ -247,6 +306,8 @@ class Channel:
                 "last_message_id": str(self.messages[-1].id) if self.messages else None,
             }
         assert self.guild is not None
+        if self.parent is not None:
+            return self._thread_payload()
         return {
             "id": str(self.id),
             "type": 0,
@@ -261,6 +322,32 @@ class Channel:
             "last_message_id": None,
         }
 
+    def _thread_payload(self) -> dict[str, Any]:
+        """A public thread as Discord sends it (the keys ``discord.threads.Thread`` reads)."""
+        assert self.guild is not None and self.parent is not None
+        sent = [m for m in self.messages if m.ephemeral_for is None]
+        return {
+            "id": str(self.id),
+            "type": PUBLIC_THREAD,
+            "guild_id": str(self.guild.id),
+            "parent_id": str(self.parent.id),
+            "owner_id": str(self.owner_id),
+            "name": self.name,
+            "last_message_id": str(sent[-1].id) if sent else None,
+            "message_count": len([m for m in sent if not m.deleted]),
+            "total_message_sent": len(sent),
+            "member_count": len(self.thread_members),
+            "rate_limit_per_user": 0,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": self.archived,
+                "auto_archive_duration": self.auto_archive_duration,
+                "archive_timestamp": self.archive_timestamp,
+                "locked": self.locked,
+                "create_timestamp": self.created_at,
+            },
+        }
+
 
 @dataclass
 class Guild:
@@ -272,6 +359,8 @@ class Guild:
     locale: str = "en-US"
     roles: list[Role] = field(default_factory=list)
     """Roles besides @everyone."""
+    threads: list[Channel] = field(default_factory=list)
+    """Threads started in the guild's channels (active ones are sent in GUILD_CREATE)."""
 
     def channel(self, name: str) -> Channel:
         for channel in self.channels:
@@ -308,7 +397,7 @@ class Guild:
             "features": [],
             "emojis": [],
             "stickers": [],
-            "threads": [],
+            "threads": [t.payload() for t in self.threads if not t.archived],
             "voice_states": [],
             "presences": [],
             "stage_instances": [],

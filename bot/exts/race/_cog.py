@@ -17,7 +17,7 @@ from bot.exts.race._text import clip, counter, stamp
 from bot.i18n import t
 from bot.options import RulesetParam
 from bot.render.files import board_file
-from bot.services import boards, lobby, server_settings, stages
+from bot.services import boards, lobby, permissions, stages
 from bot.services.outcomes import Refusal
 from bot.services.paces import parse_pace
 from bot.translator import text
@@ -107,7 +107,7 @@ class RaceCog(commands.Cog):
         ground_options: dict[str, Any] = {}
         try:
             if server_id is not None:  # who may open races, and where (the server's settings)
-                await server_settings.check_may_open(
+                await permissions.check_may_open(
                     ctx,
                     server_id=server_id,
                     channel_id=interaction.channel_id or 0,

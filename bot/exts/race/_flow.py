@@ -91,6 +91,9 @@ class Flow:
     # --- helpers -------------------------------------------------------------------------------------
     async def _refuse(self, interaction: discord.Interaction[Any], refusal: Refusal) -> None:
         text = clip(t(refusal.message, str(interaction.locale)), MESSAGE_LIMIT)
+        if refusal.key == "race.not_found" and interaction.type != discord.InteractionType.application_command:
+            # A button of a race that is gone: the way forward is the current panel, not a race number.
+            text = t("interaction.stale_panel", str(interaction.locale))
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
         else:

@@ -13,9 +13,10 @@ from typing import Any
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from bot.store import tables
+from bot.store import league_tables, tables  # noqa: F401  (importing them registers every table on the metadata)
+from bot.store.schema import metadata
 
-target_metadata = tables.metadata
+target_metadata = metadata
 
 
 def _configure_and_run(connection: Connection) -> None:

@@ -125,7 +125,7 @@ async def test_who_may_open_races_and_where_follows_the_settings(harness: Harnes
 
     async def attempt(channel: int, manage: bool) -> str:
         try:
-            await server_settings.check_may_open(
+            await permissions.check_may_open(
                 ctx, server_id=SERVER, channel_id=channel, user_id=5, role_ids=[], manage_guild=manage
             )
         except Refusal as refusal:
