@@ -43,35 +43,53 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gr:
         await _flow(interaction).lobby_action(interaction, self.race, self.action)
 
 
+MODE = r"(?P<mode>[fpr]|e\d{1,2})"
+"""Which screen of the panel a control was on: ``p`` the order as stored, ``f`` the whole order asked
+again (Change), ``e<n>`` part ``n`` asked again from the review, ``r`` the review's page of optional parts."""
+
+
 class PickButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gr:b:(?P<race>\d+):(?P<step>\d+):(?P<mode>[fp]):(?P<field>\d+):(?P<choice>\d+)",
+    template=r"gr:b:(?P<race>\d+):(?P<step>\d+):" + MODE + r":(?P<field>\d+):(?P<digest>[0-9a-f]+):(?P<choice>\d+)",
 ):
-    """One choice of a decision's field, as a button (few choices)."""
+    """One choice of a decision's field, as a button (few choices). ``digest`` is the field's identity
+    (:func:`bot.exts.race._form.field_digest`): a click on a field the panel no longer asks is refused."""
 
-    def __init__(self, race: int, step: int, mode: str, field: int, choice: int, label: str = "") -> None:
+    def __init__(
+        self, race: int, step: int, mode: str, field: int, choice: int, label: str = "", digest: str = "0"
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label or "·",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"gr:b:{race}:{step}:{mode}:{field}:{choice}",
+                custom_id=f"gr:b:{race}:{step}:{mode}:{field}:{digest}:{choice}",
             )
         )
         self.race, self.step, self.mode, self.field, self.choice = race, step, mode, field, choice
+        self.digest = digest
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickButton:
-        return cls(int(match["race"]), int(match["step"]), match["mode"], int(match["field"]), int(match["choice"]))
+        return cls(
+            int(match["race"]),
+            int(match["step"]),
+            match["mode"],
+            int(match["field"]),
+            int(match["choice"]),
+            digest=match["digest"],
+        )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _flow(interaction).pick(interaction, self.race, self.step, self.mode, self.field, [self.choice])
+        await _flow(interaction).pick(
+            interaction, self.race, self.step, self.mode, self.field, [self.choice], self.digest
+        )
 
 
 class PickSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"gr:s:(?P<race>\d+):(?P<step>\d+):(?P<mode>[fp]):(?P<field>\d+):(?P<page>\d+)",
+    template=r"gr:s:(?P<race>\d+):(?P<step>\d+):" + MODE + r":(?P<field>\d+):(?P<digest>[0-9a-f]+):(?P<page>\d+)",
 ):
     """A decision's field with many choices, as a select (25 options a page); values are choice indexes."""
 
@@ -84,33 +102,112 @@ class PickSelect(
         page: int,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
+        digest: str = "0",
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"gr:s:{race}:{step}:{mode}:{field}:{page}",
+                custom_id=f"gr:s:{race}:{step}:{mode}:{field}:{digest}:{page}",
                 options=options or [discord.SelectOption(label="·", value="0")],
                 placeholder=placeholder,
             )
         )
-        self.race, self.step, self.mode, self.field = race, step, mode, field
+        self.race, self.step, self.mode, self.field, self.digest = race, step, mode, field, digest
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickSelect:
-        return cls(int(match["race"]), int(match["step"]), match["mode"], int(match["field"]), int(match["page"]))
+        return cls(
+            int(match["race"]),
+            int(match["step"]),
+            match["mode"],
+            int(match["field"]),
+            int(match["page"]),
+            digest=match["digest"],
+        )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [int(v) for v in data.get("values") or []]
-        await _flow(interaction).pick(interaction, self.race, self.step, self.mode, self.field, values)
+        await _flow(interaction).pick(interaction, self.race, self.step, self.mode, self.field, values, self.digest)
+
+
+class FormButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"gr:(?P<what>[kv]):(?P<race>\d+):(?P<step>\d+):" + MODE + r":(?P<digest>[0-9a-f]+)",
+):
+    """Back (k) to the previous part, or Send (v) the order the review shows; ``digest`` is that order's
+    identity (:func:`bot.exts.race._form.order_digest`), so a click from an older screen is refused."""
+
+    def __init__(
+        self,
+        what: str,
+        race: int,
+        step: int,
+        mode: str,
+        digest: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or "·", style=style, custom_id=f"gr:{what}:{race}:{step}:{mode}:{digest}")
+        )
+        self.what, self.race, self.step, self.mode, self.digest = what, race, step, mode, digest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FormButton:
+        return cls(match["what"], int(match["race"]), int(match["step"]), match["mode"], match["digest"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        flow = _flow(interaction)
+        if self.what == "v":
+            await flow.send(interaction, self.race, self.step, self.digest)
+        else:
+            await flow.back(interaction, self.race, self.step, self.mode, self.digest)
+
+
+class PartSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"gr:e:(?P<race>\d+):(?P<step>\d+):(?P<digest>[0-9a-f]+)",
+):
+    """The review's "change a part" select: its values are the parts' indexes in the order shown."""
+
+    def __init__(
+        self,
+        race: int,
+        step: int,
+        digest: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"gr:e:{race}:{step}:{digest}",
+                options=options or [discord.SelectOption(label="·", value="0")],
+                placeholder=placeholder,
+            )
+        )
+        self.race, self.step, self.digest = race, step, digest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PartSelect:
+        return cls(int(match["race"]), int(match["step"]), match["digest"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [int(v) for v in data.get("values") or []]
+        await _flow(interaction).edit_part(interaction, self.race, self.step, self.digest, values[0] if values else 0)
 
 
 class PanelButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gr:(?P<what>[tcog]):(?P<race>\d+):(?P<step>\d+)(?::(?P<mode>[fp]):(?P<field>\d+):(?P<page>\d+))?",
+    template=r"gr:(?P<what>[tcog]):(?P<race>\d+):(?P<step>\d+)(?::" + MODE + r":(?P<field>\d+):(?P<page>\d+))?",
 ):
-    """Type my order (t), Change (c), Open my orders (o, on round posts) and page turns (g)."""
+    """Type my order (t), Change (c: the whole order again), Open my orders (o, on round posts) and page turns (g)."""
 
     def __init__(
         self,
@@ -169,4 +266,4 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g
         await _flow(interaction).rematch(interaction, self.race)
 
 
-DYNAMIC_ITEMS = (LobbyButton, PickButton, PickSelect, PanelButton, RematchButton)
+DYNAMIC_ITEMS = (LobbyButton, PickButton, PickSelect, FormButton, PartSelect, PanelButton, RematchButton)

@@ -19,7 +19,7 @@ from typing import Any
 import discord
 
 from bot.catalogue import MESSAGE_LIMIT
-from bot.exts.race import _lobby, _panel, _posts
+from bot.exts.race import _form, _lobby, _panel, _posts
 from bot.exts.race._components import PanelButton, RematchButton
 from bot.exts.race._text import clip, counter, events_text, stamp, standings_text
 from bot.i18n import DEFAULT_LOCALE, t
@@ -654,28 +654,117 @@ class Flow:
         return panel
 
     async def pick(
-        self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, field: int, values: list[int]
+        self,
+        interaction: discord.Interaction[Any],
+        race_id: int,
+        step: int,
+        mode: str,
+        field: int,
+        values: list[int],
+        digest: str = "",
     ) -> None:
-        """A button or select on a panel: the value goes in at its field's path; the panel confirms it."""
+        """A button or select on a panel: the value goes in at its field's path, as a draft; the panel
+        shows the next part or the review (:mod:`bot.exts.race._form`, issue 23)."""
         async with self._locks[race_id]:
             try:
                 await posts.touch_member(self.ctx, member_ref(interaction))
-                panel = await self._current(interaction, race_id, step, fresh=mode == "f")
-                fields = _panel.picks(panel.decision, str(interaction.locale))
-                if field >= len(fields) or any(v >= len(fields[field].options) for v in values):
-                    raise Refusal.of("order.stale", step=step, current=panel.step)
-                chosen = [fields[field].options[v][0] for v in values]
-                receipt = await orders.submit_order(
-                    self.ctx,
-                    race_id,
-                    interaction.user.id,
-                    _panel.order_for(fields[field], chosen, panel.order),
-                    step=step,
-                )
+                receipt = await self._form_pick(interaction, race_id, step, mode, field, values, digest)
             except Refusal as refusal:
                 await self._refuse(interaction, refusal)
                 return
             await self._confirm(interaction, race_id, receipt.step, edit=True)
+
+    # --- the panel as a form (issue 23): kept together for the intake module -----------------------------
+    async def _form_pick(
+        self,
+        interaction: discord.Interaction[Any],
+        race_id: int,
+        step: int,
+        mode: str,
+        field: int,
+        values: list[int],
+        digest: str,
+    ) -> Any:
+        user = interaction.user.id
+        stored = await self._current(interaction, race_id, step, fresh=False)
+        base = stored.order or {}
+        if mode == "f":
+            fields = list(((await orders.panel(self.ctx, race_id, user, asking={})).decision or {}).get("fields") or [])
+            base = {}
+        elif mode.startswith("e"):
+            parts = _form.asked(stored.decision)
+            fields = [parts[int(mode[1:])]] if int(mode[1:]) < len(parts) else []
+        else:
+            fields = list((stored.decision or {}).get("fields") or [])
+        if field >= len(fields) or _form.field_digest(fields[field]) != digest:
+            raise Refusal.of("interaction.stale_panel")
+        pick = _panel.pick_of(fields[field], str(interaction.locale))
+        if not values or any(v >= len(pick.options) for v in values):
+            raise Refusal.of("interaction.stale_panel")
+        chosen = [pick.options[v][0] for v in values]
+        value: Any = chosen[0] if len(chosen) == 1 else chosen
+        if mode.startswith("e"):
+            try:
+                changed = _form.with_part(base, pick.path, value)
+                return await orders.submit_order(self.ctx, race_id, user, changed, step=step, draft=True, replace=True)
+            except Refusal:  # the later parts no longer fit: ask them again from the changed part
+                again = _form.up_to(stored.decision, int(mode[1:]), value)
+                return await orders.submit_order(self.ctx, race_id, user, again, step=step, draft=True, replace=True)
+        order = _panel.order_for(pick, chosen, base)
+        return await orders.submit_order(self.ctx, race_id, user, order, step=step, draft=True, replace=mode == "f")
+
+    async def _form_checked(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, digest: str
+    ) -> PanelView:
+        """The stored panel, if it still holds the order the clicked screen showed."""
+        panel = await self._current(interaction, race_id, step, fresh=False)
+        if _form.order_digest(panel.order) != digest:
+            raise Refusal.of("interaction.stale_panel")
+        return panel
+
+    async def back(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, digest: str
+    ) -> None:
+        """Back: one part back (the draft loses its last part), or from a part asked again to the review."""
+        async with self._locks[race_id]:
+            try:
+                panel = await self._form_checked(interaction, race_id, step, digest)
+                if mode == "p":
+                    order = _form.back(panel.decision, panel.order)
+                    user = interaction.user.id
+                    await orders.submit_order(self.ctx, race_id, user, order, step=step, draft=True, replace=True)
+            except Refusal as refusal:
+                await self._refuse(interaction, refusal)
+                return
+            await self._confirm(interaction, race_id, step, edit=True)
+
+    async def send(self, interaction: discord.Interaction[Any], race_id: int, step: int, digest: str) -> None:
+        """Send my order: the draft the review showed counts for the step."""
+        async with self._locks[race_id]:
+            try:
+                panel = await self._form_checked(interaction, race_id, step, digest)
+                if not panel.order:
+                    raise Refusal.of("interaction.stale_panel")
+                user = interaction.user.id
+                receipt = await orders.submit_order(self.ctx, race_id, user, panel.order, step=step, replace=True)
+            except Refusal as refusal:
+                await self._refuse(interaction, refusal)
+                return
+            await self._confirm(interaction, race_id, receipt.step, edit=True)
+
+    async def edit_part(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, digest: str, index: int
+    ) -> None:
+        """The review's "change a part": that part asked again, with its field's choices."""
+        try:
+            panel = await self._form_checked(interaction, race_id, step, digest)
+            if index >= len(_form.asked(panel.decision)):
+                raise Refusal.of("interaction.stale_panel")
+        except Refusal as refusal:
+            await self._refuse(interaction, refusal)
+            return
+        content, view = await self._panel_answer(interaction, panel, mode=f"e{index}")
+        await interaction.response.edit_message(content=content, view=view)
 
     async def _confirm(self, interaction: discord.Interaction[Any], race_id: int, step: int, *, edit: bool) -> None:
         try:
@@ -693,8 +782,10 @@ class Flow:
             await interaction.response.send_message(content, view=view or discord.utils.MISSING, ephemeral=True)
 
     async def change(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
+        """Change: the whole order asked again from its first part (what was stored stays until a pick)."""
         try:
-            panel = await self._current(interaction, race_id, step, fresh=True)
+            await self._current(interaction, race_id, step, fresh=False)
+            panel = await orders.panel(self.ctx, race_id, interaction.user.id, asking={})
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
             return
@@ -705,11 +796,14 @@ class Flow:
         self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, field: int, page: int
     ) -> None:
         try:
-            panel = await self._current(interaction, race_id, step, fresh=mode == "f")
+            panel = await self._current(interaction, race_id, step, fresh=False)
+            if mode == "f":
+                panel = await orders.panel(self.ctx, race_id, interaction.user.id, asking={})
         except Refusal as refusal:
             await self._refuse(interaction, refusal)
             return
-        content, view = await self._panel_answer(interaction, panel, mode=mode, page=(field, page))
+        shown, at = ("p", (-1, page)) if mode == "r" else (mode, (field, page))
+        content, view = await self._panel_answer(interaction, panel, mode=shown, page=at)
         await interaction.response.edit_message(content=content, view=view)
 
     async def open_orders(self, interaction: discord.Interaction[Any], race_id: int, step: int | None) -> None:
