@@ -39,13 +39,22 @@ async def laps_after(ctx: Context, race_id: int) -> dict[int, str]:
     return laps
 
 
+SEND = "Send my order"
+"""The review's button that makes a panel's draft count (a draft built with buttons does not until then)."""
+
+
 def picks_on(message: Message) -> list[dict[str, Any]]:
-    """The panel's choice buttons and selects still enabled."""
+    """The panel's choice buttons and selects still enabled (the review's "change a part" select aside)."""
     return [
         c
         for c in message.items()
-        if not c.get("disabled") and (c.get("type") == 3 or str(c.get("custom_id", "")).startswith("gr:b:"))
+        if not c.get("disabled") and str(c.get("custom_id", "")).startswith(("gr:b:", "gr:s:"))
     ]
+
+
+def sendable(message: Message) -> bool:
+    """Whether the panel is a review of a draft, with **Send my order** to press."""
+    return any(c.get("type") == 2 and c.get("label") == SEND and not c.get("disabled") for c in message.items())
 
 
 def step_of(message: Message) -> int | None:
@@ -138,12 +147,18 @@ class Table:
         return opened
 
     async def order(self, entrant: str, step: int) -> Message:
-        """Pick first choices until the order is complete (the panel offers Change) or the step resolves."""
+        """Pick first choices until the order is complete, send it from the review, and stop once it is sent
+        (the panel offers Change without Send) or the step resolves."""
         panel = await self.panel(entrant, step)
         for _ in range(60):
             await self.fake.settle()
             status, now, _humans = await self.state()
-            if now != step or status != "running" or not picks_on(panel):
+            if now != step or status != "running":
+                return panel
+            if sendable(panel):
+                await (await self.players[entrant].click(panel, SEND)).acknowledged()
+                continue
+            if not picks_on(panel) or "Change" in panel.buttons:
                 return panel
             await pick(self.players[entrant], panel)
         raise AssertionError(f"{entrant} never completed an order at step {step}: {panel.text}")

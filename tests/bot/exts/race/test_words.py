@@ -14,7 +14,7 @@ from bot.services import records
 from bot.services.clock import ManualClock
 from bot.settings import Settings
 from engine.race import replay
-from tests.bot.exts.race.table import Table, finals, pick, picks_on
+from tests.bot.exts.race.table import SEND, Table, finals, pick, picks_on, sendable
 from tests.fakediscord.plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
@@ -47,6 +47,9 @@ async def _order(table: Table, entrant: str, step: int, *, change: bool) -> bool
         return False
     await (await table.players[entrant].click(panel, "Change")).acknowledged()
     for _attempt in range(20):
+        if sendable(panel):
+            await (await table.players[entrant].click(panel, SEND)).acknowledged()
+            break
         if not picks_on(panel):
             break
         await pick(table.players[entrant], panel, last=True)
