@@ -8,6 +8,7 @@ player would decide it (start, each move's effort and direction, the sprint, the
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from engine.messages import Message, OrderError, cached_msg, msg, phrases
 from engine.ruleset import Choice, Decision, InputField, Order
@@ -220,6 +221,9 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             path=["specials"],
             label=msg("td.field.specials", "Specials (like V@m3 bibitone, G@m2 @Luca down)"),
             kind="text",
+            # The specials the order holds, named, so a front end reads them back as words (a text field
+            # offers no buttons: these label the values it holds).
+            choices=[Choice(value=e, label=special_entry_label(e, ctx)) for e in order.get("specials") or []],
             required=False,
         )
     ]
@@ -238,6 +242,29 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             ),
         )
     return extras
+
+
+def special_entry_label(entry: Mapping[str, Any], ctx: OrderContext) -> Message:
+    """A special of the order in words: "Vigorilla with m3", "Gomitata with start on Luca, up (towards A)"."""
+    name = special_name(str(entry.get("code")))
+    when = round_choice(str(entry.get("round"))).label
+    target = entry.get("target")
+    if target is None:
+        return msg("td.choice.special_entry", "{name} with {round}", name=name, round=when)
+    who = ctx.names.get(str(target), str(target))
+    push = entry.get("dir")
+    if push not in PUSH_LABELS:
+        return msg(
+            "td.choice.special_entry_target", "{name} with {round} on {target}", name=name, round=when, target=who
+        )
+    return msg(
+        "td.choice.special_entry_push",
+        "{name} with {round} on {target}, {push}",
+        name=name,
+        round=when,
+        target=who,
+        push=_label(PUSH_LABELS[push]),
+    )
 
 
 def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[InputField]:

@@ -692,13 +692,17 @@ class Flow:
             fields = list(((await orders.panel(self.ctx, race_id, user, asking={})).decision or {}).get("fields") or [])
             base = {}
         elif mode.startswith("e"):
-            parts = _form.asked(stored.decision)
+            parts = _form.parts(stored.decision)
             fields = [parts[int(mode[1:])]] if int(mode[1:]) < len(parts) else []
         else:
             fields = list((stored.decision or {}).get("fields") or [])
-        if field >= len(fields) or _form.field_digest(fields[field]) != digest:
+        sign = _form.part_digest if mode.startswith("e") else _form.field_digest
+        if field >= len(fields) or sign(fields[field]) != digest:
             raise Refusal.of("interaction.stale_panel")
-        pick = _panel.pick_of(fields[field], str(interaction.locale))
+        locale = str(interaction.locale)
+        pick = (
+            _panel.part_pick(fields[field], locale) if mode.startswith("e") else _panel.pick_of(fields[field], locale)
+        )
         if not values or any(v >= len(pick.options) for v in values):
             raise Refusal.of("interaction.stale_panel")
         chosen = [pick.options[v][0] for v in values]
@@ -758,7 +762,7 @@ class Flow:
         """The review's "change a part": that part asked again, with its field's choices."""
         try:
             panel = await self._form_checked(interaction, race_id, step, digest)
-            if index >= len(_form.asked(panel.decision)):
+            if index >= len(_form.parts(panel.decision)):
                 raise Refusal.of("interaction.stale_panel")
         except Refusal as refusal:
             await self._refuse(interaction, refusal)

@@ -46,6 +46,23 @@ def asked(decision: dict[str, Any] | None) -> list[dict[str, Any]]:
     return list((decision or {}).get("asked") or [])
 
 
+def parts(decision: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The parts of the order so far, named: each asked field with, beside its own choices, those the
+    decision's field at the same path offers now (a text field names the values it holds, like the
+    specials of a Tabella plan, which were asked before they existed)."""
+    current = {tuple(f.get("path") or []): f.get("choices") or [] for f in (decision or {}).get("fields") or []}
+    out = []
+    for part in asked(decision):
+        extra = current.get(tuple(part.get("path") or []))
+        out.append({**part, "choices": [*(part.get("choices") or []), *extra]} if extra else part)
+    return out
+
+
+def part_digest(part: dict[str, Any]) -> str:
+    """A part asked again is that field holding that value: a click after either changed is refused."""
+    return digest([field_digest(part), part.get("value")])
+
+
 def _leaves(order: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
     found: list[tuple[tuple[str, ...], Any]] = []
     for key, value in order.items():

@@ -66,6 +66,20 @@ def pick_of(field: dict[str, Any], locale: str | None) -> Pick:
     return Pick(path, label, [])
 
 
+def part_pick(part: dict[str, Any], locale: str | None) -> Pick:
+    """A part of the order asked again from the review: its field's choices, or, for a list of entries
+    no field offers one by one (the specials of a plan), one choice per entry to take it out."""
+    value = part.get("value")
+    if part.get("kind") in ("choice", "number") or not isinstance(value, list):
+        return pick_of(part, locale)
+    labels = {repr(c.get("value")): say(c.get("label"), locale) for c in part.get("choices") or []}
+    options: list[tuple[Any, str]] = []
+    for i, entry in enumerate(value):
+        named = labels.get(repr(entry)) or t("race.panel.entry", locale, n=i + 1)
+        options.append(([*value[:i], *value[i + 1 :]], t("race.panel.remove", locale, entry=named)))
+    return Pick(list(part.get("path") or []), say(part.get("label"), locale), options)
+
+
 def order_for(pick: Pick, values: list[Any], sent: dict[str, Any] | None = None) -> dict[str, Any]:
     """The order a pick sends: what was sent before in this step with the value (or values) set at the
     field's path. The whole order goes every time, so no rule system has to merge partial orders."""
@@ -155,7 +169,7 @@ def _control(view: discord.ui.View, item: Any, row: int = CONTROL_ROW) -> None:
 def _asking_lines(panel: PanelView, decision: dict[str, Any], locale: str | None, mode: str) -> list[str]:
     lines: list[str] = []
     if mode.startswith("e"):
-        parts = _form.asked(decision)
+        parts = _form.parts(decision)
         index = int(mode[1:])
         if index < len(parts):
             lines.append(t("race.panel.changing", locale, part=told({"asked": [parts[index]]}, locale)))
@@ -181,7 +195,7 @@ def _ask(
 ) -> None:
     """The fields still to decide (or, in mode "e<n>", part ``n`` as it was asked), one row each."""
     if mode.startswith("e"):
-        parts = _form.asked(decision)
+        parts = _form.parts(decision)
         index = int(mode[1:])
         fields = [parts[index]] if index < len(parts) else []
     else:
@@ -189,11 +203,13 @@ def _ask(
     buttons = len(fields) <= FIELD_ROWS
     row = 0
     for index, field in enumerate(fields):
-        pick = pick_of(field, locale)
+        edit = mode.startswith("e")
+        pick = part_pick(field, locale) if edit else pick_of(field, locale)
         if row >= FIELD_ROWS or not pick.options:
             continue
         number = page[1] if page is not None and page[0] == index else 0
-        pages = _field(view, panel, mode, index, field, pick, row, number, buttons)
+        sign = _form.part_digest(field) if edit else _form.field_digest(field)
+        pages = _field(view, panel, mode, index, sign, pick, row, number, buttons)
         row += 1
         if pages > 1 and not any(isinstance(i, PanelButton) and i.what == "g" for i in view.children):
             for target, key in ((number - 1, "race.button.previous"), (number + 1, "race.button.next")):
@@ -207,15 +223,14 @@ def _field(
     panel: PanelView,
     mode: str,
     index: int,
-    field: dict[str, Any],
+    sign: str,
     pick: Pick,
     row: int,
     number: int,
     buttons: bool,
 ) -> int:
     """One field on one row: a few choices as buttons, else a select (25 options a page, page ``number``);
-    the custom ids carry the field's identity. Returns how many pages the select has."""
-    sign = _form.field_digest(field)
+    the custom ids carry the field's identity (``sign``). Returns how many pages the select has."""
     if buttons and not pick.number and len(pick.options) <= BUTTONS_UP_TO:
         for choice, (_value, label) in enumerate(pick.options):
             button = PickButton(
@@ -240,9 +255,9 @@ def _review(
     parts still open, Send (while it is a draft), Back, Change (the whole order again), Type my order."""
     lines = [say(decision.get("prompt"), locale)]
     lines.extend(say(m, locale) for m in decision.get("info") or [])
-    parts = _form.asked(decision)
+    parts = _form.parts(decision)
     worded = [told({"asked": [part]}, locale) for part in parts]
-    shown = told(decision, locale)
+    shown = told({"asked": parts}, locale)
     if panel.sent:
         lines.append(t("race.panel.recorded", locale, order=shown) if shown else t("race.panel.kept", locale))
     else:
@@ -258,12 +273,14 @@ def _review(
         named = [pick_of(fields[i], locale).label for i in here]
         lines.append(t("race.panel.optional", locale, parts="; ".join(n for n in named if n)))
     for row, index in enumerate(here):
-        _field(view, panel, "p", index, fields[index], pick_of(fields[index], locale), row, 0, True)
+        sign = _form.field_digest(fields[index])
+        _field(view, panel, "p", index, sign, pick_of(fields[index], locale), row, 0, True)
     sign = _form.order_digest(panel.order)
-    if parts:
+    changeable = [i for i, part in enumerate(parts) if part_pick(part, locale).options][:PAGE]
+    if changeable:
         options = [
-            discord.SelectOption(label=clip(w or str(i + 1), OPTION_LABEL_LIMIT), value=str(i))
-            for i, w in enumerate(worded[:PAGE])
+            discord.SelectOption(label=clip(worded[i] or str(i + 1), OPTION_LABEL_LIMIT), value=str(i))
+            for i in changeable
         ]
         placeholder = clip(t("race.panel.change_part", locale), 150)
         _control(view, PartSelect(panel.race_id, panel.step, sign, options, placeholder), OPTIONAL_ROWS)
