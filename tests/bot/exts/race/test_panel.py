@@ -87,11 +87,13 @@ def test_a_part_asked_again_shows_that_field_alone() -> None:
     panel = PanelView(1, 3, "u1", {**_decision(complete=True), "asked": [card, lane]}, {}, {"card": 7, "lane": 2})
     content, view = _panel.render(panel, title="Race", locale="en", deadline=None, mode="e1")
     parts = _components(view)
-    sign = _form.field_digest(lane)
+    sign = _form.part_digest(lane)
+    assert sign != _form.part_digest({**lane, "value": 1}), "the id tells which value the part held"
     assert [c["custom_id"] for c in parts if c["custom_id"].startswith("gr:b:")] == [
         f"gr:b:1:3:e1:0:{sign}:{n}" for n in range(3)
     ]
-    assert "Change Card: 2" in content or "Change" in content
+    assert "Change Card: 2: pick the new value below" in content
+    assert [c.get("label") for c in parts if not c["custom_id"].startswith("gr:b:")] == ["Back", "Type my order"]
 
 
 def test_a_number_without_maximum_is_offered_past_24_in_pages() -> None:
