@@ -75,9 +75,7 @@ async def test_a_typed_card_is_found_beside_the_descent_buttons(
     _status, step, _humans = await table.state()
     panel = await table.panel(f"u{alice.id}", step)
     assert any(c.get("type") == 3 for c in panel.items()), "six cards are offered as a select"
-    [descents] = [
-        [o["label"] for o in c["options"]] for c in panel.items() if "Descent" in str(c.get("placeholder"))
-    ]
+    [descents] = [[o["label"] for o in c["options"]] for c in panel.items() if "Descent" in str(c.get("placeholder"))]
     assert descents == ["0", "1"], "the descent count is a select named after what it counts"
     card = first_field_labels(panel)[0].split()[0]
     assert card not in descents
