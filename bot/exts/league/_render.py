@@ -6,6 +6,7 @@ import math
 
 import discord
 
+from bot.bots import style
 from bot.i18n import t
 from bot.services.league_points import PointsTable
 from bot.services.league_standings import Profile, StandingLine, Standings
@@ -25,7 +26,7 @@ def pages(standings: Standings) -> int:
 def display_name(line: StandingLine, locale: str) -> str:
     """A member's name, a bot strategy's, or the anonymous name of a forgotten member."""
     if line.kind == "bot":
-        return t("league.bot_name", locale, strategy=line.name or "?")
+        return t("league.bot_name", locale, strategy=style(line.name, locale))
     if line.kind == "forgotten" or not line.name:
         return t("league.forgotten_name", locale)
     return discord.utils.escape_markdown(line.name)
