@@ -148,7 +148,7 @@ def replay_command(
         return 0
     names = race_names(race)
     if race.opening:
-        print(f"— {t('race.counter.start')}")
+        print("— " + t("race.counter.start"))
         for event in race.opening:
             print(f"  {named(event.message, None, names)}")
     shown = ""
@@ -161,7 +161,7 @@ def replay_command(
             print(f"  {named(event.message, None, names)}")
         for announced, news in published:
             if announced.after_step == n:
-                print(f"— {t('cli.published')}")
+                print("— " + t("cli.published"))
                 for event in news:
                     print(f"  {named(event.message, None, names)}")
     print(f"\nStandings ({standings_state(race.result())}):")

@@ -14,6 +14,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
+from bot.bots import bot_name
 from bot.services import resolution, server_settings, stepping
 from bot.services.context import Context
 from bot.services.outcomes import Happening, MemberRef, RaceCancelled, RaceStarted, RaceView, Refusal, closed
@@ -167,7 +168,7 @@ async def add_bot(
                 race_id=race_id,
                 position=position,
                 entrant=f"bot{number}",
-                name=f"Bot {number} ({strategy})",
+                name=bot_name(number),
                 bot=strategy,
             )
         )

@@ -202,6 +202,9 @@ MESSAGE_KEYS = frozenset(
         "td.preset.classic_rows",
         "td.preset.default",
         "td.preset.random",
+        "td.preset_title.classic",
+        "td.preset_title.classic_rows",
+        "td.preset_title.random",
         # Stage boards
         "td.board.course",
         "td.board.random_table",

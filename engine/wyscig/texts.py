@@ -50,6 +50,19 @@ def preset_summary(name: str, deck: DeckPreset, stages: int) -> Message:
     )
 
 
+_PRESET_TITLES = {
+    "itemised_108": ("wk.preset.title.itemised_108", "Itemised deck, 108 cards"),
+    "total_102": ("wk.preset.title.total_102", "Card-count deck, 102 cards"),
+    "classic_96": ("wk.preset.title.classic_96", "German edition deck, 96 cards"),
+}
+
+
+def preset_title(name: str) -> Message | None:
+    """A deck preset as players read its name (``itemised_108`` -> "Itemised deck, 108 cards")."""
+    found = _PRESET_TITLES.get(name)
+    return message_of(found[0], {}, found[1]) if found else None
+
+
 def default_label() -> Message:
     """The label of the preset a race gets when nobody chooses, shown beside its name (``[default]``)."""
     return message_of("wk.preset.label.default", {}, "default")

@@ -145,7 +145,8 @@ class RaceCog(commands.Cog):
         if ruleset is None:
             return []
         found = await stages.stage_choices(self.flow.ctx, interaction.guild_id, ruleset.id, current)
-        return [app_commands.Choice(name=c.name[:100], value=c.value[:100]) for c in found]
+        titles = {p.name: catalogue.preset_title(p, str(interaction.locale)) for p in ruleset.presets()}
+        return [app_commands.Choice(name=titles.get(c.value, c.name)[:100], value=c.value[:100]) for c in found]
 
     @new.autocomplete("options")
     async def _options(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
@@ -210,7 +211,7 @@ class RaceCog(commands.Cog):
             raise UserError("race.not_started")
         names = {s.entrant: s.name for s in view.seats}
         picture = await board_file(view.ruleset, public, [], locale=str(interaction.locale), names=names)
-        stage = stage_name(await boards.stage_of(self.flow.ctx, race_id))
+        stage = stage_name(await boards.stage_of(self.flow.ctx, race_id), view.ruleset, str(interaction.locale))
         marker = counter(public.get(PROGRESS_KEY), str(interaction.locale))
         caption = t("race.board.caption", str(interaction.locale), race=race_id, counter=marker, stage=stage)
         await interaction.followup.send(caption, file=picture, ephemeral=True)

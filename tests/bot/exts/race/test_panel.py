@@ -167,7 +167,7 @@ def test_a_closed_panel_keeps_its_choices_disabled() -> None:
     parts = _components(view)
     assert [c.get("label") for c in parts] == ["0", "1", "2", "Type my order"]
     assert all(c.get("disabled") for c in parts)
-    assert "This step is resolved" in content
+    assert "The race has moved on" in content
     assert "the rules played for you: Card: 2" in content, "an automatic order is told as automatic, in labels"
 
 

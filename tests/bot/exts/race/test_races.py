@@ -319,7 +319,7 @@ async def test_a_table_races_to_the_final_post(
         closed_panels = [m for u in (alice, carla) for m in u.dms() if m.id in panel_ids]
         assert len(closed_panels) == len(panels)
         for message in closed_panels:
-            assert "This step is resolved" in message.text, message.text
+            assert "The race has moved on" in message.text, message.text
             assert message.items() and all(c.get("disabled") for c in message.items()), message.items()
         if absent not in table.closed:
             unanswered = next(m for m in table.players[absent].dms() if m.id in panel_ids and step_of(m) == 1)
