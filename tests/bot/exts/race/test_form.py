@@ -129,12 +129,7 @@ async def test_a_stale_send_is_refused_once_the_draft_changed(
     table = await _start(gregario, fake_discord, alice, "flamme_rouge")
     step, panel = await _open_panel(table, alice)
     await (await alice.click(panel, "Rouleur")).acknowledged()
-    squares = picks_on(panel)
-    first = squares[0]
-    if first.get("type") == 2:
-        await (await alice.click(panel, first["label"])).acknowledged()
-    else:
-        await (await alice.choose(panel, first["options"][0]["label"], placeholder=first["placeholder"])).acknowledged()
+    await _pick_first(alice, panel)
     assert sendable(panel)
     await (await alice.click(panel, "Back")).acknowledged()
     assert not sendable(panel), "Back from the review asks the square again"
@@ -188,15 +183,41 @@ async def test_each_systems_panel_reaches_every_field_of_its_first_decisions(
             sent += 1
             await table.wait_step_after(step)
             continue
-        first = picks_on(panel)[0]
-        if first.get("type") == 2:
-            await (await alice.click(panel, first["label"])).acknowledged()
-        else:
-            option = first["options"][0]["label"]
-            await (await alice.choose(panel, option, placeholder=first.get("placeholder"))).acknowledged()
+        await _pick_first(alice, panel)
     print(f"{ruleset}: {checked} panels, {sent} orders sent, {optional} optional fields seen")
     if ruleset != "flamme_rouge":  # Flamme Rouge's decisions have no optional part; the others' first ones do
         assert optional, "the walk met an optional part (Bibitone, specials, descents, a cyclist's details)"
     assert checked >= 3 and sent >= 1, f"only {checked} panels checked, {sent} orders sent"
     view = await lobby.view(table.ctx, table.race_id)
     assert view.step > 1 or view.status != "running", "orders sent from the review resolved steps"
+
+
+async def _pick_first(alice: DiscordUser, panel: Message) -> None:
+    first = picks_on(panel)[0]
+    if first.get("type") == 2:
+        await (await alice.click(panel, first["label"])).acknowledged()
+    else:
+        await (await alice.choose(panel, first["options"][0]["label"], placeholder=first["placeholder"])).acknowledged()
+
+
+async def test_change_on_the_review_asks_the_whole_order_again(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser
+) -> None:
+    """Alice places her Rouleur, reviews, presses Change: the panel asks which rider again (the first part,
+    not only the square), her order stays until she picks; she places her Sprinteur instead and sends."""
+    table = await _start(gregario, fake_discord, alice, "flamme_rouge")
+    step, panel = await _open_panel(table, alice)
+    await (await alice.click(panel, "Rouleur")).acknowledged()
+    await _pick_first(alice, panel)
+    assert sendable(panel) and "Change" in panel.buttons
+    reviewed = (await orders.panel(table.ctx, table.race_id, alice.id)).order
+    await (await alice.click(panel, "Change")).acknowledged()
+    assert {"Rouleur", "Sprinteur"} <= set(panel.buttons), f"the first part is asked again: {panel.buttons}"
+    assert (await orders.panel(table.ctx, table.race_id, alice.id)).order == reviewed, "kept until a pick"
+    await (await alice.click(panel, "Sprinteur")).acknowledged()
+    assert (await orders.panel(table.ctx, table.race_id, alice.id)).order == {"place": {"rider": "s"}}
+    await _pick_first(alice, panel)
+    await (await alice.click(panel, SEND)).acknowledged()
+    await table.wait_step_after(step)
+    record = await records.race_record(table.ctx, table.race_id)
+    assert record.steps[step - 1][f"u{alice.id}"]["place"]["rider"] == "s"  # type: ignore[index]
