@@ -23,7 +23,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.i18n import t
+from bot.i18n import named, t
 from bot.render.base import EventLike, SystemRenderer, event_data
 from bot.render.layout import MARGIN, Canvas, fit
 from bot.render.palette import FLAMME_ROUGE_TEAMS, GRID, INK, MUTED, RGB, TERRAIN, VERGE, seat_colour
@@ -355,16 +355,20 @@ class FlammeRougeRenderer(SystemRenderer):
                 )
             kind = f"{say(FR_TEAM, r['team'], locale)} {say(FR_TYPE, r['type'], locale)}"
             lines.append(f"{label} {kind} ({who}): {where}")
+        # Riders by their tokens, as the picture shows them ("R4"), never by their ids.
+        tokens = {str(r["id"]): rider_label(r, teams) for r in riders}
         for event in events:
-            if isinstance(event, Event):  # the engine's own words, translated
-                lines.append(t(event.message, locale))
+            if isinstance(event, Event):  # the engine's own words, translated, riders by their tokens
+                lines.append(named(event.message, locale, tokens))
                 continue
             [(kind, data)] = event_data([event])
+            rider = tokens.get(str(data.get("rider")), str(data.get("rider")))
             if kind in ("fr.move", "fr.slipstream"):
                 key = "render.fr.moved" if kind == "fr.move" else "render.fr.slipstreamed"
-                lines.append(t(key, locale, rider=data["rider"], start=data["from"], end=data["to"]))
+                lines.append(t(key, locale, rider=rider, start=data["from"], end=data["to"]))
             elif kind == "fr.exhaustion":
-                lines.append(t("render.fr.exhausted", locale, riders=", ".join(map(str, data.get("riders", [])))))
+                tired = ", ".join(tokens.get(str(r), str(r)) for r in data.get("riders", []))
+                lines.append(t("render.fr.exhausted", locale, riders=tired))
         return "\n".join(lines)
 
 
