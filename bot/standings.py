@@ -69,6 +69,25 @@ def figures_line(
     return " · ".join(f"{column_label(c, locale)} {cell}" for c, cell in zip(shown, cells, strict=True))
 
 
+def per_rider_columns(columns: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The columns holding one value per rider (a small table of their own under each entrant)."""
+    return [c for c in columns if c.get("format") == "per_rider"]
+
+
+def rider_cells(
+    figures: Mapping[str, Any], columns: Sequence[Mapping[str, Any]], locale: str | None
+) -> list[tuple[str, list[str]]]:
+    """One standing's per-rider figures as table rows: (rider id, one cell per per-rider column)."""
+    split = [c for c in per_rider_columns(columns) if isinstance(figures.get(c["key"]), dict)]
+    riders: list[str] = []
+    for c in split:
+        riders.extend(r for r in figures[c["key"]] if r not in riders)
+    return [
+        (rider, [figure_text(figures[c["key"]].get(rider), "number", c.get("words"), locale) for c in split])
+        for rider in riders
+    ]
+
+
 def rider_lines(
     figures: Mapping[str, Any],
     columns: Sequence[Mapping[str, Any]],

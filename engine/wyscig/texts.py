@@ -23,6 +23,15 @@ def card_label(card: int) -> Message:
     return message_of("wk.label.card", {"card": card}, _CARD_TEXTS.get(card) or str(card))
 
 
+def descents_label(count: int) -> Message:
+    """A number of descent cards as its button shows it: what it adds ("No descent", "1 descent: +2 km/h")."""
+    if count == 0:
+        return message_of("wk.label.no_descent", {}, "No descent")
+    return plural(
+        "wk.label.descents", count, "{count} descent: +{plus} km/h", "{count} descents: +{plus} km/h", plus=2 * count
+    )
+
+
 # --- presets ---------------------------------------------------------------------------------------------
 _PRESET_KEYS = {
     "itemised_108": "wk.preset.summary.itemised_108",

@@ -335,11 +335,18 @@ class Flow:
             except discord.HTTPException as exc:
                 _log.warning("could not close a panel of race %s: %s", race.race_id, exc)
 
-    async def _board(self, race: RaceView, view: dict[str, Any] | None, locale: str | None) -> discord.File | None:
+    async def _board(
+        self,
+        race: RaceView,
+        view: dict[str, Any] | None,
+        locale: str | None,
+        events: list[dict[str, Any]] | None = None,
+    ) -> discord.File | None:
+        """The board now, with the step's events drawn on it (the moves its legend names)."""
         if view is None:
             return None
         try:
-            return await board_file(race.ruleset, view, [], locale=locale or "en", names=self._names(race))
+            return await board_file(race.ruleset, view, events or [], locale=locale or "en", names=self._names(race))
         except Exception:
             _log.warning("race %s: the board picture failed; the post goes out without it", race.race_id, exc_info=True)
             return None
@@ -420,7 +427,7 @@ class Flow:
         lines = self._turn_lines(race, step, h.events, orders_played, room, locale, before)
         content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
         view = await self._open_orders(race, h, step, locale)
-        picture = await self._board(race, public, locale)
+        picture = await self._board(race, public, locale, h.events)
         message_id = await _posts.send(
             self.client,
             race.channel_id,
@@ -478,7 +485,7 @@ class Flow:
             lines.extend(turn if not lines or turn[0] not in lines else turn[1:])  # one headline per lap
         content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
         closing = closing or now != key
-        picture = await self._board(race, public, locale) if current is None or closing else None
+        picture = await self._board(race, public, locale, h.events) if current is None or closing else None
         if current is None:
             message_id = await _posts.send(
                 self.client,

@@ -64,17 +64,32 @@ def say_value(value: Any, locale: str | None) -> str:
 def events_text(
     events: list[dict[str, Any]], locale: str | None, limit: int, names: Mapping[str, str] | None = None
 ) -> str:
-    """The events in the game's own words (riders by their names), one per line, cut to ``limit`` characters."""
-    lines = [f"• {say(e.get('message'), locale, names)}" for e in events if e.get("message")]
-    out: list[str] = []
+    """The events in the game's own words (riders by their names), one per line, within ``limit`` characters.
+
+    When they do not all fit, the post summarises rather than cuts off the end: every kind of event keeps
+    its last one first (the finish, the last sprint, an exhaustion: rare kinds before common ones), then
+    the room left goes to the latest of the others; what is shown keeps its order, and one line says how
+    many were left out."""
+    told = [(str(e.get("kind", "")), f"• {say(e.get('message'), locale, names)}") for e in events if e.get("message")]
+    if sum(len(line) + 1 for _, line in told) <= limit:
+        return "\n".join(line for _, line in told)
+    room = limit - len(t("race.post.more_events", locale, count=len(told))) - 1
+    frequency: dict[str, int] = {}
+    for kind, _line in told:
+        frequency[kind] = frequency.get(kind, 0) + 1
+    last_of = {kind: index for index, (kind, _line) in enumerate(told)}
+    first = sorted(last_of.values(), key=lambda i: (frequency[told[i][0]], -i))
+    rest = [i for i in range(len(told) - 1, -1, -1) if i not in set(first)]
+    chosen: set[int] = set()
     used = 0
-    for index, line in enumerate(lines):
-        if used + len(line) + 1 > limit - 40:
-            out.append(t("race.post.more_events", locale, count=len(lines) - index))
-            break
-        out.append(line)
-        used += len(line) + 1
-    return "\n".join(out)
+    for index in [*first, *rest]:
+        size = len(told[index][1]) + 1
+        if used + size <= room:
+            chosen.add(index)
+            used += size
+    lines = [told[i][1] for i in sorted(chosen)]
+    lines.append(t("race.post.more_events", locale, count=len(told) - len(chosen)))
+    return "\n".join(lines)
 
 
 def standings_text(

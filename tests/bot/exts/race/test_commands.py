@@ -68,15 +68,15 @@ DESCENT_SEED = 2
 async def test_a_typed_card_is_found_beside_the_descent_buttons(
     gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With six cards and a descent in hand, the cards are a select and the descents a second select,
-    labelled, of 0 and 1; the card typed from the select is recorded and the step resolves."""
+    """With six cards and a descent in hand, the cards are a select and the descents are buttons saying what
+    they add; the card typed from the select is recorded and the step resolves."""
     monkeypatch.setattr("bot.services.lobby.secrets.randbelow", lambda _bound: DESCENT_SEED)
     table = await _started(gregario, fake_discord, alice)
     _status, step, _humans = await table.state()
     panel = await table.panel(f"u{alice.id}", step)
     assert any(c.get("type") == 3 for c in panel.items()), "six cards are offered as a select"
-    [descents] = [[o["label"] for o in c["options"]] for c in panel.items() if "Descent" in str(c.get("placeholder"))]
-    assert descents == ["0", "1"], "the descent count is a select named after what it counts"
+    descents = [c["label"] for c in panel.items() if str(c.get("custom_id", "")).startswith("gr:b:")]
+    assert descents == ["No descent", "1 descent: +2 km/h"], "the descent count is the only field of buttons"
     card = first_field_labels(panel)[0].split()[0]
     assert card not in descents
     modal = await (await alice.click(panel, "Type my order")).modal()

@@ -100,4 +100,4 @@ async def test_a_race_from_lobby_to_result(
     assert unpictured == [], "every round post carries the board's picture"
     rematch = await (await alice.click(finals[0], "Rematch")).reply()
     assert "race #2" in rematch.text and "Alice (opener)" in rematch.text
-    assert rematch.text.count("(bot") == sum(1 for e in record["entrants"] if e.get("bot")), "the same seats"
+    assert rematch.text.count("(bot, ") == sum(1 for e in record["entrants"] if e.get("bot")), "the same seats"
