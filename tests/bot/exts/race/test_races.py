@@ -26,7 +26,7 @@ from engine.race import replay
 from engine.record import parse_record
 from engine.ruleset import PROGRESS_KEY
 from tests.bot.exts.race.process import gregario_run, logged_errors
-from tests.bot.exts.race.table import Table, finals, pick, picks_on, step_of
+from tests.bot.exts.race.table import SEND, Table, finals, pick, picks_on, sendable, step_of
 from tests.fakediscord.plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
@@ -200,6 +200,9 @@ async def test_a_table_races_to_the_final_post(
                     first_order = await _stored(table, step, who)
                     await (await table.players[who].click(panel, "Change")).acknowledged()
                     for _attempt in range(20):
+                        if sendable(panel):  # the changed order is reviewed, then sent
+                            await (await table.players[who].click(panel, SEND)).acknowledged()
+                            break
                         if not picks_on(panel):
                             break
                         await pick(table.players[who], panel, last=True)
