@@ -108,9 +108,9 @@ class PickSelect(
 
 class PanelButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gr:(?P<what>[tcog]):(?P<race>\d+):(?P<step>\d+)(?::(?P<mode>[fp]):(?P<field>\d+):(?P<page>\d+))?",
+    template=r"gr:(?P<what>[tcoge]):(?P<race>\d+):(?P<step>\d+)(?::(?P<mode>[fp]):(?P<field>\d+):(?P<page>\d+))?",
 ):
-    """Type my order (t), Change (c), Open my orders (o, on round posts) and page turns (g)."""
+    """Type my order (t), Change (c), Open my orders (o) and Full log (e) on round posts, page turns (g)."""
 
     def __init__(
         self,
@@ -146,6 +146,8 @@ class PanelButton(
             await flow.change(interaction, self.race, self.step)
         elif self.what == "o":
             await flow.open_orders(interaction, self.race, self.step)
+        elif self.what == "e":
+            await flow.full_log(interaction, self.race, self.step)
         elif self.page is not None:
             await flow.turn_page(interaction, self.race, self.step, *self.page)
 

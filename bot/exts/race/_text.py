@@ -92,6 +92,31 @@ def events_text(
     return "\n".join(lines)
 
 
+def told_whole(events: list[dict[str, Any]], locale: str | None, limit: int, names: Mapping[str, str] | None) -> bool:
+    """Whether every event of a step fits in ``limit`` characters (else the post summarises them)."""
+    return sum(len(say(e.get("message"), locale, names)) + 3 for e in events if e.get("message")) <= limit
+
+
+def log_pages(
+    events: list[dict[str, Any]], locale: str | None, names: Mapping[str, str] | None, limit: int
+) -> list[str]:
+    """Every event of a step, one per line, split over as many messages of ``limit`` characters as it takes
+    (the Full log button's answer)."""
+    pages: list[str] = []
+    page: list[str] = []
+    used = 0
+    for line in (f"• {say(e.get('message'), locale, names)}" for e in events if e.get("message")):
+        line = clip(line, limit)
+        if page and used + len(line) + 1 > limit:
+            pages.append("\n".join(page))
+            page, used = [], 0
+        page.append(line)
+        used += len(line) + 1
+    if page:
+        pages.append("\n".join(page))
+    return pages
+
+
 def standings_text(
     standings: list[dict[str, Any]],
     names: dict[str, str],
