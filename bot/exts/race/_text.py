@@ -43,15 +43,26 @@ def told(decision: dict[str, Any] | None, locale: str | None) -> str:
     value with the label of the field that asked it and the label of the choice it is (the decision's
     ``asked``, :func:`bot.services.stepping.asked_fields`). Empty when no field asked any value: then
     nothing is said rather than a path."""
-    parts = []
+    parts: list[tuple[str, list[str]]] = []  # (what the fields share, each value with its own label)
     for field in (decision or {}).get("asked") or []:
         value = field.get("value")
         labels = {repr(c.get("value")): say(c.get("label"), locale) for c in field.get("choices") or []}
         values = value if isinstance(value, list) else [value]
         shown = ", ".join(labels.get(repr(v), say_value(v, locale)) for v in values)
         label = say(field.get("label"), locale)
-        parts.append(t("race.panel.part", locale, label=label, value=shown) if label else shown)
-    return " · ".join(p for p in parts if p)
+        # Labels that name their part first ("Move 1: effort", "#3: action") are told once per part:
+        # "Move 1: effort 1, direction S ↑".
+        head, sep, own = label.partition(": ")
+        if sep and parts and parts[-1][0] == head:
+            parts[-1][1].append(f"{own} {shown}")
+        elif sep:
+            parts.append((head, [f"{own} {shown}"]))
+        else:
+            parts.append((label, [shown]))
+    return " · ".join(
+        t("race.panel.part", locale, label=head, value=", ".join(cells)) if head else ", ".join(cells)
+        for head, cells in parts
+    )
 
 
 def say_value(value: Any, locale: str | None) -> str:
