@@ -430,7 +430,9 @@ class Flow:
         if not told_whole(h.events, locale, room - LOG_MARGIN, self._names(race)):
             view = view or discord.ui.View(timeout=None)  # the post summarised: the whole log one click away
             view.add_item(PanelButton("e", race.race_id, step, t("race.button.full_log", locale)))
-        picture = await self._board(race, public, locale, h.events)
+        # The picture is titled with the round the post tells (its moves drawn), as the headline is.
+        told = {**public, PROGRESS_KEY: before} if public is not None and before else public
+        picture = await self._board(race, told, locale, h.events)
         message_id = await _posts.send(
             self.client,
             race.channel_id,
