@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from PIL import Image
 
-from engine.ruleset import Event
+from engine.ruleset import PROGRESS_KEY, Event
 
 EventLike = Event | Mapping[str, Any]
 """An engine event, or its JSON form (``{"kind": ..., "data": ...}``) as a race record holds it."""
@@ -34,6 +34,15 @@ def event_lines(events: Iterable[EventLike], locale: str) -> list[str]:
     from bot.i18n import t
 
     return [t(e.message, locale) for e in events if isinstance(e, Event)]
+
+
+def round_of(view: Mapping[str, Any]) -> Any:
+    """The round a picture is about: its progress marker's number (the one counter players see; a round
+    post gives the marker of the round it tells), else the view's own round."""
+    marker = view.get(PROGRESS_KEY)
+    if isinstance(marker, Mapping) and marker.get("number") is not None:
+        return marker["number"]
+    return view.get("round", 0)
 
 
 class SystemRenderer(ABC):

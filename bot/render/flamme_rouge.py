@@ -24,7 +24,7 @@ from typing import Any
 from PIL import Image
 
 from bot.i18n import named, t
-from bot.render.base import EventLike, SystemRenderer, event_data
+from bot.render.base import EventLike, SystemRenderer, event_data, round_of
 from bot.render.layout import MARGIN, Canvas, fit
 from bot.render.palette import FLAMME_ROUGE_TEAMS, GRID, INK, MUTED, RGB, TERRAIN, VERGE, seat_colour
 from bot.render.tokens import swatch, token
@@ -221,7 +221,7 @@ class FlammeRougeRenderer(SystemRenderer):
             )
         else:
             canvas.title(
-                t("render.fr.title", locale, stage=track["name"], round=view.get("round", 0)),
+                t("render.fr.title", locale, stage=track["name"], round=round_of(view)),
                 t("render.fr.subtitle", locale),
             )
         self._draw_track(canvas, squares, view, shown)
@@ -324,7 +324,7 @@ class FlammeRougeRenderer(SystemRenderer):
     ) -> str:
         teams = _teams(view)
         squares = _squares(view)
-        lines = [t("render.fr.title", locale, stage=view["track"]["name"], round=view.get("round", 0))]
+        lines = [t("render.fr.title", locale, stage=view["track"]["name"], round=round_of(view))]
         weather = {int(k): str(v) for k, v in (view["track"].get("weather") or {}).items()}
         if weather:
             runs: list[list[Any]] = []  # [token, first square, last square]

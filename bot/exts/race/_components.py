@@ -170,7 +170,7 @@ class FormButton(
 
 class PartSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"gr:e:(?P<race>\d+):(?P<step>\d+):(?P<digest>[0-9a-f]+)",
+    template=r"gr:a:(?P<race>\d+):(?P<step>\d+):(?P<digest>[0-9a-f]+)",
 ):
     """The review's "change a part" select: its values are the parts' indexes in the order shown."""
 
@@ -184,7 +184,7 @@ class PartSelect(
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"gr:e:{race}:{step}:{digest}",
+                custom_id=f"gr:a:{race}:{step}:{digest}",
                 options=options or [discord.SelectOption(label="·", value="0")],
                 placeholder=placeholder,
             )
@@ -205,9 +205,10 @@ class PartSelect(
 
 class PanelButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gr:(?P<what>[tcog]):(?P<race>\d+):(?P<step>\d+)(?::" + MODE + r":(?P<field>\d+):(?P<page>\d+))?",
+    template=r"gr:(?P<what>[tcoge]):(?P<race>\d+):(?P<step>\d+)(?::" + MODE + r":(?P<field>\d+):(?P<page>\d+))?",
 ):
-    """Type my order (t), Change (c: the whole order again), Open my orders (o, on round posts) and page turns (g)."""
+    """Type my order (t), Change (c: the whole order again), Open my orders (o) and Full log (e) on round posts,
+    page turns (g)."""
 
     def __init__(
         self,
@@ -243,6 +244,8 @@ class PanelButton(
             await flow.change(interaction, self.race, self.step)
         elif self.what == "o":
             await flow.open_orders(interaction, self.race, self.step)
+        elif self.what == "e":
+            await flow.full_log(interaction, self.race, self.step)
         elif self.page is not None:
             await flow.turn_page(interaction, self.race, self.step, *self.page)
 

@@ -21,7 +21,7 @@ import discord
 from bot.catalogue import MESSAGE_LIMIT
 from bot.exts.race import _form, _lobby, _panel, _posts
 from bot.exts.race._components import PanelButton, RematchButton
-from bot.exts.race._text import clip, counter, events_text, stamp, standings_text
+from bot.exts.race._text import clip, counter, events_text, log_pages, stamp, standings_text, told_whole
 from bot.i18n import DEFAULT_LOCALE, t
 from bot.render.files import board_file, result_file
 from bot.render.registry import rider_names
@@ -59,6 +59,9 @@ def member_ref(interaction: discord.Interaction[Any]) -> MemberRef:
         locale=str(interaction.locale),
     )
 
+
+LOG_MARGIN = 200
+"""A round post whose events come this close to its room offers the Full log (its headline and tail vary)."""
 
 LAP = "lap:"
 """The stored kind of a lap message (turns of a sequential system), followed by its lap key."""
@@ -427,7 +430,12 @@ class Flow:
         lines = self._turn_lines(race, step, h.events, orders_played, room, locale, before)
         content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
         view = await self._open_orders(race, h, step, locale)
-        picture = await self._board(race, public, locale, h.events)
+        if not told_whole(h.events, locale, room - LOG_MARGIN, self._names(race)):
+            view = view or discord.ui.View(timeout=None)  # the post summarised: the whole log one click away
+            view.add_item(PanelButton("e", race.race_id, step, t("race.button.full_log", locale)))
+        # The picture is titled with the round the post tells (its moves drawn), as the headline is.
+        told = {**public, PROGRESS_KEY: before} if public is not None and before else public
+        picture = await self._board(race, told, locale, h.events)
         message_id = await _posts.send(
             self.client,
             race.channel_id,
@@ -816,6 +824,17 @@ class Flow:
         shown, at = ("p", (-1, page)) if mode == "r" else (mode, (field, page))
         content, view = await self._panel_answer(interaction, panel, mode=shown, page=at)
         await interaction.response.edit_message(content=content, view=view)
+
+    async def full_log(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
+        """Full log: every event of a step a round post summarised, privately, over as many messages as needed."""
+        locale = str(interaction.locale)
+        race = await lobby.view(self.ctx, race_id)
+        await self._learn_riders(race)
+        told = await boards.told_steps(self.ctx, race_id, [step])
+        pages = log_pages(told[0][1] if told else [], locale, self._names(race), MESSAGE_LIMIT)
+        await interaction.response.send_message(pages[0] if pages else t("race.post.no_log", locale), ephemeral=True)
+        for page in pages[1:]:
+            await interaction.followup.send(page, ephemeral=True)
 
     async def open_orders(self, interaction: discord.Interaction[Any], race_id: int, step: int | None) -> None:
         """The player's panel, ephemerally (Open my orders, /race orders)."""

@@ -43,15 +43,26 @@ def told(decision: dict[str, Any] | None, locale: str | None) -> str:
     value with the label of the field that asked it and the label of the choice it is (the decision's
     ``asked``, :func:`bot.services.stepping.asked_fields`). Empty when no field asked any value: then
     nothing is said rather than a path."""
-    parts = []
+    parts: list[tuple[str, list[str]]] = []  # (what the fields share, each value with its own label)
     for field in (decision or {}).get("asked") or []:
         value = field.get("value")
         labels = {repr(c.get("value")): say(c.get("label"), locale) for c in field.get("choices") or []}
         values = value if isinstance(value, list) else [value]
         shown = ", ".join(labels.get(repr(v), say_value(v, locale)) for v in values)
         label = say(field.get("label"), locale)
-        parts.append(t("race.panel.part", locale, label=label, value=shown) if label else shown)
-    return " · ".join(p for p in parts if p)
+        # Labels that name their part first ("Move 1: effort", "#3: action") are told once per part:
+        # "Move 1: effort 1, direction S ↑".
+        head, sep, own = label.partition(": ")
+        if sep and parts and parts[-1][0] == head:
+            parts[-1][1].append(f"{own} {shown}")
+        elif sep:
+            parts.append((head, [f"{own} {shown}"]))
+        else:
+            parts.append((label, [shown]))
+    return " · ".join(
+        t("race.panel.part", locale, label=head, value=", ".join(cells)) if head else ", ".join(cells)
+        for head, cells in parts
+    )
 
 
 def say_value(value: Any, locale: str | None) -> str:
@@ -90,6 +101,31 @@ def events_text(
     lines = [told[i][1] for i in sorted(chosen)]
     lines.append(t("race.post.more_events", locale, count=len(told) - len(chosen)))
     return "\n".join(lines)
+
+
+def told_whole(events: list[dict[str, Any]], locale: str | None, limit: int, names: Mapping[str, str] | None) -> bool:
+    """Whether every event of a step fits in ``limit`` characters (else the post summarises them)."""
+    return sum(len(say(e.get("message"), locale, names)) + 3 for e in events if e.get("message")) <= limit
+
+
+def log_pages(
+    events: list[dict[str, Any]], locale: str | None, names: Mapping[str, str] | None, limit: int
+) -> list[str]:
+    """Every event of a step, one per line, split over as many messages of ``limit`` characters as it takes
+    (the Full log button's answer)."""
+    pages: list[str] = []
+    page: list[str] = []
+    used = 0
+    for line in (f"• {say(e.get('message'), locale, names)}" for e in events if e.get("message")):
+        line = clip(line, limit)
+        if page and used + len(line) + 1 > limit:
+            pages.append("\n".join(page))
+            page, used = [], 0
+        page.append(line)
+        used += len(line) + 1
+    if page:
+        pages.append("\n".join(page))
+    return pages
 
 
 def standings_text(

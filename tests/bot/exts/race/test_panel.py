@@ -71,7 +71,7 @@ def test_a_complete_draft_is_reviewed_before_it_is_sent() -> None:
     assert "• Card: 7\n• Lane: 2" in content and "not sent yet" in content
     assert "You may also choose: Pass the bottle." in content, "the optional part left is named"
     parts = _components(view)
-    change = next(c for c in parts if c["custom_id"].startswith("gr:e:"))
+    change = next(c for c in parts if c["custom_id"].startswith("gr:a:"))
     assert [o["label"] for o in change["options"]] == ["Card: 7", "Lane: 2"]
     assert [c.get("label") for c in parts if c["custom_id"].startswith("gr:b:")] == ["0", "1"], "the optional field"
     assert [c.get("label") for c in parts if c["type"] == 2 and not c["custom_id"].startswith("gr:b:")] == [
@@ -197,3 +197,22 @@ def test_an_order_is_told_in_the_labels_of_the_fields_that_asked_it() -> None:
     first_label = decision.fields[0].choices[0].label.text
     assert told == f"Draw first: {first_label} · {race_cards.label.text}: {race_cards.choices[0].label.text}", told
     assert not codes(told)
+
+
+def test_the_parts_of_a_plan_are_told_once_each() -> None:
+    """A Tabella plan's move reads "Move 1: effort 1, direction S ↑", not the move named twice."""
+
+    def asked(label: str, value: Any, choices: tuple[tuple[Any, str], ...] = ()) -> dict[str, Any]:
+        said = [{"value": v, "label": {"key": "x", "params": {}, "text": text}} for v, text in choices]
+        return {"label": {"key": "x", "params": {}, "text": label}, "value": value, "choices": said}
+
+    decision = {
+        "asked": [
+            asked("Start", "A", [("A", "A Aggressiva")]),
+            asked("Move 1: effort", 1),
+            asked("Move 1: direction", "S", [("S", "S ↑")]),
+            asked("Move 2: effort", 2),
+        ]
+    }
+    told = _text.told(decision, "en")
+    assert told == "Start: A Aggressiva · Move 1: effort 1, direction S ↑ · Move 2: effort 2"

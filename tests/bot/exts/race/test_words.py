@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import records
+from bot.services import boards, records
 from bot.services.clock import ManualClock
 from bot.settings import Settings
 from engine.race import replay
@@ -121,3 +121,36 @@ async def test_every_word_of_a_race_is_a_name(
         print(f"  {finding}")
     assert changed or ruleset == "wyscig"
     assert not findings, f"{len(findings)} codes players read: {counts(findings)}"
+
+
+async def test_a_summarised_round_post_offers_the_full_log(
+    fake_discord: FakeDiscord, bot_settings: Settings, alice: DiscordUser
+) -> None:
+    """Alice and eleven bots race a Tabella plan: the post summarises the step and its Full log button
+    answers Alice privately with every event, over as many messages as it takes, in names."""
+    fake = fake_discord
+    async with running_bot(fake, bot_settings) as bot:
+        assert bot.runtime is not None
+        lobby_message = await (await alice.slash("race new", ruleset="tabella", bots=11)).reply()
+        race_id = int(lobby_message.items()[0]["custom_id"].split(":")[2])
+        table = Table(fake, bot.runtime.ctx, race_id, {f"u{alice.id}": alice})
+        await (await alice.click(lobby_message, "Start")).acknowledged()
+        await table.started()
+        _status, step, _humans = await table.state()
+        await table.order(f"u{alice.id}", step)
+        await table.wait_step_after(step)
+        await table.all_told()
+        post = await table.post_of(step)
+        assert post is not None and "Full log" in post.buttons, post
+        assert "more events." in post.text, "the post summarises rather than cuts"
+        handle = await alice.click(post, "Full log")
+        first = await handle.reply()
+        told = (await boards.told_steps(table.ctx, race_id, [step]))[0][1]
+        events = [e for e in told if e.get("message")]
+        pages = [first]
+        while sum(m.text.count("• ") for m in pages) < len(events):
+            pages = [first, *await handle.followups(len(pages))]
+        assert all(m.ephemeral_for == alice.user.id and len(m.text) <= 2000 for m in pages)
+        assert sum(m.text.count("• ") for m in pages) == len(events), "every event, once"
+        ids = await _race_ids(table)
+    assert not scan([("full log", m.text) for m in pages], ids)
