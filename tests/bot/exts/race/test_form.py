@@ -80,7 +80,7 @@ async def test_a_tabella_plan_with_a_special_and_the_bibitone_is_built_from_butt
     await (await alice.choose(panel, "1", placeholder="Sprint 2: intensity")).acknowledged()
     await (await alice.choose(panel, "0", placeholder="Sprint 3: intensity")).acknowledged()
     assert sendable(panel), f"a complete plan is reviewed before it is sent: {panel.text}"
-    assert "Start: A Aggressiva" in panel.text and "Sprint 1: intensity: 30" in panel.text, panel.text
+    assert "Start: A Aggressiva" in panel.text and "Sprint 1: intensity 30" in panel.text, panel.text
     await (await alice.click(panel, "Yes")).acknowledged()
     await (await alice.choose(panel, "V Vigorilla", placeholder="Add a special")).acknowledged()
     await (await alice.choose(panel, "m3", placeholder="Vigorilla: with which move")).acknowledged()
