@@ -74,6 +74,11 @@ class SystemRenderer(ABC):
         riders with it. None by default (one rider per entrant, who is named by the entrant's name)."""
         return {}
 
+    def identity(self, view: Mapping[str, Any], entrant: str, locale: str) -> str | None:
+        """Who the entrant is on the picture (their colour and tokens), said first on their own panel;
+        ``None`` where the picture names players by name alone."""
+        return None
+
     def frame_key(self, view: Mapping[str, Any]) -> Hashable:
         """Steps with the same key make one frame of the race's animation (a round by default)."""
         return view.get("round")

@@ -115,6 +115,15 @@ class FlammeRougeRenderer(SystemRenderer):
             found[rid] = kind if short else t("render.fr.rider_named", locale, name=owner, kind=kind)
         return found
 
+    def identity(self, view: Mapping[str, Any], entrant: str, locale: str) -> str | None:
+        """ "You ride black: your tokens are R1 and S1.", as the picture draws them."""
+        mine = [r for r in view.get("riders") or [] if r.get("owner") == entrant]
+        if not mine:
+            return None
+        teams = _teams(view)
+        tokens = ", ".join(rider_label(r, teams) for r in mine)
+        return t("render.fr.identity", locale, colour=say(FR_TEAM, mine[0]["team"], locale), tokens=tokens)
+
     def _draw_track(self, canvas: Canvas, squares: list[tuple[str, int]], view: Mapping[str, Any], shown: int) -> None:
         draw = canvas.draw
         track = view["track"]

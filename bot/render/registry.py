@@ -33,3 +33,11 @@ def rider_names(
     if view:
         found.update(renderer(ruleset_id).riders(view, names, locale, short))
     return found
+
+
+def identity(view: Mapping[str, Any] | None, entrant: str, locale: str) -> str | None:
+    """Who ``entrant`` is on the race's picture (colour, tokens), from a view that names its rule system."""
+    ruleset_id = (view or {}).get("ruleset")
+    if not isinstance(ruleset_id, str) or ruleset_id not in RENDERER_MODULES:
+        return None
+    return renderer(ruleset_id).identity(view or {}, entrant, locale)

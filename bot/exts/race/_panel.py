@@ -21,6 +21,7 @@ from bot.exts.race import _form
 from bot.exts.race._components import FormButton, PanelButton, PartSelect, PickButton, PickSelect
 from bot.exts.race._text import BUTTON_LABEL_LIMIT, OPTION_LABEL_LIMIT, clip, say, stamp, told
 from bot.i18n import t
+from bot.render.registry import identity
 from bot.services.outcomes import PanelView
 
 PAGE = 25
@@ -128,6 +129,9 @@ def render(
     decision = panel.decision or {}
     complete = bool(panel.order) and (bool(decision.get("complete")) or not decision.get("fields"))
     lines = [f"**{title}**"]
+    you = identity(panel.view, panel.entrant, locale or "en") if not closed else None
+    if you:
+        lines.append(you)  # their colour and tokens first, as the picture shows them
     if note:
         lines.append(note)
     view = discord.ui.View(timeout=None)

@@ -216,3 +216,17 @@ def test_the_parts_of_a_plan_are_told_once_each() -> None:
     }
     told = _text.told(decision, "en")
     assert told == "Start: A Aggressiva · Move 1: effort 1, direction S ↑ · Move 2: effort 2"
+
+
+def test_a_flamme_rouge_panel_says_first_which_riders_are_yours() -> None:
+    """The awaited player's panel opens with their colour and their tokens, as the picture draws them."""
+    from engine.race import Race
+    from engine.ruleset import Entrant
+
+    started = Race.start("flamme_rouge", [Entrant(id="u1", name="Anna"), Entrant(id="u2", name="Ben")], 5)
+    asked = started.awaited()[0]
+    view = started.ruleset.private_view(started.state, asked.entrant)
+    shown = PanelView(1, 1, asked.entrant, asked.model_dump(mode="json"), view, None)
+    content, _view = _panel.render(shown, title="Race", locale="en", deadline=None)
+    colour = next(r["team"] for r in view["riders"] if r["owner"] == asked.entrant)
+    assert content.splitlines()[1].startswith(f"You ride **{colour}**: your tokens are "), content
