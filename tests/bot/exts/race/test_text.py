@@ -67,3 +67,11 @@ def test_the_counter_is_the_progress_markers() -> None:
     assert counter({"unit": "stage", "number": 2, "lap": 4}, "en") == "Stage 2, lap 4"
     assert counter({"unit": "round", "number": 4, "label": "m3"}, "en") == "m3"
     assert counter(None, "en") == "the start"
+
+
+def test_the_scan_finds_each_kind_of_code_and_spares_the_platforms_marks() -> None:
+    """Paths, underscores, reprs, ids, rider ids and None are found; mentions and timestamps are not."""
+    found = {f.kind for f in codes("So far: cards.r: 3 · itemised_108 {'blue-r': 1} u1577442429433284295 None")}
+    assert found == {"dotted path", "underscore identifier", "python repr", "discord id", "none or bool"}
+    assert {f.kind for f in codes("red-r plays 4", ids=["red-r"])} == {"rider id"}
+    assert not codes("Deadline <t:1796180034:R>. <@1577442429433284295>, see race-12.json, e.g. A 3R 2S 1D")
