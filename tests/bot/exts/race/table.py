@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.services import boards, lobby, posts, records
+from bot.services import boards, lobby, owed, posts, records
 from bot.services.context import Context
 from engine.race import Race, replay
 from engine.ruleset import PROGRESS_KEY
@@ -72,7 +72,7 @@ async def turn_texts(ctx: Context, race_id: int, steps: list[int]) -> dict[int, 
     find a turn in a lap's message by its events: the text shows the lap's counter, not the step."""
     return {
         step: [str(e["message"]["text"]) for e in events if e.get("message")]
-        for step, events, _ in await boards.told_steps(ctx, race_id, steps)
+        for step, events in ((turn.step, turn.events) for turn in await owed.turns(ctx, race_id, steps))
     }
 
 

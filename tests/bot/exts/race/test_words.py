@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import boards, records
+from bot.services import boards, owed, records
 from bot.services.clock import ManualClock
 from bot.settings import Settings
 from engine.race import replay
@@ -145,7 +145,7 @@ async def test_a_summarised_round_post_offers_the_full_log(
         assert "more events." in post.text, "the post summarises rather than cuts"
         handle = await alice.click(post, "Full log")
         first = await handle.reply()
-        told = (await boards.told_steps(table.ctx, race_id, [step]))[0][1]
+        told = (await owed.turns(table.ctx, race_id, [step]))[0].events
         events = [e for e in told if e.get("message")]
         pages = [first]
         while sum(m.text.count("• ") for m in pages) < len(events):
