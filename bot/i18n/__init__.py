@@ -149,9 +149,11 @@ def named(message: Message, locale: str | None, names: Mapping[str, str]) -> str
     "carol's Rouleur"): in its parameters (a name, a list of them, a nested message, a list joined into
     one text) and in the engine's English text, the fallback. The engine says ids, so its English stays
     deterministic and its records unchanged; naming is the front end's."""
-    if not names:
+    # An id that is a plain word ("you", the terminal's player) could be a word of the sentence: left as is.
+    ids = tuple(sorted((i for i in names if i and not i.isalpha()), key=len, reverse=True))
+    if not ids:
         return t(message, locale)
-    pattern = _ids_pattern(tuple(sorted(names, key=len, reverse=True)))
+    pattern = _ids_pattern(ids)
     return t(_renamed(message, pattern, names), locale)
 
 
