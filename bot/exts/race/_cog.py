@@ -18,7 +18,7 @@ from bot.exts.race._text import clip, counter, stamp
 from bot.i18n import t
 from bot.options import RulesetParam
 from bot.render.files import board_file
-from bot.services import boards, leaving, lobby, permissions, stages, variants
+from bot.services import boards, leaving, lobby, owed, permissions, stages, variants
 from bot.services.outcomes import Refusal
 from bot.services.paces import parse_pace
 from bot.translator import text
@@ -211,7 +211,8 @@ class RaceCog(commands.Cog):
         elif view.status == "cancelled":
             answer = t("race.left_last", locale, race=view.race_id)
         else:  # under way: a bot rides the seat; the next post says so (the step may have resolved already)
-            answer = t("race.left_running", locale, race=view.race_id, step=left.from_step)
+            marker = await owed.progress_before(self.intake.ctx, view.race_id, left.from_step)
+            answer = t("race.left_running", locale, race=view.race_id, counter=counter(marker, locale))
         await interaction.response.send_message(answer, ephemeral=True)  # answered first: resolving takes time
         # The lobby's edit was owed with the leave; the step the member was awaited in may resolve now.
         await self.intake.ctx.publish(await leaving.ride_on(self.intake.ctx, left))

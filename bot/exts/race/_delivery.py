@@ -52,7 +52,9 @@ async def lobby_content(client: discord.Client, ctx: Context, race: RaceView) ->
     """The lobby, a public message: in the channel's language, whoever clicked."""
     stage = await boards.stage_of(ctx, race.race_id)
     locale = await _audience.channel_locale(client, ctx, race)
-    return _lobby.render(race, stage, locale, await owed.closed_dms(ctx, race.race_id))
+    left = {s.left_at_step for s in race.seats if s.left_at_step is not None}
+    markers = {step: await owed.progress_before(ctx, race.race_id, step) for step in left}
+    return _lobby.render(race, stage, locale, await owed.closed_dms(ctx, race.race_id), markers)
 
 
 def closed_panel(race: RaceView, step: int, closing: Closing, locale: str | None) -> tuple[str, discord.ui.View]:
@@ -236,7 +238,9 @@ class Deliverer:
         auto = [t("race.post.automatic", locale, names=", ".join(automatic))] if automatic else []
         # A member who left during this step: one line, from the seats (R-SVC-5).
         auto += [
-            t("race.post.left", locale, name=s.name, step=turn.step) for s in race.seats if s.left_at_step == turn.step
+            t("race.post.left", locale, name=s.name, counter=counter(before, locale))
+            for s in race.seats
+            if s.left_at_step == turn.step
         ]
         body = events_text(turn.events, locale, room - len(head) - sum(len(x) + 1 for x in auto) - 1, names)
         return [head, *([body] if body else []), *auto]

@@ -6,6 +6,7 @@ edited in place, never posted again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
@@ -13,7 +14,7 @@ import discord
 from bot.bots import style as riding
 from bot.catalogue import MESSAGE_LIMIT, stage_title
 from bot.exts.race._components import LobbyButton
-from bot.exts.race._text import clip
+from bot.exts.race._text import clip, counter
 from bot.i18n import t
 from bot.services.outcomes import RaceView
 from engine.registry import get_ruleset
@@ -57,8 +58,15 @@ PACE_WORDS = {"live": "race.pace.live", "fast": "race.pace.fast", "daily": "race
 """The named paces' words; a custom pace is told by its duration alone."""
 
 
-def render(race: RaceView, stage: Any, locale: str | None, closed_dms: set[int]) -> tuple[str, discord.ui.View]:
-    """The lobby (or header) text and its buttons (none once the race started or ended)."""
+def render(
+    race: RaceView,
+    stage: Any,
+    locale: str | None,
+    closed_dms: set[int],
+    markers: Mapping[int, Mapping[str, Any]] | None = None,
+) -> tuple[str, discord.ui.View]:
+    """The lobby (or header) text and its buttons (none once the race started or ended). ``markers``: the
+    progress marker of each step a member left in, so the header says when by the race's one counter."""
     ruleset = get_ruleset(race.ruleset)
     high = race.most_seats
     lines = [
@@ -81,7 +89,8 @@ def render(race: RaceView, stage: Any, locale: str | None, closed_dms: set[int])
         if seat.user_id is not None and seat.user_id in closed_dms:
             note = (note + " " + t("race.lobby.dms_closed", locale)).strip()
         if seat.left_at_step is not None:  # R-SVC-5: the member left; a bot rides the seat
-            note = (note + " " + t("race.lobby.left", locale, step=seat.left_at_step)).strip()
+            when = counter((markers or {}).get(seat.left_at_step), locale)
+            note = (note + " " + t("race.lobby.left", locale, counter=when)).strip()
         lines.append(f"{number}. {seat.name}" + (f" {note}" if note else ""))
     status = {
         "lobby": "race.lobby.footer",

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.services import boards, owed, records
+from bot.services import owed, records
 from bot.services.clock import ManualClock
 from bot.settings import Settings
 from engine.race import replay
