@@ -4,8 +4,9 @@ race animation, for every rule system with 12 riders (where the rules allow 12).
 Targets (issue 16): under 50 ms and under 300 KB for each board, preview and result card; the animation
 of a long race within Discord's default upload limit (10 MiB) and tight ones (1 MiB, 256 KiB).
 
-``--write docs/pictures`` also writes the reference pictures the README shows: a mid-race board of each
-system (``<ruleset>.png``), the Flamme Rouge stage preview and result card, and a small animation.
+``--write docs/pictures`` also writes the reference pictures the README shows: a mid-race board and the
+result card of each system (``<ruleset>.png``, ``<ruleset>-result.png``), the Flamme Rouge stage preview,
+and a small animation.
 
 Each still picture is drawn ``--repeat`` times (PNG encoding included, as the bot sends it); the
 median and the slowest are printed in milliseconds of this process's CPU time (other jobs on a shared
@@ -23,6 +24,7 @@ from typing import Any
 
 from bot.render import board_png, preview_png, race_animation, result_card_png
 from bot.render.animation import frames_of
+from bot.render.registry import rider_names
 from engine.race import Race
 from engine.registry import get_ruleset
 from engine.ruleset import Entrant, Event
@@ -91,7 +93,8 @@ def main() -> int:
     worst_ms, worst_kb = 0.0, 0.0
     for ruleset_id, players, options, stage, riders in RACES:
         race, steps = play(ruleset_id, players, options, stage)
-        names = {e.id: e.name for e in race.header.entrants}
+        seats = {e.id: e.name for e in race.header.entrants}
+        names = rider_names(ruleset_id, race.ruleset.public_view(race.state), seats, "en")  # riders by name
         pictures = still_pictures(ruleset_id, race, steps, stage, options, names)
         print(f"{get_ruleset(ruleset_id).name} ({riders})")
         for label, draw in pictures:
@@ -101,9 +104,9 @@ def main() -> int:
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
             (folder / f"{ruleset_id}.png").write_bytes(pictures[0][1]())
+            (folder / f"{ruleset_id}-result.png").write_bytes(pictures[3][1]())
             if ruleset_id == "flamme_rouge":
                 (folder / "flamme_rouge-preview.png").write_bytes(pictures[2][1]())
-                (folder / "flamme_rouge-result.png").write_bytes(pictures[3][1]())
                 small = race_animation(ruleset_id, steps, REFERENCE_BUDGET, names=names)
                 (folder / "flamme_rouge-race.gif").write_bytes(small.data)
         for budget in BUDGETS:

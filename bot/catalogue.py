@@ -108,13 +108,41 @@ def find_preset(ruleset: Ruleset[Any], name: str, locale: str = "en") -> Preset 
     in ``locale`` or in English)."""
     wanted = _fold(name)
     for preset in ruleset.presets():
-        listed = {preset.name}
+        listed = {preset.name, preset_title(preset, locale), preset_title(preset)}
         if preset.label:
             for label in {t(preset.label, locale), t(preset.label)}:
                 listed |= {f"{preset.name} [{label}]", f"{preset.name} · {label}"}
         if wanted in {_fold(text) for text in listed}:
             return preset
     return None
+
+
+def preset_title(preset: Preset, locale: str | None = "en") -> str:
+    """How a player reads a preset's name: its title where the name is a code (``itemised_108`` ->
+    "Itemised deck, 108 cards"), else the name itself."""
+    return t(preset.title, locale) if preset.title is not None else preset.name
+
+
+def stage_title(ruleset_id: str, stage: Any, locale: str | None = "en") -> str:
+    """How a player reads the stage a race runs on (lobby, captions): a preset by its title, the default
+    stage (``None``) by its preset's title, a stage of its own by its name, or as "a stage of its own"."""
+    from engine.registry import get_ruleset
+
+    ruleset = get_ruleset(ruleset_id)
+    presets = ruleset.presets()
+    if isinstance(stage, str):
+        found = next((p for p in presets if p.name == stage), None)
+        return preset_title(found, locale) if found is not None else stage
+    try:
+        data = ruleset.stage_data(stage)
+        found = next((p for p in presets if ruleset.stage_data(p.name) == data), None)
+    except ValueError:
+        found = None
+    if found is not None:
+        return preset_title(found, locale)
+    if isinstance(stage, dict) and isinstance(stage.get("name"), str):
+        return str(stage["name"])
+    return t("race.lobby.own_stage", locale)
 
 
 def matching_presets(ruleset: Ruleset[Any], typed: str) -> list[Preset]:

@@ -20,15 +20,24 @@ def _word(value: Any, words: Mapping[str, Any], locale: str | None) -> str:
     return t(Message(said["key"], dict(said.get("params") or {}), said["text"]), locale)
 
 
-def figure_text(value: Any, fmt: str, words: Mapping[str, Any] | None = None, locale: str | None = None) -> str:
-    """One figure as a table cell: ``per_rider`` values as ``rider value`` pairs, lists space-separated
-    (words comma-separated), a missing figure (``None``) as ``-``; a word the column translates (``words``,
-    by code: :class:`Message` objects, or their JSON when the result was stored) in ``locale``."""
+def figure_text(
+    value: Any,
+    fmt: str,
+    words: Mapping[str, Any] | None = None,
+    locale: str | None = None,
+    names: Mapping[str, str] | None = None,
+) -> str:
+    """One figure as a table cell: ``per_rider`` values as ``rider value`` pairs (each rider by its name in
+    ``names``), lists space-separated (words comma-separated), a missing figure (``None``) as ``-``; a word the
+    column translates (``words``, by code: :class:`Message` objects, or their JSON when the result was stored)
+    in ``locale``."""
     words = words or {}
     if value is None:
         return "-"
     if fmt == "per_rider" and isinstance(value, dict):
-        return ", ".join(f"{rider} {figure_text(v, 'number', words, locale)}" for rider, v in value.items())
+        return ", ".join(
+            f"{(names or {}).get(rider, rider)} {figure_text(v, 'number', words, locale)}" for rider, v in value.items()
+        )
     if fmt == "list" and isinstance(value, list):
         cells = [figure_text(v, "number", words, locale) for v in value]
         return (", " if any(str(v) in words for v in value) else " ").join(cells) or "-"
@@ -41,13 +50,61 @@ def column_label(column: Mapping[str, Any], locale: str | None) -> str:
     return t(Message(label["key"], dict(label.get("params") or {}), label["text"]), locale)
 
 
-def figures_line(figures: Mapping[str, Any], columns: Sequence[Mapping[str, Any]], locale: str | None) -> str:
+def figures_line(
+    figures: Mapping[str, Any],
+    columns: Sequence[Mapping[str, Any]],
+    locale: str | None,
+    names: Mapping[str, str] | None = None,
+    *,
+    per_rider: bool = True,
+) -> str:
     """One standing's figures as ``label value`` pairs in the result's column order (the final post and the
-    result card); without a description, the raw figures."""
-    if not columns:
-        return " · ".join(f"{k} {v}" for k, v in figures.items())
-    return " · ".join(
-        f"{column_label(c, locale)} "
-        f"{figure_text(figures.get(c['key']), c.get('format', 'number'), c.get('words'), locale)}"
-        for c in columns
-    )
+    result card). Without a description of its columns nothing is shown (a figure no column names is
+    bookkeeping, never a player's reading); without ``per_rider``, the per-rider columns are left to
+    :func:`rider_lines`."""
+    shown = [c for c in columns if per_rider or c.get("format") != "per_rider"]
+    cells = [
+        figure_text(figures.get(c["key"]), c.get("format", "number"), c.get("words"), locale, names) for c in shown
+    ]
+    return " · ".join(f"{column_label(c, locale)} {cell}" for c, cell in zip(shown, cells, strict=True))
+
+
+def per_rider_columns(columns: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The columns holding one value per rider (a small table of their own under each entrant)."""
+    return [c for c in columns if c.get("format") == "per_rider"]
+
+
+def rider_cells(
+    figures: Mapping[str, Any], columns: Sequence[Mapping[str, Any]], locale: str | None
+) -> list[tuple[str, list[str]]]:
+    """One standing's per-rider figures as table rows: (rider id, one cell per per-rider column)."""
+    split = [c for c in per_rider_columns(columns) if isinstance(figures.get(c["key"]), dict)]
+    riders: list[str] = []
+    for c in split:
+        riders.extend(r for r in figures[c["key"]] if r not in riders)
+    return [
+        (rider, [figure_text(figures[c["key"]].get(rider), "number", c.get("words"), locale) for c in split])
+        for rider in riders
+    ]
+
+
+def rider_lines(
+    figures: Mapping[str, Any],
+    columns: Sequence[Mapping[str, Any]],
+    locale: str | None,
+    names: Mapping[str, str] | None = None,
+) -> list[tuple[str, str]]:
+    """The per-rider figures of one standing as a small table: (rider's name, that rider's figures as
+    ``label value`` pairs), one row per rider, in the order the first per-rider figure lists them."""
+    split = [c for c in columns if c.get("format") == "per_rider" and isinstance(figures.get(c["key"]), dict)]
+    riders: list[str] = []
+    for c in split:
+        riders.extend(r for r in figures[c["key"]] if r not in riders)
+    rows = []
+    for rider in riders:
+        cells = [
+            f"{column_label(c, locale)} {figure_text(figures[c['key']].get(rider), 'number', c.get('words'), locale)}"
+            for c in split
+        ]
+        rows.append(((names or {}).get(rider, rider), " · ".join(cells)))
+    return rows

@@ -299,6 +299,9 @@ class Preset(BaseModel):
     label: Message | None = None
     """The preset's status (``default``, ``origin unverified``), shown beside its name, never part of it:
     the name alone finds the preset, and so does the name as a listing shows it with its label."""
+    title: Message | None = None
+    """How a player reads the preset's name where the name is a code (``itemised_108`` -> "Itemised deck,
+    108 cards"); ``None``: the name is already a name (Flamme Rouge's stages). The name still finds it."""
 
 
 class Ruleset(ABC, Generic[S]):

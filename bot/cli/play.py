@@ -19,8 +19,9 @@ from pydantic import ValidationError
 from bot.cli.inputs import UsageError, brief, check_record_path, parse_options, parse_stage
 from bot.cli.replay import render_standings
 from bot.cli.seats import bot_seats, new_seed, parse_strategies
-from bot.i18n import t
+from bot.i18n import DEFAULT_LOCALE, named, t
 from bot.render import alt_text
+from bot.render.registry import rider_names
 from engine.messages import OrderError
 from engine.race import Race, StepPlayed
 from engine.record import RecordError
@@ -193,8 +194,9 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
         if not news:
             return
         term.say("")
+        named_ids = rider_names(ruleset.id, ruleset.public_view(race.state), names, DEFAULT_LOCALE)
         for event in news:
-            term.say(f"• {t(event.message)}")
+            term.say(f"• {named(event.message, None, named_ids)}")
         news.clear()
         show_board()
 
@@ -221,8 +223,9 @@ def play(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None
     published = race.publish()
     if published:
         term.say("\nThe next morning:")
+        named_ids = rider_names(ruleset.id, ruleset.public_view(race.state), names, DEFAULT_LOCALE)
         for event in published:
-            term.say(f"• {t(event.message)}")
+            term.say(f"• {named(event.message, None, named_ids)}")
     result = race.result()
     term.say("\nFinal standings" + (" (provisional)" if result.provisional else "") + ":")
     term.say(render_standings(race))

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.inputs import brief
-from bot.i18n import t
+from bot.i18n import DEFAULT_LOCALE, named, t
+from bot.progress import counter
+from bot.render.registry import rider_names
 from bot.standings import figure_text
 from engine.race import Race, StepPlayed, replay
 from engine.record import Announced, RecordError, parse_record
 from engine.registry import get_ruleset
-from engine.ruleset import Event, Result
+from engine.ruleset import PROGRESS_KEY, Event, Result
 
 
 def replay_summary(race: Race, events: list[list[Event]]) -> dict[str, Any]:
@@ -30,10 +32,17 @@ def replay_summary(race: Race, events: list[list[Event]]) -> dict[str, Any]:
     }
 
 
+def race_names(race: Race, short: bool = False) -> dict[str, str]:
+    """What a player reads for each entrant and rider id of the race: names, riders by player and kind
+    (``short``: by kind alone, inside the entrant's own row of the standings)."""
+    names = {e.id: e.name for e in race.header.entrants}
+    return rider_names(race.ruleset.id, race.ruleset.public_view(race.state), names, DEFAULT_LOCALE, short)
+
+
 def render_standings(race: Race) -> str:
     """The standings as an aligned table from the result's own column description (:class:`Column`): a
     heading line, then one line per standing with its place, name and each column's value."""
-    return standings_table(race.result(), {e.id: e.name for e in race.header.entrants})
+    return standings_table(race.result(), race_names(race, short=True))
 
 
 def standings_table(result: Result, names: dict[str, str]) -> str:
@@ -44,7 +53,7 @@ def standings_table(result: Result, names: dict[str, str]) -> str:
         [
             f"{s.place}.",
             names.get(s.entrant, s.entrant),
-            *(figure_text(s.figures.get(c.key), c.format, c.words) for c in result.columns),
+            *(figure_text(s.figures.get(c.key), c.format, c.words, None, names) for c in result.columns),
         ]
         for s in result.standings
     ]
@@ -108,7 +117,10 @@ def replay_command(
     def announce(announced: Announced, events: list[Event]) -> None:
         published.append((announced, events))
 
+    markers: dict[int, dict[str, Any]] = {}
+
     def look(n: int, race: Race) -> None:
+        markers[n] = race.ruleset.public_view(race.state).get(PROGRESS_KEY) or {}
         if every_step:
             states.append(_views(race, steps[n - 1] if n else race.opening, n, reveal))
 
@@ -134,19 +146,24 @@ def replay_command(
             summary["private"] = {who: race.ruleset.private_view(race.state, who) for who in race.entrants}
         print(json.dumps(summary, ensure_ascii=False, sort_keys=True))
         return 0
+    names = race_names(race)
     if race.opening:
-        print("— start")
+        print("— " + t("race.counter.start"))
         for event in race.opening:
-            print(f"  {t(event.message)}")
+            print(f"  {named(event.message, None, names)}")
+    shown = ""
     for n, events in enumerate(steps, start=1):
-        print(f"— step {n}")
+        now = counter(markers.get(n - 1), None)  # the round the step played, as its post says
+        if now != shown:
+            print(f"— {now}")
+            shown = now
         for event in events:
-            print(f"  {t(event.message)}")
+            print(f"  {named(event.message, None, names)}")
         for announced, news in published:
             if announced.after_step == n:
-                print(f"— published: {announced.kind}")
+                print("— " + t("cli.published"))
                 for event in news:
-                    print(f"  {t(event.message)}")
+                    print(f"  {named(event.message, None, names)}")
     print(f"\nStandings ({standings_state(race.result())}):")
     print(render_standings(race))
     return 0

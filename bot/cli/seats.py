@@ -5,7 +5,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from bot.bots import bot_name, style
 from bot.cli.inputs import UsageError
+from bot.i18n import t
 from engine.ruleset import Entrant, Ruleset
 
 
@@ -19,7 +21,9 @@ def bot_seats(ruleset: Ruleset[Any], count: int, strategies: list[str], start: i
     seats = []
     for i in range(count):
         strategy = strategies[(start + i) % len(strategies)]
-        seats.append(Entrant(id=f"bot{i + 1}", name=f"Bot {i + 1} ({strategy})", bot=strategy))
+        # A rider's name and how it rides, in the terminal's English ("Fausto, steady bot").
+        name = t("bots.terminal_name", name=bot_name(i + 1), style=style(strategy))
+        seats.append(Entrant(id=f"bot{i + 1}", name=name, bot=strategy))
     return seats
 
 

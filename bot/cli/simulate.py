@@ -94,9 +94,10 @@ def simulate(args: argparse.Namespace) -> int:
             strategy_of = {e.id: e.bot or "human" for e in entrants}
             for e in entrants:
                 seats_by_strategy[strategy_of[e.id]] += 1
+            position = {e.id: str(i + 1) for i, e in enumerate(entrants)}  # seats by number, never by id
             for standing in result.standings:
                 if standing.place == 1:
-                    wins_by_seat[standing.entrant] += 1
+                    wins_by_seat[position.get(standing.entrant, "?")] += 1
                     wins_by_strategy[strategy_of[standing.entrant]] += 1
     except KeyboardInterrupt:
         print(f"gregario simulate: interrupted after {races} of {args.races} races", file=sys.stderr)
@@ -109,7 +110,7 @@ def simulate(args: argparse.Namespace) -> int:
     if unfinished:
         print(f"unfinished races: {unfinished}")
     print("wins by seat:")
-    for seat, count in sorted(wins_by_seat.items()):
+    for seat, count in sorted(wins_by_seat.items(), key=lambda item: int(item[0]) if item[0].isdigit() else 0):
         print(f"  {seat:<10} {count:>6}  {count / races:6.1%}")
     print("wins by strategy (share of races; 95 % interval of a seat's win rate):")
     for strategy, count in wins_by_strategy.most_common():

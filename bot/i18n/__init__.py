@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -140,3 +142,34 @@ def _format(template: str, params: dict[str, Any], fallback: str | None) -> str:
             _log.warning("message template %r does not fit its params %s; using the fallback", template, params)
             return fallback
         raise
+
+
+def named(message: Message, locale: str | None, names: Mapping[str, str]) -> str:
+    """``message`` in ``locale`` with every rider id it holds read as the rider's name (``red-r`` ->
+    "carol's Rouleur"): in its parameters (a name, a list of them, a nested message, a list joined into
+    one text) and in the engine's English text, the fallback. The engine says ids, so its English stays
+    deterministic and its records unchanged; naming is the front end's."""
+    # An id that is a plain word ("you", the terminal's player) could be a word of the sentence: left as is.
+    ids = tuple(sorted((i for i in names if i and not i.isalpha()), key=len, reverse=True))
+    if not ids:
+        return t(message, locale)
+    pattern = _ids_pattern(ids)
+    return t(_renamed(message, pattern, names), locale)
+
+
+@cache
+def _ids_pattern(ids: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w#-])(?:" + "|".join(re.escape(i) for i in ids) + r")(?![\w-])")
+
+
+def _renamed(value: Any, pattern: re.Pattern[str], names: Mapping[str, str]) -> Any:
+    if isinstance(value, str):
+        return pattern.sub(lambda m: names[m.group(0)], value)
+    if isinstance(value, Message):
+        params = {k: _renamed(v, pattern, names) for k, v in value.params.items()}
+        return Message(value.key, params, _renamed(value.text, pattern, names))
+    if _is_message(value):
+        return _renamed(Message(value["key"], dict(value.get("params") or {}), value["text"]), pattern, names)
+    if isinstance(value, list):
+        return [_renamed(v, pattern, names) for v in value]
+    return value

@@ -115,7 +115,7 @@ def result_text(
             locale,
             place=s.place,
             name=named.get(s.entrant, s.entrant),
-            figures=figures_line(s.figures, columns, locale),
+            figures=figures_line(s.figures, columns, locale, named),
         )
         for s in sorted(result.standings, key=lambda s: s.place)
     )

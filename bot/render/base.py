@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from PIL import Image
 
-from engine.ruleset import Event
+from engine.ruleset import PROGRESS_KEY, Event
 
 EventLike = Event | Mapping[str, Any]
 """An engine event, or its JSON form (``{"kind": ..., "data": ...}``) as a race record holds it."""
@@ -36,6 +36,15 @@ def event_lines(events: Iterable[EventLike], locale: str) -> list[str]:
     return [t(e.message, locale) for e in events if isinstance(e, Event)]
 
 
+def round_of(view: Mapping[str, Any]) -> Any:
+    """The round a picture is about: its progress marker's number (the one counter players see; a round
+    post gives the marker of the round it tells), else the view's own round."""
+    marker = view.get(PROGRESS_KEY)
+    if isinstance(marker, Mapping) and marker.get("number") is not None:
+        return marker["number"]
+    return view.get("round", 0)
+
+
 class SystemRenderer(ABC):
     """The pictures of one rule system. Stateless; one instance per system."""
 
@@ -56,6 +65,19 @@ class SystemRenderer(ABC):
         self, view: Mapping[str, Any], events: Sequence[EventLike], locale: str, names: Mapping[str, str]
     ) -> str:
         """The same information as :meth:`board`, as text for screen readers (alt text)."""
+
+    def riders(
+        self, view: Mapping[str, Any], names: Mapping[str, str], locale: str, short: bool = False
+    ) -> dict[str, str]:
+        """Each rider id of the view that is not an entrant's own id, by the name players read ("Anna's
+        Rouleur"; ``short``: within its entrant's own line, "Rouleur"): events, standings and panels name
+        riders with it. None by default (one rider per entrant, who is named by the entrant's name)."""
+        return {}
+
+    def identity(self, view: Mapping[str, Any], entrant: str, locale: str) -> str | None:
+        """Who the entrant is on the picture (their colour and tokens), said first on their own panel;
+        ``None`` where the picture names players by name alone."""
+        return None
 
     def frame_key(self, view: Mapping[str, Any]) -> Hashable:
         """Steps with the same key make one frame of the race's animation (a round by default)."""

@@ -23,8 +23,8 @@ from typing import Any
 
 from PIL import Image
 
-from bot.i18n import t
-from bot.render.base import EventLike, SystemRenderer, event_data
+from bot.i18n import named, t
+from bot.render.base import EventLike, SystemRenderer, event_data, round_of
 from bot.render.layout import MARGIN, Canvas, fit
 from bot.render.palette import FLAMME_ROUGE_TEAMS, GRID, INK, MUTED, RGB, TERRAIN, VERGE, seat_colour
 from bot.render.tokens import swatch, token
@@ -92,10 +92,38 @@ def rider_label(rider: Mapping[str, Any], teams: Mapping[str, int]) -> str:
     return f"{TYPE_LETTER.get(rider['type'], rider['type'][:1])}{teams[rider['team']]}"
 
 
+MARK_KEYS = ("render.fr.legend_move", "render.fr.legend_slipstream", "render.fr.legend_exhaustion")
+"""The step's marks a board may draw, in the legend's order (each listed only when drawn)."""
+
+
 class FlammeRougeRenderer(SystemRenderer):
     ruleset_id = "flamme_rouge"
 
     # --- the board -------------------------------------------------------------------------------
+    def riders(
+        self, view: Mapping[str, Any], names: Mapping[str, str], locale: str, short: bool = False
+    ) -> dict[str, str]:
+        """``black-r`` -> "Anna's Rouleur"; a team's peloton riders by their number ("Peloton's Peloton rider 2")."""
+        found: dict[str, str] = {}
+        for rider in view.get("riders") or []:
+            rid = str(rider.get("id"))
+            owner = names.get(str(rider.get("owner")), str(rider.get("owner")))
+            kind = say(FR_TYPE, rider.get("type"), locale)
+            number = rid.rsplit("-", 1)[-1][1:]
+            if number.isdigit():
+                kind = t("render.fr.numbered", locale, kind=kind, number=number)
+            found[rid] = kind if short else t("render.fr.rider_named", locale, name=owner, kind=kind)
+        return found
+
+    def identity(self, view: Mapping[str, Any], entrant: str, locale: str) -> str | None:
+        """ "You ride black: your tokens are R1 and S1.", as the picture draws them."""
+        mine = [r for r in view.get("riders") or [] if r.get("owner") == entrant]
+        if not mine:
+            return None
+        teams = _teams(view)
+        tokens = ", ".join(rider_label(r, teams) for r in mine)
+        return t("render.fr.identity", locale, colour=say(FR_TEAM, mine[0]["team"], locale), tokens=tokens)
+
     def _draw_track(self, canvas: Canvas, squares: list[tuple[str, int]], view: Mapping[str, Any], shown: int) -> None:
         draw = canvas.draw
         track = view["track"]
@@ -202,7 +230,7 @@ class FlammeRougeRenderer(SystemRenderer):
             )
         else:
             canvas.title(
-                t("render.fr.title", locale, stage=track["name"], round=view.get("round", 0)),
+                t("render.fr.title", locale, stage=track["name"], round=round_of(view)),
                 t("render.fr.subtitle", locale),
             )
         self._draw_track(canvas, squares, view, shown)
@@ -210,12 +238,15 @@ class FlammeRougeRenderer(SystemRenderer):
         colours = {r["id"]: team_colour(r["team"], teams[r["team"]] - 1) for r in riders}
         by_id = {r["id"]: r for r in riders}
         tired: set[str] = set()
+        drawn: set[str] = set()  # the marks this picture holds: its legend names those and no others
         for kind, data in event_data(events):
             rider = by_id.get(str(data.get("rider", "")))
             if kind == "fr.move" and rider is not None and data["to"] > data["from"] > 0:
                 self._trail(canvas, int(data["from"]), int(data["to"]), int(data["lane"]), colours[rider["id"]], False)
+                drawn.add("render.fr.legend_move")
             elif kind == "fr.slipstream" and rider is not None and data["to"] > data["from"] > 0:
                 self._trail(canvas, int(data["from"]), int(data["to"]), int(data["lane"]), colours[rider["id"]], True)
+                drawn.add("render.fr.legend_slipstream")
             elif kind == "fr.exhaustion":
                 tired.update(str(r) for r in data.get("riders", []))
         for r in on_board:
@@ -223,13 +254,14 @@ class FlammeRougeRenderer(SystemRenderer):
             box = (x0 + INSET, y0 + INSET, x1 - INSET, y1 - INSET)
             token(canvas.draw, box, colours[r["id"]], rider_label(r, teams), outline=INK, largest=14)
             if r["id"] in tired:
+                drawn.add("render.fr.legend_exhaustion")
                 canvas.draw.ellipse((x1 - 10, y0 - 3, x1 + 2, y0 + 9), fill=(255, 255, 255), outline=INK)
                 canvas.text((x1 - 4, y0 + 3), "E", 9, bold=True, anchor="mm")
 
         y = BOARD_TOP + rows * ROW_H
         if preview:
             y = self._profile(canvas, squares, y + 4, locale) + 8
-        y = self._terrain_legend(canvas, y, locale, preview)
+        y = self._terrain_legend(canvas, y, locale, [k for k in MARK_KEYS if k in drawn])
         if tokens:
             swatch(canvas.draw, (MARGIN, y + 2), WEATHER, 14, outline=GRID)
             marks = " · ".join(f"{weather_mark(w)} {say(FR_WEATHER, w, locale)}" for w in tokens)
@@ -254,7 +286,7 @@ class FlammeRougeRenderer(SystemRenderer):
             canvas.text((x + 36, yy + 2), f"{colour} · {who}{extra}", 14, width=(WIDTH - 2 * MARGIN) // 2 - 40)
         return canvas.image
 
-    def _terrain_legend(self, canvas: Canvas, y: int, locale: str, preview: bool) -> int:
+    def _terrain_legend(self, canvas: Canvas, y: int, locale: str, marks: list[str]) -> int:
         x = MARGIN
         entries = [("flat", ""), ("ascent", "▲"), ("descent", "▼"), ("supply", "P"), ("cobbles", "C")]
         for name, mark in entries:
@@ -262,8 +294,8 @@ class FlammeRougeRenderer(SystemRenderer):
             label = f"{mark} {say(TERRAIN_WORDS, name, locale)}".strip()
             canvas.text((x + 20, y), label, 13)
             x += 28 + int(canvas.draw.textlength(label, font=_font13()))
-        if not preview:
-            label = t("render.fr.legend_moves", locale)
+        if marks:
+            label = " · ".join(t(key, locale) for key in marks)
             canvas.text((x + 6, y), fit(label, 13, WIDTH - MARGIN - x - 6), 13, fill=MUTED)
         return y + 28
 
@@ -301,7 +333,7 @@ class FlammeRougeRenderer(SystemRenderer):
     ) -> str:
         teams = _teams(view)
         squares = _squares(view)
-        lines = [t("render.fr.title", locale, stage=view["track"]["name"], round=view.get("round", 0))]
+        lines = [t("render.fr.title", locale, stage=view["track"]["name"], round=round_of(view))]
         weather = {int(k): str(v) for k, v in (view["track"].get("weather") or {}).items()}
         if weather:
             runs: list[list[Any]] = []  # [token, first square, last square]
@@ -332,16 +364,20 @@ class FlammeRougeRenderer(SystemRenderer):
                 )
             kind = f"{say(FR_TEAM, r['team'], locale)} {say(FR_TYPE, r['type'], locale)}"
             lines.append(f"{label} {kind} ({who}): {where}")
+        # Riders by their tokens, as the picture shows them ("R4"), never by their ids.
+        tokens = {str(r["id"]): rider_label(r, teams) for r in riders}
         for event in events:
-            if isinstance(event, Event):  # the engine's own words, translated
-                lines.append(t(event.message, locale))
+            if isinstance(event, Event):  # the engine's own words, translated, riders by their tokens
+                lines.append(named(event.message, locale, tokens))
                 continue
             [(kind, data)] = event_data([event])
+            rider = tokens.get(str(data.get("rider")), str(data.get("rider")))
             if kind in ("fr.move", "fr.slipstream"):
                 key = "render.fr.moved" if kind == "fr.move" else "render.fr.slipstreamed"
-                lines.append(t(key, locale, rider=data["rider"], start=data["from"], end=data["to"]))
+                lines.append(t(key, locale, rider=rider, start=data["from"], end=data["to"]))
             elif kind == "fr.exhaustion":
-                lines.append(t("render.fr.exhausted", locale, riders=", ".join(map(str, data.get("riders", [])))))
+                tired = ", ".join(tokens.get(str(r), str(r)) for r in data.get("riders", []))
+                lines.append(t("render.fr.exhausted", locale, riders=tired))
         return "\n".join(lines)
 
 

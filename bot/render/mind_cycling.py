@@ -24,7 +24,7 @@ from typing import Any
 from PIL import Image
 
 from bot.i18n import t
-from bot.render.base import EventLike, SystemRenderer, event_data, event_lines
+from bot.render.base import EventLike, SystemRenderer, event_data, event_lines, round_of
 from bot.render.layout import MARGIN, Canvas
 from bot.render.palette import GRID, INK, MUTED, OKABE_ITO, PAPER, RGB, TERRAIN
 from bot.render.tokens import swatch, token
@@ -94,6 +94,18 @@ def section_of(row: int, course: Mapping[str, Any]) -> str:
 class MindCyclingRenderer(SystemRenderer):
     ruleset_id = "mind_cycling"
 
+    def riders(
+        self, view: Mapping[str, Any], names: Mapping[str, str], locale: str, short: bool = False
+    ) -> dict[str, str]:
+        """``u123#1`` -> "Anna #1", as the rules' own texts name a cyclist (``short``: "#1 sprinter")."""
+        found = {}
+        for c in view.get("cyclists") or []:
+            owner = names.get(str(c.get("entrant")), str(c.get("entrant")))
+            role = say(MIND_ROLE, c.get("role"), locale)
+            key = "render.mc.cyclist_short" if short else "render.mc.cyclist_named"
+            found[str(c.get("id"))] = t(key, locale, name=owner, number=c.get("number"), role=role)
+        return found
+
     def board(
         self, view: Mapping[str, Any], events: Sequence[EventLike], locale: str, names: Mapping[str, str]
     ) -> Image.Image:
@@ -122,7 +134,7 @@ class MindCyclingRenderer(SystemRenderer):
         canvas = Canvas.new(WIDTH, height)
         draw = canvas.draw
         if title is None:
-            canvas.title(t("render.mc.title", locale, round=view.get("round", 0)), t("render.mc.subtitle", locale))
+            canvas.title(t("render.mc.title", locale, round=round_of(view)), t("render.mc.subtitle", locale))
         else:
             canvas.title(title, t("render.mc.preview_subtitle", locale, rows=last, lanes=lanes))
         rocks = {(int(r), int(lane)) for r, lane in course.get("rocks") or []}
@@ -275,7 +287,7 @@ class MindCyclingRenderer(SystemRenderer):
     ) -> str:
         course = view["course"]
         numbers = _numbers(view)
-        lines = [t("render.mc.title", locale, round=view.get("round", 0))]
+        lines = [t("render.mc.title", locale, round=round_of(view))]
         length = int(course["strip_length"])
         sections = ", ".join(
             f"{i * length + 1}-{(i + 1) * length} {say(TERRAIN_WORDS, k, locale)}"

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
+from typing import Any
 
 from bot.render.base import SystemRenderer
 from engine.registry import RULESET_IDS, UnknownRuleset
@@ -19,3 +21,23 @@ def renderer(ruleset_id: str) -> SystemRenderer:
     if ruleset_id not in _cache:
         _cache[ruleset_id] = importlib.import_module(RENDERER_MODULES[ruleset_id]).RENDERER
     return _cache[ruleset_id]
+
+
+def rider_names(
+    ruleset_id: str, view: Mapping[str, Any] | None, names: Mapping[str, str], locale: str, short: bool = False
+) -> dict[str, str]:
+    """Every name players read for the race's entrants and riders: ``names`` (entrant id -> name) and each
+    rider id of the public ``view`` by its player and kind ("Anna's Rouleur"; ``short``, inside its
+    entrant's own line of the standings: "Rouleur"), so no text says ``red-r``."""
+    found = dict(names)
+    if view:
+        found.update(renderer(ruleset_id).riders(view, names, locale, short))
+    return found
+
+
+def identity(view: Mapping[str, Any] | None, entrant: str, locale: str) -> str | None:
+    """Who ``entrant`` is on the race's picture (colour, tokens), from a view that names its rule system."""
+    ruleset_id = (view or {}).get("ruleset")
+    if not isinstance(ruleset_id, str) or ruleset_id not in RENDERER_MODULES:
+        return None
+    return renderer(ruleset_id).identity(view or {}, entrant, locale)

@@ -79,6 +79,13 @@ def _place(rider: Mapping[str, Any]) -> str:
 class TabellaRenderer(SystemRenderer):
     ruleset_id = "tabella"
 
+    def identity(self, view: Mapping[str, Any], entrant: str, locale: str) -> str | None:
+        """ "Your token is 3.": the rider's number on the picture, its place in the roster."""
+        for number, rider in enumerate(view.get("riders") or [], start=1):
+            if rider.get("id") == entrant:
+                return t("render.tb.identity", locale, number=number)
+        return None
+
     def board(
         self, view: Mapping[str, Any], events: Sequence[EventLike], locale: str, names: Mapping[str, str]
     ) -> Image.Image:

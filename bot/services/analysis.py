@@ -55,6 +55,10 @@ class Analysis:
     """The standings' numeric figures, averaged per rider line (the system's own terms)."""
     events: dict[str, float] = field(default_factory=dict)
     """The most frequent event kinds, per race."""
+    columns: list[dict[str, Any]] = field(default_factory=list)
+    """The result's columns (JSON), so the figures are shown under their headings, never their keys."""
+    examples: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """One message (JSON) of each frequent event kind, so the kind is shown by what it says."""
 
 
 def _seats(strategies: tuple[str, ...], count: int, start: int) -> list[Entrant]:
@@ -79,6 +83,10 @@ class RaceTally:
     """The tenth of the race (0-9) at whose end the winner took the lead for good."""
     figures: list[tuple[str, float]] = field(default_factory=list)
     """Every numeric figure of every standing, in the result's order."""
+    examples: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """One event of each kind the race told (its message as JSON), the first of its kind."""
+    columns: list[dict[str, Any]] = field(default_factory=list)
+    """The result's columns (JSON), for headings."""
 
 
 def _count(ruleset_id: str, stage: Mapping[str, Any] | str | None, options: Mapping[str, Any] | None) -> int:
@@ -110,19 +118,23 @@ def race_tallies(
         # A rollout: the race the full driver would play on this seed, without its record.
         race = Rollout.start(ruleset_id, seats, seed + n, stage=ground, options=dict(options or {}))
         kinds: Counter[str] = Counter()
+        examples: dict[str, dict[str, Any]] = {}
         leaders: list[str | None] = []
         while not race.finished and len(leaders) < STEP_LIMIT:
             for event in race.step(events=True):
                 kinds[event.kind] += 1
+                if event.kind not in examples:
+                    examples[event.kind] = event.message.model_dump(mode="json")
             leaders.append(rules.leader(race.state))  # what result() says, without building it
         for event in race.publish():
             kinds[event.kind] += 1
-        tally = RaceTally(seats=[e.bot or "" for e in seats], kinds=dict(kinds))
+        tally = RaceTally(seats=[e.bot or "" for e in seats], kinds=dict(kinds), examples=examples)
         out.append(tally)
         result = race.result()
         if not result.finished or not result.standings:
             continue
         tally.finished = True
+        tally.columns = [c.model_dump(mode="json") for c in result.columns]
         tally.steps = len(leaders)
         strategy_of = {e.id: e.bot or "" for e in seats}
         position_of = {e.id: i + 1 for i, e in enumerate(seats)}
@@ -153,11 +165,15 @@ def summarise(ruleset_id: str, races: int, seed: int, count: int, tallies: list[
     figure_sums: dict[str, float] = defaultdict(float)
     figure_counts: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
+    examples: dict[str, dict[str, Any]] = {}
     for tally in tallies:
         kinds.update(tally.kinds)
+        for kind, example in tally.examples.items():
+            examples.setdefault(kind, example)  # the first race that told the kind
         if not tally.finished:
             continue
         found.finished += 1
+        found.columns = found.columns or tally.columns
         steps_total += tally.steps
         seats_strategy.update(tally.seats)
         for strategy, seat in tally.winners:
@@ -174,6 +190,7 @@ def summarise(ruleset_id: str, races: int, seed: int, count: int, tallies: list[
     found.wins_by_seat = {p: round(wins_seat[p] / done, 4) for p in range(1, count + 1)}
     found.figures = {k: round(figure_sums[k] / figure_counts[k], 3) for k in sorted(figure_sums)}
     found.events = {k: round(c / races, 2) for k, c in kinds.most_common(6)}
+    found.examples = {k: examples[k] for k in found.events if k in examples}
     return found
 
 
@@ -192,14 +209,23 @@ def analyse(
 HEADINGS = ("Win rate by starting position", "Win rate by strategy", "Races decided, by tenth of the race")
 
 
-def chart_png(analysis: Analysis, title: str, headings: tuple[str, str, str] = HEADINGS) -> bytes:
-    """A simple bar chart: win rate by starting position and by strategy, and when races are decided
-    (``headings`` in the reader's language)."""
+def chart_png(
+    analysis: Analysis,
+    title: str,
+    headings: tuple[str, str, str] = HEADINGS,
+    strategies: dict[str, str] | None = None,
+) -> bytes:
+    """A simple bar chart: win rate by starting position and by strategy (each by the word players read,
+    ``strategies``), and when races are decided (``headings`` in the reader's language). Drawn in DejaVu
+    Sans, whose glyphs cover the systems' names (Pillow's own font has no ``ś``)."""
     from PIL import Image, ImageDraw
 
+    from bot.render.fonts import font
+
+    named = strategies or {}
     groups: list[tuple[str, list[tuple[str, float]]]] = [
         (headings[0], [(f"{p}", v) for p, v in analysis.wins_by_seat.items()]),
-        (headings[1], list(analysis.wins_by_strategy.items())),
+        (headings[1], [(named.get(s, s), v) for s, v in analysis.wins_by_strategy.items()]),
         (
             headings[2],
             [(f"{10 * k}-{10 * k + 10}%", v / max(analysis.finished, 1)) for k, v in analysis.decided_at.items()],
@@ -209,16 +235,16 @@ def chart_png(analysis: Analysis, title: str, headings: tuple[str, str, str] = H
     height = 50 + sum(34 + len(rows) * (bar + gap) for _, rows in groups)
     image = Image.new("RGB", (width, height), "white")
     draw = ImageDraw.Draw(image)
-    draw.text((16, 14), title, fill="black")
+    draw.text((16, 14), title, fill="black", font=font(16, bold=True))
     y = 44
     for heading, rows in groups:
-        draw.text((16, y), heading, fill="black")
+        draw.text((16, y), heading, fill="black", font=font(14, bold=True))
         y += 24
         for label, value in rows:
-            draw.text((16, y + 5), label[:22], fill="black")
+            draw.text((16, y + 4), label[:22], fill="black", font=font(13))
             length = int(max(0.0, min(1.0, value)) * (width - 260))
             draw.rectangle((190, y, 190 + max(length, 1), y + bar), fill=(52, 120, 200))
-            draw.text((198 + length, y + 5), f"{value:.0%}", fill="black")
+            draw.text((198 + length, y + 4), f"{value:.0%}", fill="black", font=font(13))
             y += bar + gap
         y += 10
     out = io.BytesIO()

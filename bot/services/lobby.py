@@ -14,6 +14,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
+from bot.bots import bot_name
 from bot.services import journal, owed, resolution, server_settings, stepping, variants
 from bot.services.context import Context
 from bot.services.outcomes import Happening, MemberRef, RaceCancelled, RaceStarted, RaceView, Refusal, closed
@@ -185,12 +186,12 @@ async def add_bot(
 
 
 def _bot_seat(race_id: int, position: int, number: int, strategy: str) -> Seat:
-    """The seat of bot number ``number`` (``bot<n>``), named after its strategy."""
+    """The seat of bot number ``number`` (``bot<n>``), named by :func:`bot.bots.bot_name`."""
     return Seat(
         race_id=race_id,
         position=position,
         entrant=f"bot{number}",
-        name=f"Bot {number} ({strategy})",
+        name=bot_name(number),
         bot=strategy,
     )
 

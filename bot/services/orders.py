@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import text, update
+from sqlalchemy import delete, text, update
 from sqlmodel import col
 
 from bot.services import resolution, stepping
@@ -25,11 +25,21 @@ MAX_ATTEMPTS = 20
 
 
 async def submit_order(
-    ctx: Context, race_id: int, user_id: int, order: dict[str, Any] | str, *, step: int | None = None
+    ctx: Context,
+    race_id: int,
+    user_id: int,
+    order: dict[str, Any] | str,
+    *,
+    step: int | None = None,
+    draft: bool = False,
+    replace: bool = False,
 ) -> OrderReceipt:
     """Record ``user_id``'s order (or its change) for the race's current step.
 
     ``step`` is the step the player's panel showed; an order for another step is refused as stale.
+    ``draft``: a panel's order being built, stored but not counted (the step never resolves on it) until
+    it is sent. ``replace``: ``order`` is the whole order, not merged with what was stored (a panel's
+    Back or a changed part); an empty one removes what was stored.
     Raises :class:`Refusal` (keys ``race.not_found``, ``order.not_seated``, ``race.not_started``/``race.already_*``,
     ``order.stale``, ``order.not_awaited``, or the engine's own key for an illegal order)."""
     for _attempt in range(MAX_ATTEMPTS):
@@ -55,13 +65,17 @@ async def submit_order(
             previous = (await step_orders(session, race_id, current)).get(seat.entrant)
         assert race.state is not None
         try:
-            checked = stepping.check(
-                loaded.spec, race.state, seat.entrant, order, dict(previous.body) if previous is not None else None
-            )
+            merged_with = None if replace or previous is None else dict(previous.body)
+            if replace and order == {}:
+                checked = stepping.Checked({}, False)
+            else:
+                checked = stepping.check(loaded.spec, race.state, seat.entrant, order, merged_with)
         except stepping.NotAwaited:
             raise Refusal.of("order.not_awaited") from None
         except OrderError as exc:
             raise Refusal(exc.message) from None
+        if draft:
+            checked = stepping.Checked(checked.order, False)
         now = ctx.clock.now()
         async with ctx.db.sessions() as session, session.begin():
             bumped = await session.execute(
@@ -76,7 +90,10 @@ async def submit_order(
             )
             if bumped.rowcount != 1:  # type: ignore[attr-defined]
                 continue  # another order or the resolution came first: read again
-            if previous is None:
+            if not checked.order and replace:
+                if previous is not None:
+                    await session.execute(delete(OrderRow).where(col(OrderRow.id) == previous.id))
+            elif previous is None:
                 session.add(
                     OrderRow(
                         race_id=race_id,
@@ -123,11 +140,14 @@ def without_last(order: dict[str, Any]) -> dict[str, Any]:
     return trimmed
 
 
-async def panel(ctx: Context, race_id: int, user_id: int, *, change: bool = False) -> PanelView:
+async def panel(
+    ctx: Context, race_id: int, user_id: int, *, change: bool = False, asking: dict[str, Any] | None = None
+) -> PanelView:
     """``user_id``'s private panel: what they must decide now (given what they sent) and what they see.
 
-    ``change``: the player pressed Change: their last decided value is asked again (what the rules
-    let them change until the step resolves; earlier parts stay, a later Change reaches further)."""
+    ``change``: their last decided value is asked again (earlier parts stay). ``asking``: the decision
+    as it is asked given these parts instead (a panel re-asking the whole order, or one part of it);
+    the panel's ``order`` stays what was stored."""
     async with ctx.db.sessions() as session:
         loaded = await load(session, race_id)
         seat = loaded.seat_of(user_id)
@@ -140,7 +160,11 @@ async def panel(ctx: Context, race_id: int, user_id: int, *, change: bool = Fals
             raise Refusal.of("race.you_left", race=race_id)
         sent = (await step_orders(session, race_id, race.step)).get(seat.entrant)
     partial = dict(sent.body) if sent is not None else None
+    counted = sent is not None and sent.complete
+    if asking is not None:
+        got = stepping.panel(loaded.spec, race.state, seat.entrant, asking or None)
+        return PanelView(race_id, race.step, seat.entrant, got.decision, got.view, partial, counted)
     if change and partial:
         partial = without_last(partial)
     got = stepping.panel(loaded.spec, race.state, seat.entrant, partial)
-    return PanelView(race_id, race.step, seat.entrant, got.decision, got.view, partial)
+    return PanelView(race_id, race.step, seat.entrant, got.decision, got.view, partial, counted)

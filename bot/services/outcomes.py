@@ -111,6 +111,9 @@ class PanelView:
     view: dict[str, Any]
     order: dict[str, Any] | None
     """What the player has sent in this step so far."""
+    sent: bool = False
+    """Whether ``order`` counts for the step (the player pressed Send or typed it); a draft built on the
+    panel does not until then."""
 
 
 @dataclass(frozen=True)

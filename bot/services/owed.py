@@ -29,7 +29,7 @@ from bot.store.ledger import Post
 from bot.store.outbox import NewOwed, Owed, OwedKind
 from bot.store.tables import OrderRow, StepEvents
 from engine.record import RaceRecord
-from engine.ruleset import Result
+from engine.ruleset import PROGRESS_KEY, Result
 
 # --- writing: in the transaction of the change ---------------------------------------------------------
 
@@ -154,6 +154,9 @@ class Told:
     progress: dict[str, Any] | None
     last: bool
     """The race's last step (its lap's message is closed)."""
+    before: dict[str, Any]
+    """The progress marker while the step was open: the one counter (round, stage, lap) its headline and
+    picture show, as its panels did (:func:`progress_before`)."""
 
 
 @dataclass(frozen=True)
@@ -176,6 +179,8 @@ class Closing:
     entrant: str
     played: Played | None
     asked: dict[str, Any] | None
+    before: dict[str, Any]
+    """The progress marker while the step was open (the counter of the panel's title)."""
 
 
 def _deadline(value: Any) -> datetime | None:
@@ -218,6 +223,24 @@ async def board_after(ctx: Context, race_id: int, step: int) -> dict[str, Any] |
     return await ctx.workers.run(stepping.public_after, record, step)
 
 
+async def progress_before(ctx: Context, race_id: int, step: int) -> dict[str, Any]:
+    """The progress marker players saw while ``step`` was open (empty: the start): the one counter a panel,
+    a post and its picture show, never the step. It is the marker the step before was told with (its
+    row's payload, written as ``step`` opened); for a race begun before the outbox, the record replayed."""
+    if step <= 0:
+        return {}
+    async with ctx.db.sessions() as session:
+        payload = await store.told_payload(session, race_id, step - 1)
+    if payload is not None and "progress" in payload:
+        return dict(payload.get("progress") or {})
+    record = await records.race_record(ctx, race_id)
+    if len(record.steps) < step - 1:
+        return {}
+    board = await ctx.workers.run(stepping.public_after, record, step - 1)
+    marker = board.get(PROGRESS_KEY)
+    return dict(marker) if isinstance(marker, dict) else {}
+
+
 async def told(ctx: Context, owed: Owed) -> Told:
     """What a step post or lap turn row shows."""
     race = await view(ctx, owed.race_id)
@@ -231,6 +254,7 @@ async def told(ctx: Context, owed: Owed) -> Told:
         deadline=_deadline(payload.get("deadline")),
         progress=dict(progress) if isinstance(progress, dict) else None,
         last=bool(payload.get("last")),
+        before=await progress_before(ctx, owed.race_id, owed.step),
     )
 
 
@@ -262,9 +286,12 @@ async def closing(ctx: Context, race_id: int, step: int, member: int) -> Closing
         played = (await _played(session, race_id, step)).get(seat.entrant)
     asked = None
     if played is None or played.auto:
+        # What they were offered, and the order the rules played for them told in its labels.
         record = await records.race_record(ctx, race_id)
-        asked = (await ctx.workers.run(stepping.decisions_before, record, step, [seat.entrant])).get(seat.entrant)
-    return Closing(member, seat.entrant, played, asked)
+        sent = {seat.entrant: played.body if played is not None else {}}
+        found = await ctx.workers.run(stepping.decisions_before, record, step, [seat.entrant], sent)
+        asked = found.get(seat.entrant)
+    return Closing(member, seat.entrant, played, asked, await progress_before(ctx, race_id, step))
 
 
 def reminder_deadline(owed: Owed) -> datetime | None:

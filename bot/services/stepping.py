@@ -20,7 +20,7 @@ from engine.messages import Message, OrderError
 from engine.race import Race, replay
 from engine.record import RaceRecord, RecordError
 from engine.registry import RULESET_IDS, get_ruleset
-from engine.ruleset import ORDER_META_KEYS, PROGRESS_KEY, Entrant, Order
+from engine.ruleset import ORDER_META_KEYS, PROGRESS_KEY, Entrant, Order, set_path
 
 
 @dataclass(frozen=True)
@@ -257,12 +257,55 @@ class Panel:
 
 
 def panel(spec: Spec, state: dict[str, Any], entrant: str, partial: Order | None) -> Panel:
-    """An entrant's private panel: their pending decision and their private view."""
+    """An entrant's private panel: their pending decision and their private view. The decision also
+    carries ``asked``: the field that asked each value ``partial`` holds (:func:`asked_fields`), so the
+    panel confirms the order in the decision's own labels."""
     race = _race(spec, state)
     decisions = race.awaited({entrant: partial} if partial else None)
     mine = next((d for d in decisions if d.entrant == entrant), None)
     view = race.ruleset.private_view(race.state, entrant)
-    return Panel(mine.model_dump(mode="json") if mine is not None else None, view)
+    if mine is None:
+        return Panel(None, view)
+    asked = mine.model_dump(mode="json")
+    asked["asked"] = asked_fields(race, entrant, partial or {})
+    return Panel(asked, view)
+
+
+def _leaves(order: Order, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], Any]:
+    found: dict[tuple[str, ...], Any] = {}
+    for key, value in order.items():
+        if isinstance(value, dict):
+            found.update(_leaves(value, (*prefix, str(key))))
+        else:
+            found[(*prefix, str(key))] = value
+    return found
+
+
+def asked_fields(race: Race, entrant: str, order: Order) -> list[dict[str, Any]]:
+    """The fields of the entrant's decision that asked each value of ``order``, in the order they were
+    asked: the decision is asked again with the order's values set one field at a time (a later field
+    appears once the earlier one is set, as on the panel). Each is the field's JSON with the ``value``
+    the order holds; a value no field asks (bookkeeping) is left out."""
+    leaves = _leaves({k: v for k, v in order.items() if k not in ORDER_META_KEYS})
+    found: list[dict[str, Any]] = []
+    done: set[tuple[str, ...]] = set()
+    partial: Order = {}
+    for _ in range(len(leaves) + 1):
+        try:
+            decisions = race.awaited({entrant: partial} if partial else None)
+        except (OrderError, ValueError, KeyError, TypeError):
+            break
+        mine = next((d for d in decisions if d.entrant == entrant), None)
+        fresh = [f for f in (mine.fields if mine is not None else []) if tuple(f.path) in leaves]
+        fresh = [f for f in fresh if tuple(f.path) not in done]
+        if not fresh:
+            break
+        for f in fresh:
+            done.add(tuple(f.path))
+            value = leaves[tuple(f.path)]
+            found.append({**f.model_dump(mode="json"), "value": value})
+            partial = set_path(partial, f.path, value)
+    return found
 
 
 def resolve(
@@ -333,10 +376,18 @@ def _replayed_to(record: RaceRecord, steps: int, on_state: Any = None) -> Race:
     return replay(record.model_copy(update={"steps": record.steps[:steps], "announcements": None}), on_state=on_state)
 
 
-def decisions_before(record: RaceRecord, step: int, entrants: list[str]) -> dict[str, dict[str, Any] | None]:
+def decisions_before(
+    record: RaceRecord, step: int, entrants: list[str], played: dict[str, Order] | None = None
+) -> dict[str, dict[str, Any] | None]:
     """What each of ``entrants`` was asked when ``step`` opened (None: nothing), the record replayed to the
-    step before: a panel closed once its step resolved shows its components again, disabled."""
-    asked = {d.entrant: d.model_dump(mode="json") for d in _replayed_to(record, step - 1).awaited()}
+    step before: a panel closed once its step resolved shows its components again, disabled. With
+    ``played`` (the orders the step played), each decision carries ``asked`` (:func:`asked_fields`), so
+    the closed panel tells the order in the decision's own labels."""
+    race = _replayed_to(record, step - 1)
+    asked = {d.entrant: d.model_dump(mode="json") for d in race.awaited()}
+    for entrant, order in (played or {}).items():
+        if asked.get(entrant) is not None:
+            asked[entrant]["asked"] = asked_fields(race, entrant, order)
     return {e: asked.get(e) for e in entrants}
 
 

@@ -268,3 +268,25 @@ async def rows_of(session: AsyncSession, race_id: int | None = None, *, pending:
         query = query.where(col(OutboxRow.done_at).is_(None))
     rows = (await session.execute(query)).scalars()
     return [Record(_owed(r), r.done_at, r.delivered, r.outcome, r.channel_id, r.message_id, r.claimed_by) for r in rows]
+
+
+TOLD_KINDS = (OwedKind.STEP_POST, OwedKind.LAP_TURN)
+"""The rows that tell a resolved step (their payload holds the step's own progress marker)."""
+
+
+async def told_payload(session: AsyncSession, race_id: int, step: int) -> dict[str, Any] | None:
+    """The payload of the row that told ``step`` of a race (None: no such row, e.g. a race begun before
+    the outbox)."""
+    row = (
+        await session.execute(
+            select(OutboxRow)
+            .where(
+                col(OutboxRow.race_id) == race_id,
+                col(OutboxRow.step) == step,
+                col(OutboxRow.kind).in_([k.value for k in TOLD_KINDS]),
+            )
+            .order_by(col(OutboxRow.id))
+            .limit(1)
+        )
+    ).scalar_one_or_none()
+    return dict(row.payload or {}) if row is not None else None

@@ -13,7 +13,7 @@ from typing import Any
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of
-from engine.flamme_rouge.grid import free_start_positions
+from engine.flamme_rouge.grid import free_start_positions, square_of
 from engine.flamme_rouge.orders import choosing_letters, every_choosing_team, free_riders
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, TYPE_NAMES, RaceState
 from engine.flamme_rouge.texts import (
@@ -174,7 +174,7 @@ def place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
             _field(
                 ["place", "square"],
                 cached_msg("fr.field.square", "Start square"),
-                [_choice(p, start_square_label(p)) for p in positions],
+                [_choice(p, start_square_label(p, square_of(state, p))) for p in positions],
             )
         )
         prompt = rider_msg("fr.prompt.place_square", "Choose the {rider}'s start square", rider)

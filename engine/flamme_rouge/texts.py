@@ -129,9 +129,11 @@ def rider_label(rider_id: str) -> Message:
     return message_of("fr.label.team_rider", params, f"{colour} {TYPE_NAMES[letter]}")
 
 
-def start_square_label(square: int) -> Message:
-    """A start position as a button shows it: ``P3`` (P1 is just behind the line)."""
-    return message_of("fr.label.start_square", {"square": square}, f"P{square}")
+def start_square_label(position: int, square: int) -> Message:
+    """A start position as a button shows it: by its square on the board (``square 3``), the one numbering
+    players read in the posts, the picture and the terminal; the order keeps the grid position (P1 is just
+    behind the line), a parameter here for a translator who wants both."""
+    return message_of("fr.label.start_square", {"square": square, "position": position}, f"square {square}")
 
 
 # --- presets --------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from engine.messages import Message
 from engine.mind_cycling import bots, decisions, orders, resolution, scoring, start, views
 from engine.mind_cycling.models import DEFAULT, Options, Setup, Stage, load_presets, stage_from
 from engine.mind_cycling.state import RaceState
-from engine.mind_cycling.texts import DEFAULT_LABEL, SUMMARY, message_keys, preset_summary
+from engine.mind_cycling.texts import DEFAULT_LABEL, SUMMARY, message_keys, preset_summary, preset_title
 from engine.ruleset import (
     Decision,
     Entrant,
@@ -49,7 +49,12 @@ class MindCyclingRuleset(Ruleset[RaceState]):
     def presets(self) -> list[Preset]:
         """The courses of ``data/presets.json``; the default course (``classic``) is labelled ``default``."""
         return [
-            Preset(name=name, summary=preset_summary(name, p.summary), label=DEFAULT_LABEL if name == DEFAULT else None)
+            Preset(
+                name=name,
+                summary=preset_summary(name, p.summary),
+                label=DEFAULT_LABEL if name == DEFAULT else None,
+                title=preset_title(name),
+            )
             for name, p in load_presets().items()
         ]
 

@@ -155,6 +155,21 @@ def preset_summary(name: str, text: str) -> Message:
     return message_of(preset_key(name), {}, text)
 
 
+PRESET_TITLES = {
+    "classic": ("mc.preset_title.classic", "Classic course"),
+    "short": ("mc.preset_title.short", "Short course"),
+    "sprinters": ("mc.preset_title.sprinters", "Sprinters' day"),
+    "alps": ("mc.preset_title.alps", "Alps"),
+}
+"""The presets' names as players read them (a preset without one is shown by its name)."""
+
+
+def preset_title(name: str) -> Message | None:
+    """Preset ``name`` as players read it ("Short course")."""
+    found = PRESET_TITLES.get(name)
+    return message_of(found[0], {}, found[1]) if found else None
+
+
 def preset_key(name: str) -> str:
     """The message key of preset ``name``'s summary."""
     return "mc.preset." + name
@@ -244,4 +259,5 @@ CATALOGUE_TEXTS = frozenset(
 def message_keys() -> frozenset[str]:
     """Every message key Mind Cycling may emit: the lists above and each preset's summary."""
     presets = {preset_key(name) for name in load_presets()}
-    return EVENT_KINDS | EVENT_WORDS | REFUSALS | DECISION_TEXTS | RESULT_TEXTS | CATALOGUE_TEXTS | presets
+    titles = {key for key, _ in PRESET_TITLES.values()}
+    return EVENT_KINDS | EVENT_WORDS | REFUSALS | DECISION_TEXTS | RESULT_TEXTS | CATALOGUE_TEXTS | presets | titles

@@ -8,14 +8,22 @@ player would decide it (start, each move's effort and direction, the sprint, the
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from engine.messages import Message, OrderError, cached_msg, msg
+from engine.messages import Message, OrderError, cached_msg, msg, phrases
 from engine.ruleset import Choice, Decision, InputField, Order
 from engine.tabella.orders import awaited_ids, context, is_whole, special_parts_missing, validate
 from engine.tabella.state import ROUNDS, RaceState
 from engine.tabella.syntax import example_text, format_order
 from engine.tabella.table import ROW_NAMES
-from engine.tabella.vocabulary import ALLOWED_ROUNDS, SPECIAL_NAMES, START_TITLES, OrderContext, special_name
+from engine.tabella.vocabulary import (
+    ALLOWED_ROUNDS,
+    SPECIAL_NAMES,
+    START_TITLES,
+    OrderContext,
+    part_name,
+    special_name,
+)
 
 START_LABELS = {
     "A": ("td.choice.start_a", "A Aggressiva"),
@@ -84,7 +92,7 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
         )
     ]
     fields += next_fields(state, ctx, order)
-    missing = [ROUNDS[n] for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
+    missing = [part_name(ROUNDS[n]) for n in ctx.rounds if ROUNDS[n] not in order or not is_whole(order[ROUNDS[n]])]
     if live and complete:
         prompt = msg(
             "td.prompt.round_ready",
@@ -104,7 +112,7 @@ def decision_for(state: RaceState, rid: str, order: Order, complete: bool, ctx: 
             "td.prompt.plan",
             "Send your whole race plan: start, five route moves, three sprint moves and any specials "
             "(still missing: {missing})",
-            missing=", ".join(missing),
+            missing=phrases(missing),
         )
     info = [
         msg("td.info.course", "{row} (row {number}): {pairs}", row=row, number=number, pairs=pairs)
@@ -213,6 +221,9 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             path=["specials"],
             label=msg("td.field.specials", "Specials (like V@m3 bibitone, G@m2 @Luca down)"),
             kind="text",
+            # The specials the order holds, named, so a front end reads them back as words (a text field
+            # offers no buttons: these label the values it holds).
+            choices=[Choice(value=e, label=special_entry_label(e, ctx)) for e in order.get("specials") or []],
             required=False,
         )
     ]
@@ -231,6 +242,29 @@ def next_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[Input
             ),
         )
     return extras
+
+
+def special_entry_label(entry: Mapping[str, Any], ctx: OrderContext) -> Message:
+    """A special of the order in words: "Vigorilla with m3", "Gomitata with start on Luca, up (towards A)"."""
+    name = special_name(str(entry.get("code")))
+    when = round_choice(str(entry.get("round"))).label
+    target = entry.get("target")
+    if target is None:
+        return msg("td.choice.special_entry", "{name} with {round}", name=name, round=when)
+    who = ctx.names.get(str(target), str(target))
+    push = entry.get("dir")
+    if push not in PUSH_LABELS:
+        return msg(
+            "td.choice.special_entry_target", "{name} with {round} on {target}", name=name, round=when, target=who
+        )
+    return msg(
+        "td.choice.special_entry_push",
+        "{name} with {round} on {target}, {push}",
+        name=name,
+        round=when,
+        target=who,
+        push=_label(PUSH_LABELS[push]),
+    )
 
 
 def special_fields(state: RaceState, ctx: OrderContext, order: Order) -> list[InputField]:

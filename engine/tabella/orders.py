@@ -359,7 +359,8 @@ def normalise(raw: Order, ctx: OrderContext) -> tuple[Order, bool]:
         out["specials"] = sorted(
             checked, key=lambda e: (ROUNDS.index(e["round"]), list(SPECIAL_NAMES).index(e["code"]))
         )
-    complete = all(ROUNDS[n] in out and is_whole(out[ROUNDS[n]]) for n in ctx.rounds)
+    # A special given part by part and not yet whole (§8.1) holds the order back: it is sent whole or not at all.
+    complete = all(ROUNDS[n] in out and is_whole(out[ROUNDS[n]]) for n in ctx.rounds) and "special" not in out
     return out, complete
 
 
@@ -483,6 +484,7 @@ def auto_order(state: RaceState, entrant: str, partial: Order | None = None, str
             kept, _ = normalise(dict(partial), ctx)
         except OrderError:
             kept = {}
+        kept.pop("special", None)  # a special left half given is not played (only whole ones are, §8.1)
     if strategy is None:
         base = automatic_order(ctx)  # §4.1: Cavaliera, 1R, 0, no specials
     elif strategy in bots.STRATEGIES:

@@ -37,6 +37,7 @@ class PresetEntry(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     summary: PresetText
+    title: PresetText | None = None
     label: Literal["default"] | None = None
     stage: Stage
 
@@ -55,7 +56,15 @@ def label_of(entry: PresetEntry) -> Message | None:
 
 
 def preset_list() -> list[Preset]:
-    return [Preset(name=name, summary=e.summary.message(), label=label_of(e)) for name, e in PRESETS.items()]
+    return [
+        Preset(
+            name=name,
+            summary=e.summary.message(),
+            label=label_of(e),
+            title=e.title.message() if e.title is not None else None,
+        )
+        for name, e in PRESETS.items()
+    ]
 
 
 def find(name: str) -> PresetEntry | None:

@@ -11,7 +11,7 @@ from engine.wyscig import texts
 from engine.wyscig.orders import partial_of
 from engine.wyscig.pace import Verdict, hint, judge
 from engine.wyscig.state import Player, RaceState
-from engine.wyscig.texts import card_label
+from engine.wyscig.texts import card_label, descents_label
 from engine.wyscig.views import lap_line
 
 
@@ -52,7 +52,9 @@ def awaited(state: RaceState, partial: Mapping[str, Order] | None = None) -> lis
             InputField(
                 path=["descents"],
                 label=msg("wk.field.descents", "Descent cards (+2 km/h each)"),
-                kind="number",
+                kind="choice",
+                # Each count says what it does, on a button: "No descent", "2 descents: +4 km/h".
+                choices=[Choice(value=n, label=descents_label(n)) for n in range(player.descents + 1)],
                 minimum=0,
                 maximum=player.descents,
                 required=False,

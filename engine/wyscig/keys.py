@@ -98,6 +98,11 @@ MESSAGE_KEYS: frozenset[str] = frozenset(
         "wk.preset.summary.total_102",
         "wk.preset.summary.classic_96",
         "wk.preset.label.default",
+        "wk.label.no_descent",
+        "wk.label.descents",
+        "wk.preset.title.itemised_108",
+        "wk.preset.title.total_102",
+        "wk.preset.title.classic_96",
         "wk.stage_board",
         "wk.summary",
     }

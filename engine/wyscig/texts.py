@@ -23,6 +23,15 @@ def card_label(card: int) -> Message:
     return message_of("wk.label.card", {"card": card}, _CARD_TEXTS.get(card) or str(card))
 
 
+def descents_label(count: int) -> Message:
+    """A number of descent cards as its button shows it: what it adds ("No descent", "1 descent: +2 km/h")."""
+    if count == 0:
+        return message_of("wk.label.no_descent", {}, "No descent")
+    return plural(
+        "wk.label.descents", count, "{count} descent: +{plus} km/h", "{count} descents: +{plus} km/h", plus=2 * count
+    )
+
+
 # --- presets ---------------------------------------------------------------------------------------------
 _PRESET_KEYS = {
     "itemised_108": "wk.preset.summary.itemised_108",
@@ -48,6 +57,19 @@ def preset_summary(name: str, deck: DeckPreset, stages: int) -> Message:
         descents=deck.descents,
         players=deck.max_players,
     )
+
+
+_PRESET_TITLES = {
+    "itemised_108": ("wk.preset.title.itemised_108", "Itemised deck, 108 cards"),
+    "total_102": ("wk.preset.title.total_102", "Card-count deck, 102 cards"),
+    "classic_96": ("wk.preset.title.classic_96", "German edition deck, 96 cards"),
+}
+
+
+def preset_title(name: str) -> Message | None:
+    """A deck preset as players read its name (``itemised_108`` -> "Itemised deck, 108 cards")."""
+    found = _PRESET_TITLES.get(name)
+    return message_of(found[0], {}, found[1]) if found else None
 
 
 def default_label() -> Message:

@@ -25,6 +25,7 @@ def presets() -> list[Preset]:
             name=name,
             summary=texts.preset_summary(name, d, read_stage(name).stages),
             label=texts.default_label() if i == 0 else None,
+            title=texts.preset_title(name),
         )
         for i, (name, d) in enumerate(deck_presets().items())
     ]

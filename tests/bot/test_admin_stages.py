@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from bot.exts import _admin
+from bot.exts.stage._cog import _field_words
 from bot.i18n import t
 from bot.services import lobby, stages
 from bot.services.clock import ManualClock
@@ -64,9 +65,18 @@ def _modal_values(modal: dict[str, Any]) -> dict[str, str]:
     return values
 
 
+def _label(ruleset: str, field: str) -> str:
+    """The label an admin reads for a stage field (the modal names fields in words, never their keys)."""
+    return t("stage.field.options") if field == "options" else _field_words(ruleset, field, "en-US")[0]
+
+
+def _labelled(ruleset: str, typed: dict[str, Any]) -> dict[str, Any]:
+    return {_label(ruleset, k): v for k, v in typed.items()}
+
+
 async def _design(admin: DiscordUser, command: str, ruleset: str, name: str, typed: dict[str, str]) -> Any:
     modal = await (await admin.slash(f"stage {command}", ruleset=ruleset, name=name)).modal()
-    return await admin.submit(modal, typed), modal
+    return await admin.submit(modal, _labelled(ruleset, typed)), modal
 
 
 @pytest.mark.parametrize("ruleset_id", list(DESIGNS))
@@ -76,14 +86,15 @@ async def test_an_admin_designs_edits_exports_imports_and_deletes_a_stage_and_a_
     """The full life of a stage of each rule system, ending with a race on the imported stage."""
     first, changed, final = DESIGNS[ruleset_id]
     answer, modal = await _design(alice, "new", ruleset_id, "Home Loop", first)
-    assert set(_modal_values(modal)) == {*stages.fields_of(ruleset_id), "options"}, "in the system's own terms"
+    assert set(_modal_values(modal)) == {_label(ruleset_id, f) for f in [*stages.fields_of(ruleset_id), "options"]}
+    assert not any("_" in label for label in _modal_values(modal)), "labels in words, never the stage's keys"
     saved = await answer.reply()
     assert "Saved Home Loop" in saved.content
     picture = next(a for a in saved.attachments if a.filename.endswith(".png"))
     assert Image.open(io.BytesIO(await alice.download(picture.url))).format == "PNG"
 
     answer, modal = await _design(alice, "edit", ruleset_id, "home loop", changed)
-    assert _modal_values(modal)[next(iter(first))] != "", "the edit modal shows the stage as it is"
+    assert _modal_values(modal)[_label(ruleset_id, next(iter(first)))] != "", "the edit modal shows the stage as it is"
     assert "Saved your changes" in (await answer.reply()).content
 
     exported = await (await alice.slash("stage export", ruleset=ruleset_id, name="Home Loop")).reply()
@@ -166,7 +177,7 @@ async def test_a_malformed_import_changes_nothing(gregario: Any, guild: Guild, a
 async def _pair(
     admin: DiscordUser, ruleset: str, name: str, typed: dict[str, str]
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    return await (await admin.slash("stage new", ruleset=ruleset, name=name)).modal(), typed
+    return await (await admin.slash("stage new", ruleset=ruleset, name=name)).modal(), _labelled(ruleset, typed)
 
 
 async def test_a_stage_the_rules_refuse_says_what_is_wrong_and_saves_nothing(
@@ -174,7 +185,7 @@ async def test_a_stage_the_rules_refuse_says_what_is_wrong_and_saves_nothing(
 ) -> None:
     """A tile letter that is no tile is named with its place; nothing is saved."""
     modal, _ = await _pair(alice, "flamme_rouge", "Broken", {})
-    answer = await (await alice.submit(modal, {"tiles": "abx"})).reply()
+    answer = await (await alice.submit(modal, _labelled("flamme_rouge", {"tiles": "abx"}))).reply()
     assert "'x' at position 3 is not a tile letter" in answer.content and answer.ephemeral
     ctx = await _admin.context(gregario)
     assert await stages.listed(ctx, guild.id) == []
@@ -219,7 +230,7 @@ async def test_a_saved_stage_offers_edit_and_analyse(gregario: Any, alice: Disco
         await alice.submit(*(await _pair(alice, "tabella", "Ridge", {"table": "classic", "rows": "3"})))
     ).reply()
     modal = await (await alice.click(saved, "Edit")).modal()
-    assert _modal_values(modal)["rows"] == "3"
+    assert _modal_values(modal)[_label("tabella", "rows")] == "3"
     refused = await (await plain.click(saved, "Analyse")).reply()
     assert "Manage Server" in refused.content
     analysed = await (await alice.click(saved, "Analyse")).reply(timeout=60)

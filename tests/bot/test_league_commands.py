@@ -48,7 +48,7 @@ def _lines(text: str) -> list[tuple[int, str, int]]:
 
 
 def _rating(text: str, name: str) -> str:
-    found = re.search(rf"{re.escape(name)} · .*? · rating (-?\d+\.\d)", text)
+    found = re.search(rf"{re.escape(name)} · .*? · rating (-?\d+)", text)
     assert found is not None, text
     return found.group(1)
 
@@ -77,7 +77,9 @@ async def test_the_standings_show_points_and_ratings_worked_by_hand(
     (a,), (b,), (c,), (pack,) = model.rate([[a], [b], [c], [pack]], ranks=[1.0, 2.0, 3.0, 4.0])
     (b,), (c,), (a,) = model.rate([[b], [c], [a]], ranks=[1.0, 2.0, 3.0])
     for name, rating in (("Alice", a), ("Bob", b), ("Carla", c), ("Bot (pack)", pack)):
-        assert _rating(reply.text, name) == f"{rating.mu - 3 * rating.sigma:.1f}"
+        assert _rating(reply.text, name) == str(round(1000 + 40 * (rating.mu - 3 * rating.sigma))), (
+            "1000 + 40 × ordinal"
+        )
     assert reply.buttons == []  # one page
 
 
@@ -121,8 +123,9 @@ async def test_the_rider_profile(services: Context, guild: Any, alice: DiscordUs
     assert "Alice in the league" in text
     assert "Races: 2" in text and "Wins: 1" in text and "Podiums: 2" in text and "Points: 43" in text
     assert "Flamme Rouge: " in text and "(2 rated races)" in text
-    assert "Best stage: Col (Flamme Rouge): average place 1.0 over 1 races" in text
-    assert text.index("default · place 2") < text.index("Col · place 1")  # the latest first
+    assert "Best stage: Col (Flamme Rouge): average place 1.0 over 1 race" in text and "1 races" not in text
+    default = "Avenue Corso Paseo"  # the rule system's own stage, by its name (never "default")
+    assert text.index(f"{default} · place 2") < text.index("Col · place 1")  # the latest first
     none = await (await bob.slash("league rider", member=bob, channel=None)).reply()
     assert "Bob in the league" in none.text
 

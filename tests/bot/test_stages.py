@@ -50,7 +50,7 @@ async def test_a_stage_comes_with_its_board_attached(gregario: Any, alice: Disco
     """/stages with a stage shows its summary and attaches the board as a text file to download."""
     preset = ruleset.presets()[0]
     reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name.upper())).reply()
-    assert reply.embeds[0]["title"] == preset.name
+    assert reply.embeds[0]["title"] == catalogue.preset_title(preset), "the preset by its title"
     assert [a.filename for a in reply.attachments] == [
         catalogue.board_filename(ruleset, preset.name),
         picture_name(ruleset, preset.name),
@@ -157,7 +157,7 @@ async def test_every_preset_of_every_rule_system_can_be_shown(
         assert listing.embeds[0]["title"] == f"{ruleset.name} stages"
         for preset in ruleset.presets():
             reply = await (await alice.slash("stages", ruleset=ruleset.name, stage=preset.name)).reply()
-            assert reply.embeds[0]["title"] == preset.name, (ruleset.id, preset.name)
+            assert reply.embeds[0]["title"] == catalogue.preset_title(preset), (ruleset.id, preset.name)
             board = await alice.download(reply.attachments[0].url)
             assert board.decode("utf-8") == t(ruleset.stage_board(preset.name, {})), (ruleset.id, preset.name)
 

@@ -142,12 +142,12 @@ def incomplete_message(race: LoggedRace, who: str, order: Order) -> str:
 
 
 def test_a_tabella_plan_missing_only_m5_is_told_m5() -> None:
-    """A whole plan but its fifth move: the refusal names m5 alone."""
+    """A whole plan but its fifth move: the refusal names move 5 alone."""
     race = race_of("tabella", 2)
     plan = race.ruleset.auto_order(race.state, "p1")
     del plan["m5"]
     text = incomplete_message(race, "p1", plan)
-    assert "m5" in text and not any(f"m{n}" in text for n in range(1, 5)) and "s1" not in text
+    assert "move 5" in text and not any(f"move {n}" in text for n in range(1, 5)) and "sprint 1" not in text
 
 
 def test_a_mind_cycling_order_names_the_cyclist_without_an_intent() -> None:

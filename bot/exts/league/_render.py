@@ -6,6 +6,8 @@ import math
 
 import discord
 
+from bot.bots import style
+from bot.catalogue import stage_title
 from bot.i18n import t
 from bot.services.league_points import PointsTable
 from bot.services.league_standings import Profile, StandingLine, Standings
@@ -25,19 +27,44 @@ def pages(standings: Standings) -> int:
 def display_name(line: StandingLine, locale: str) -> str:
     """A member's name, a bot strategy's, or the anonymous name of a forgotten member."""
     if line.kind == "bot":
-        return t("league.bot_name", locale, strategy=line.name or "?")
+        return t("league.bot_name", locale, strategy=style(line.name, locale))
     if line.kind == "forgotten" or not line.name:
         return t("league.forgotten_name", locale)
     return discord.utils.escape_markdown(line.name)
 
 
+RATING_BASE = 1000
+RATING_SCALE = 40
+"""The rating players read: ``1000 + 40 × ordinal`` (openskill's ``mu - 3 sigma``), a whole number on the
+familiar scale of chess ratings: a newcomer reads 1000, one ordinal point is 40 (docs/league.md)."""
+
+
+def shown_rating(ordinal: float) -> int:
+    """An openskill ordinal on the scale players read (``0`` -> ``1000``)."""
+    return round(RATING_BASE + RATING_SCALE * ordinal)
+
+
 def rating_text(rating: float | None, trend: float | None, locale: str) -> str:
     if rating is None:
         return t("league.unrated", locale)
-    if trend is None or abs(trend) < 0.05:
-        return t("league.rating_flat", locale, rating=f"{rating:.1f}")
-    key = "league.rating_up" if trend > 0 else "league.rating_down"
-    return t(key, locale, rating=f"{rating:.1f}", trend=f"{abs(trend):.1f}")
+    moved = round(RATING_SCALE * trend) if trend is not None else 0
+    if moved == 0:
+        return t("league.rating_flat", locale, rating=shown_rating(rating))
+    key = "league.rating_up" if moved > 0 else "league.rating_down"
+    return t(key, locale, rating=shown_rating(rating), trend=abs(moved))
+
+
+def stage_shown(ruleset_id: str, stage: str, locale: str) -> str:
+    """A league stage label as players read it: the rule system's own stage and presets by their titles, a
+    stage without a name (``custom-1a2b3c4d``) as "a stage of its own"."""
+    if stage == "default":
+        return stage_title(ruleset_id, None, locale)
+    if stage.startswith("custom-"):
+        return t("race.lobby.own_stage", locale)
+    try:
+        return stage_title(ruleset_id, stage, locale)
+    except (KeyError, ImportError, AttributeError):
+        return stage
 
 
 def line_text(line: StandingLine, locale: str) -> str:
@@ -48,8 +75,8 @@ def line_text(line: StandingLine, locale: str) -> str:
         rank=line.rank,
         name=display_name(line, locale),
         points=line.points,
-        wins=line.wins,
-        races=line.races,
+        wins=t("league.count.wins", locale, count=line.wins),
+        races=t("league.count.races", locale, count=line.races),
         rating=rating_text(line.rating, line.trend, locale),
     )
 
@@ -106,7 +133,7 @@ def profile_embed(profile: Profile, name: str, locale: str) -> discord.Embed:
                 locale,
                 ruleset=_ruleset_name(r.ruleset),
                 rating=rating_text(r.rating, r.trend, locale),
-                races=r.races,
+                races=t("league.count.rated_races", locale, count=r.races),
             )
             for r in profile.ratings
         ]
@@ -118,10 +145,10 @@ def profile_embed(profile: Profile, name: str, locale: str) -> discord.Embed:
             value=t(
                 "league.best_stage_value",
                 locale,
-                stage=stage,
+                stage=stage_shown(ruleset, stage, locale),
                 ruleset=_ruleset_name(ruleset),
                 average=f"{average:.1f}",
-                races=races,
+                races=t("league.count.races", locale, count=races),
             ),
             inline=False,
         )
@@ -130,7 +157,7 @@ def profile_embed(profile: Profile, name: str, locale: str) -> discord.Embed:
             "league.recent_line_provisional" if r.provisional else "league.recent_line",
             locale,
             ruleset=_ruleset_name(r.ruleset),
-            stage=r.stage,
+            stage=stage_shown(r.ruleset, r.stage, locale),
             place=r.place,
             points=r.points,
             when=f"<t:{int(r.finished_at.timestamp())}:R>",

@@ -11,7 +11,9 @@ from typing import Any
 import discord
 
 from bot.i18n import DEFAULT_LOCALE, t
-from bot.services import server_settings
+from bot.progress import counter
+from bot.render.registry import rider_names
+from bot.services import boards, server_settings
 from bot.services.context import Context
 from bot.services.outcomes import MemberRef, RaceView
 from engine.registry import get_ruleset
@@ -43,14 +45,39 @@ async def channel_locale(client: discord.Client, ctx: Context, race: RaceView) -
     return str(preferred) if preferred else DEFAULT_LOCALE
 
 
-def title(race: RaceView, locale: str | None, step: int | None = None) -> str:
-    """A panel's title: the rule system, the race and the step."""
+def title(race: RaceView, locale: str | None, marker: dict[str, Any] | None) -> str:
+    """A panel's title: the rule system, the race and the one counter (round, stage, lap) of the step it
+    asks, from the progress marker players saw while it was open (never the step number)."""
     name = get_ruleset(race.ruleset).name
-    return t("race.panel.title", locale, ruleset=name, race=race.race_id, step=step if step is not None else race.step)
+    return t("race.panel.title", locale, ruleset=name, race=race.race_id, counter=counter(marker, locale))
 
 
 def names(race: RaceView) -> dict[str, str]:
+    """The seats' names by entrant (see :class:`Riders` for the riders' too)."""
     return {s.entrant: s.name for s in race.seats}
+
+
+class Riders:
+    """What players read for each entrant and rider id: seat names, and riders by player and kind ("Anna's
+    Rouleur"), learnt from a race's public view once per race and language (rider ids never change), so
+    no text says ``red-r``. One per intake or deliverer: a cache of what the database says, never state."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._riders: dict[tuple[int, str], dict[str, str]] = {}
+
+    async def names(self, race: RaceView, locale: str | None) -> dict[str, str]:
+        seats = names(race)
+        if race.status == "lobby":
+            return seats
+        key = (race.race_id, str(locale or DEFAULT_LOCALE))
+        if key not in self._riders:
+            view = await boards.public_view(self.ctx, race.race_id)
+            if view is None:
+                return seats
+            named = rider_names(race.ruleset, view, seats, key[1])
+            self._riders[key] = {k: v for k, v in named.items() if k not in seats}
+        return {**seats, **self._riders[key]}
 
 
 def closed_dms_error(exc: discord.HTTPException) -> bool:

@@ -14,18 +14,26 @@ from bot.errors import UserError
 from bot.exts.race._audience import member_ref
 from bot.exts.race._intake import Intake
 from bot.exts.race._lobby import stage_name
-from bot.exts.race._text import clip, stamp
+from bot.exts.race._text import clip, counter, stamp
 from bot.i18n import t
 from bot.options import RulesetParam
 from bot.render.files import board_file
-from bot.services import boards, leaving, lobby, permissions, stages, variants
+from bot.services import boards, leaving, lobby, owed, permissions, stages, variants
 from bot.services.outcomes import Refusal
 from bot.services.paces import parse_pace
 from bot.translator import text
 from engine.registry import get_ruleset
+from engine.ruleset import PROGRESS_KEY
 
 PACES = [app_commands.Choice(name=p, value=p) for p in ("live", "fast", "daily")]
 MAX_BOTS = 11
+CHOICE_STATUS = {
+    "lobby": "race.choice_status.lobby",
+    "running": "race.choice_status.running",
+    "finished": "race.choice_status.finished",
+    "cancelled": "race.choice_status.cancelled",
+}
+"""A race's status as the race picker names it (the stored status is a code)."""
 STATUS_KEYS = {
     "lobby": "race.status.lobby",
     "running": "race.status.running",
@@ -114,7 +122,8 @@ class RaceCog(commands.Cog):
         if ruleset is None:
             return []
         found = await stages.stage_choices(self.intake.ctx, interaction.guild_id, ruleset.id, current)
-        return [app_commands.Choice(name=c.name[:100], value=c.value[:100]) for c in found]
+        titles = {p.name: catalogue.preset_title(p, str(interaction.locale)) for p in ruleset.presets()}
+        return [app_commands.Choice(name=titles.get(c.value, c.name)[:100], value=c.value[:100]) for c in found]
 
     @new.autocomplete("options")
     async def _options(self, interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
@@ -151,14 +160,16 @@ class RaceCog(commands.Cog):
             view = await lobby.view(self.intake.ctx, await self._pick(interaction, race))
         except Refusal as refusal:
             raise UserError(refusal.key, **refusal.message.params) from None
-        names = {s.entrant: s.name for s in view.seats}
+        names = {s.entrant: s.name for s in view.seats if s.bot is None}
+        marker = ((await boards.public_view(self.intake.ctx, view.race_id)) or {}).get(PROGRESS_KEY)
         lines = [
             t("race.lobby.title", locale, ruleset=get_ruleset(view.ruleset).name, race=view.race_id),
-            t(STATUS_KEYS.get(view.status, "race.status.finished"), locale, step=view.step),
+            t(STATUS_KEYS.get(view.status, "race.status.finished"), locale, counter=counter(marker, locale)),
         ]
-        if view.status == "running":
+        waiting = [names[e] for e in view.awaiting if e in names]  # bots answer at once: never awaited
+        if view.status == "running" and waiting:
             due = await boards.deadline(self.intake.ctx, view.race_id, view.step)
-            lines.append(t("race.post.waiting", locale, names=", ".join(names.get(e, e) for e in view.awaiting)))
+            lines.append(t("race.post.waiting", locale, names=", ".join(waiting)))
             if due is not None:
                 lines.append(t("race.panel.deadline", locale, when=stamp(due)))
         await interaction.response.send_message(clip("\n".join(lines), 2000), ephemeral=True)
@@ -177,8 +188,9 @@ class RaceCog(commands.Cog):
             raise UserError("race.not_started")
         names = {s.entrant: s.name for s in view.seats}
         picture = await board_file(view.ruleset, public, [], locale=str(interaction.locale), names=names)
-        stage = stage_name(await boards.stage_of(self.intake.ctx, race_id))
-        caption = t("race.board.caption", str(interaction.locale), race=race_id, step=view.step, stage=stage)
+        stage = stage_name(await boards.stage_of(self.intake.ctx, race_id), view.ruleset, str(interaction.locale))
+        marker = counter(public.get(PROGRESS_KEY), str(interaction.locale))
+        caption = t("race.board.caption", str(interaction.locale), race=race_id, counter=marker, stage=stage)
         await interaction.followup.send(caption, file=picture, ephemeral=True)
 
     @race.command(name="orders", description=text("command.race.orders"))
@@ -199,7 +211,8 @@ class RaceCog(commands.Cog):
         elif view.status == "cancelled":
             answer = t("race.left_last", locale, race=view.race_id)
         else:  # under way: a bot rides the seat; the next post says so (the step may have resolved already)
-            answer = t("race.left_running", locale, race=view.race_id, step=left.from_step)
+            marker = await owed.progress_before(self.intake.ctx, view.race_id, left.from_step)
+            answer = t("race.left_running", locale, race=view.race_id, counter=counter(marker, locale))
         await interaction.response.send_message(answer, ephemeral=True)  # answered first: resolving takes time
         # The lobby's edit was owed with the leave; the step the member was awaited in may resolve now.
         await self.intake.ctx.publish(await leaving.ride_on(self.intake.ctx, left))
@@ -227,7 +240,14 @@ class RaceCog(commands.Cog):
         return [
             app_commands.Choice(
                 name=clip(
-                    t("race.choice", locale, race=r.race_id, ruleset=get_ruleset(r.ruleset).name, status=r.status), 100
+                    t(
+                        "race.choice",
+                        locale,
+                        race=r.race_id,
+                        ruleset=get_ruleset(r.ruleset).name,
+                        status=t(CHOICE_STATUS.get(r.status, "race.choice_status.finished"), locale),
+                    ),
+                    100,
                 ),
                 value=r.race_id,
             )

@@ -24,8 +24,14 @@ class Intake(Protocol):
     async def lobby_action(self, interaction: Click, race_id: int, action: str) -> None: ...
 
     async def pick(
-        self, interaction: Click, race_id: int, step: int, mode: str, field: int, values: list[int]
+        self, interaction: Click, race_id: int, step: int, mode: str, field: int, values: list[int], digest: str = ""
     ) -> None: ...
+
+    async def back(self, interaction: Click, race_id: int, step: int, mode: str, digest: str) -> None: ...
+
+    async def send(self, interaction: Click, race_id: int, step: int, digest: str) -> None: ...
+
+    async def edit_part(self, interaction: Click, race_id: int, step: int, digest: str, index: int) -> None: ...
 
     async def type_order(self, interaction: Click, race_id: int, step: int) -> None: ...
 
@@ -36,6 +42,8 @@ class Intake(Protocol):
     async def turn_page(
         self, interaction: Click, race_id: int, step: int, mode: str, field: int, page: int
     ) -> None: ...
+
+    async def full_log(self, interaction: Click, race_id: int, step: int) -> None: ...
 
     async def rematch(self, interaction: Click, race_id: int) -> None: ...
 
@@ -69,36 +77,54 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"gr:
         await _intake(interaction).lobby_action(interaction, self.race, self.action)
 
 
+MODE = r"(?P<mode>[fpr]|e\d{1,2})"
+"""Which screen of the panel a control was on: ``p`` the order as stored, ``f`` the whole order asked
+again (Change), ``e<n>`` part ``n`` asked again from the review, ``r`` the review's page of optional parts."""
+
+
 class PickButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gr:b:(?P<race>\d+):(?P<step>\d+):(?P<mode>[fp]):(?P<field>\d+):(?P<choice>\d+)",
+    template=r"gr:b:(?P<race>\d+):(?P<step>\d+):" + MODE + r":(?P<field>\d+):(?P<digest>[0-9a-f]+):(?P<choice>\d+)",
 ):
-    """One choice of a decision's field, as a button (few choices)."""
+    """One choice of a decision's field, as a button (few choices). ``digest`` is the field's identity
+    (:func:`bot.exts.race._form.field_digest`): a click on a field the panel no longer asks is refused."""
 
-    def __init__(self, race: int, step: int, mode: str, field: int, choice: int, label: str = "") -> None:
+    def __init__(
+        self, race: int, step: int, mode: str, field: int, choice: int, label: str = "", digest: str = "0"
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label or "·",
                 style=discord.ButtonStyle.primary,
-                custom_id=f"gr:b:{race}:{step}:{mode}:{field}:{choice}",
+                custom_id=f"gr:b:{race}:{step}:{mode}:{field}:{digest}:{choice}",
             )
         )
         self.race, self.step, self.mode, self.field, self.choice = race, step, mode, field, choice
+        self.digest = digest
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickButton:
-        return cls(int(match["race"]), int(match["step"]), match["mode"], int(match["field"]), int(match["choice"]))
+        return cls(
+            int(match["race"]),
+            int(match["step"]),
+            match["mode"],
+            int(match["field"]),
+            int(match["choice"]),
+            digest=match["digest"],
+        )
 
     @answered
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _intake(interaction).pick(interaction, self.race, self.step, self.mode, self.field, [self.choice])
+        await _intake(interaction).pick(
+            interaction, self.race, self.step, self.mode, self.field, [self.choice], self.digest
+        )
 
 
 class PickSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"gr:s:(?P<race>\d+):(?P<step>\d+):(?P<mode>[fp]):(?P<field>\d+):(?P<page>\d+)",
+    template=r"gr:s:(?P<race>\d+):(?P<step>\d+):" + MODE + r":(?P<field>\d+):(?P<digest>[0-9a-f]+):(?P<page>\d+)",
 ):
     """A decision's field with many choices, as a select (25 options a page); values are choice indexes."""
 
@@ -111,34 +137,116 @@ class PickSelect(
         page: int,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
+        digest: str = "0",
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"gr:s:{race}:{step}:{mode}:{field}:{page}",
+                custom_id=f"gr:s:{race}:{step}:{mode}:{field}:{digest}:{page}",
                 options=options or [discord.SelectOption(label="·", value="0")],
                 placeholder=placeholder,
             )
         )
-        self.race, self.step, self.mode, self.field = race, step, mode, field
+        self.race, self.step, self.mode, self.field, self.digest = race, step, mode, field, digest
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickSelect:
-        return cls(int(match["race"]), int(match["step"]), match["mode"], int(match["field"]), int(match["page"]))
+        return cls(
+            int(match["race"]),
+            int(match["step"]),
+            match["mode"],
+            int(match["field"]),
+            int(match["page"]),
+            digest=match["digest"],
+        )
 
     @answered
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = [int(v) for v in data.get("values") or []]
-        await _intake(interaction).pick(interaction, self.race, self.step, self.mode, self.field, values)
+        await _intake(interaction).pick(interaction, self.race, self.step, self.mode, self.field, values, self.digest)
+
+
+class FormButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"gr:(?P<what>[kv]):(?P<race>\d+):(?P<step>\d+):" + MODE + r":(?P<digest>[0-9a-f]+)",
+):
+    """Back (k) to the previous part, or Send (v) the order the review shows; ``digest`` is that order's
+    identity (:func:`bot.exts.race._form.order_digest`), so a click from an older screen is refused."""
+
+    def __init__(
+        self,
+        what: str,
+        race: int,
+        step: int,
+        mode: str,
+        digest: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label or "·", style=style, custom_id=f"gr:{what}:{race}:{step}:{mode}:{digest}")
+        )
+        self.what, self.race, self.step, self.mode, self.digest = what, race, step, mode, digest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FormButton:
+        return cls(match["what"], int(match["race"]), int(match["step"]), match["mode"], match["digest"])
+
+    @answered
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        intake = _intake(interaction)
+        if self.what == "v":
+            await intake.send(interaction, self.race, self.step, self.digest)
+        else:
+            await intake.back(interaction, self.race, self.step, self.mode, self.digest)
+
+
+class PartSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"gr:a:(?P<race>\d+):(?P<step>\d+):(?P<digest>[0-9a-f]+)",
+):
+    """The review's "change a part" select: its values are the parts' indexes in the order shown."""
+
+    def __init__(
+        self,
+        race: int,
+        step: int,
+        digest: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"gr:a:{race}:{step}:{digest}",
+                options=options or [discord.SelectOption(label="·", value="0")],
+                placeholder=placeholder,
+            )
+        )
+        self.race, self.step, self.digest = race, step, digest
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PartSelect:
+        return cls(int(match["race"]), int(match["step"]), match["digest"])
+
+    @answered
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = [int(v) for v in data.get("values") or []]
+        await _intake(interaction).edit_part(interaction, self.race, self.step, self.digest, values[0] if values else 0)
 
 
 class PanelButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"gr:(?P<what>[tcog]):(?P<race>\d+):(?P<step>\d+)(?::(?P<mode>[fp]):(?P<field>\d+):(?P<page>\d+))?",
+    template=r"gr:(?P<what>[tcoge]):(?P<race>\d+):(?P<step>\d+)(?::" + MODE + r":(?P<field>\d+):(?P<page>\d+))?",
 ):
-    """Type my order (t), Change (c), Open my orders (o, on round posts) and page turns (g)."""
+    """Type my order (t), Change (c: the whole order again), Open my orders (o) and Full log (e) on round posts,
+    page turns (g)."""
 
     def __init__(
         self,
@@ -175,6 +283,8 @@ class PanelButton(
             await intake.change(interaction, self.race, self.step)
         elif self.what == "o":
             await intake.open_orders(interaction, self.race, self.step)
+        elif self.what == "e":
+            await intake.full_log(interaction, self.race, self.step)
         elif self.page is not None:
             await intake.turn_page(interaction, self.race, self.step, *self.page)
 
@@ -199,4 +309,4 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"g
         await _intake(interaction).rematch(interaction, self.race)
 
 
-DYNAMIC_ITEMS = (LobbyButton, PickButton, PickSelect, PanelButton, RematchButton)
+DYNAMIC_ITEMS = (LobbyButton, PickButton, PickSelect, FormButton, PartSelect, PanelButton, RematchButton)

@@ -21,7 +21,7 @@ import discord
 from bot.catalogue import MESSAGE_LIMIT
 from bot.exts.race import _audience, _lobby, _panel, _posts
 from bot.exts.race._components import PanelButton, RematchButton
-from bot.exts.race._text import clip, events_text, stamp, standings_text
+from bot.exts.race._text import clip, counter, events_text, stamp, standings_text, told_whole
 from bot.i18n import t
 from bot.render.files import board_file, result_file
 from bot.services import boards, league, orders, owed, posts
@@ -36,6 +36,9 @@ from engine.ruleset import PROGRESS_KEY
 
 _log = logging.getLogger(__name__)
 
+LOG_MARGIN = 200
+"""A round post whose events come this close to its room offers the Full log (its headline and tail vary)."""
+
 MOOT = Delivery(outcome="moot")
 """Nothing to deliver any more (a panel for a step already resolved, a post already made)."""
 
@@ -49,7 +52,9 @@ async def lobby_content(client: discord.Client, ctx: Context, race: RaceView) ->
     """The lobby, a public message: in the channel's language, whoever clicked."""
     stage = await boards.stage_of(ctx, race.race_id)
     locale = await _audience.channel_locale(client, ctx, race)
-    return _lobby.render(race, stage, locale, await owed.closed_dms(ctx, race.race_id))
+    left = {s.left_at_step for s in race.seats if s.left_at_step is not None}
+    markers = {step: await owed.progress_before(ctx, race.race_id, step) for step in left}
+    return _lobby.render(race, stage, locale, await owed.closed_dms(ctx, race.race_id), markers)
 
 
 def closed_panel(race: RaceView, step: int, closing: Closing, locale: str | None) -> tuple[str, discord.ui.View]:
@@ -63,7 +68,12 @@ def closed_panel(race: RaceView, step: int, closing: Closing, locale: str | None
     else:
         shown = PanelView(race.race_id, step, closing.entrant, None, {}, body or None)
     return _panel.render(
-        shown, title=_audience.title(race, locale, step), locale=locale, deadline=None, closed=True, played=body
+        shown,
+        title=_audience.title(race, locale, closing.before),
+        locale=locale,
+        deadline=None,
+        closed=True,
+        played=body,
     )
 
 
@@ -73,6 +83,7 @@ class Deliverer:
     def __init__(self, client: discord.Client, ctx: Context) -> None:
         self.client = client
         self.ctx = ctx
+        self.riders = _audience.Riders(ctx)
 
     async def __call__(self, row: Owed) -> Delivery:
         try:
@@ -131,8 +142,9 @@ class Deliverer:
             return MOOT  # resolved meanwhile, or nothing to decide
         locale = (await posts.locales(self.ctx, race.server_id, [user])).get(user)
         deadline = await boards.deadline(self.ctx, race.race_id, row.step)
+        marker = await owed.progress_before(self.ctx, race.race_id, row.step)
         content, view = _panel.render(
-            panel, title=_audience.title(race, locale, row.step), locale=locale, deadline=deadline
+            panel, title=_audience.title(race, locale, marker), locale=locale, deadline=deadline
         )
         try:
             channel_id = await _posts.dm_channel(self.client, user)
@@ -190,35 +202,57 @@ class Deliverer:
         return Delivery(channel_id, message_id)
 
     # --- steps told -----------------------------------------------------------------------------------
-    async def _board(self, race: RaceView, view: dict[str, Any] | None, locale: str | None) -> discord.File | None:
+    async def _board(
+        self,
+        race: RaceView,
+        view: dict[str, Any] | None,
+        locale: str | None,
+        events: list[dict[str, Any]] | None = None,
+        names: dict[str, str] | None = None,
+    ) -> discord.File | None:
+        """The board, with the step's events drawn on it (the moves its legend names)."""
         if view is None:
             return None
         try:
-            return await board_file(race.ruleset, view, [], locale=locale or "en", names=_audience.names(race))
+            shown = names if names is not None else _audience.names(race)
+            return await board_file(race.ruleset, view, events or [], locale=locale or "en", names=shown)
         except Exception:
             _log.warning("race %s: the board picture failed; the post goes out without it", race.race_id, exc_info=True)
             return None
 
-    def _turn_lines(self, race: RaceView, turn: Turn, room: int, locale: str | None) -> list[str]:
-        """A resolved step as a post tells it: headline, events, who was automatic (within ``room``)."""
-        names = _audience.names(race)
+    def _turn_lines(
+        self,
+        race: RaceView,
+        turn: Turn,
+        room: int,
+        locale: str | None,
+        names: dict[str, str],
+        before: dict[str, Any] | None,
+    ) -> list[str]:
+        """A resolved step as a post tells it: headline (the counter of the round it played, ``before``),
+        events (riders by their names), who was automatic (within ``room``)."""
         key = "race.post.headline" if turn.step else "race.post.started"
-        head = t(key, locale, ruleset=get_ruleset(race.ruleset).name, race=race.race_id, step=turn.step)
+        ruleset = get_ruleset(race.ruleset).name
+        head = t(key, locale, ruleset=ruleset, race=race.race_id, counter=counter(before, locale))
         automatic = [names.get(e, e) for e, played in turn.played.items() if played.auto]
         auto = [t("race.post.automatic", locale, names=", ".join(automatic))] if automatic else []
         # A member who left during this step: one line, from the seats (R-SVC-5).
         auto += [
-            t("race.post.left", locale, name=s.name, step=turn.step) for s in race.seats if s.left_at_step == turn.step
+            t("race.post.left", locale, name=s.name, counter=counter(before, locale))
+            for s in race.seats
+            if s.left_at_step == turn.step
         ]
-        body = events_text(turn.events, locale, room - len(head) - sum(len(x) + 1 for x in auto) - 1)
+        body = events_text(turn.events, locale, room - len(head) - sum(len(x) + 1 for x in auto) - 1, names)
         return [head, *([body] if body else []), *auto]
 
     def _waiting(self, told: Told, locale: str | None) -> list[str]:
-        """Who the next step awaited, and by when."""
+        """Who the next step awaited, and by when (bots answer at once: never listed as awaited)."""
         tail = []
-        if told.awaiting:
+        bots = {s.entrant for s in told.race.seats if s.bot is not None}
+        awaited = [e for e in told.awaiting if e not in bots]
+        if awaited:
             names = _audience.names(told.race)
-            tail.append(t("race.post.waiting", locale, names=", ".join(names.get(e, e) for e in told.awaiting)))
+            tail.append(t("race.post.waiting", locale, names=", ".join(names.get(e, e) for e in awaited)))
             if told.deadline is not None:
                 tail.append(t("race.panel.deadline", locale, when=stamp(told.deadline)))
         return tail
@@ -254,11 +288,18 @@ class Deliverer:
             return await self._lap_turn(row, told, marker, stored, locale)
         if board is None:
             board = await owed.board_after(self.ctx, race.race_id, row.step)
+        names = await self.riders.names(race, locale)
         tail = self._waiting(told, locale)
         room = MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)
-        content = clip("\n".join([*self._turn_lines(race, told.turn, room, locale), *tail]), MESSAGE_LIMIT)
+        lines = self._turn_lines(race, told.turn, room, locale, names, told.before)
+        content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
         view = await self._open_orders(told, locale)
-        picture = await self._board(race, board, locale)
+        if not told_whole(told.turn.events, locale, room - LOG_MARGIN, names):
+            view = view or discord.ui.View(timeout=None)  # the post summarised: the whole log one click away
+            view.add_item(PanelButton("e", race.race_id, row.step, t("race.button.full_log", locale)))
+        # The picture is titled with the round the post tells (its moves drawn), as the headline is.
+        shown = {**board, PROGRESS_KEY: told.before} if board is not None and told.before else board
+        picture = await self._board(race, shown, locale, told.turn.events, names)
         message_id = await _posts.send(
             self.client, race.channel_id, content, view=view, files=[picture] if picture else [], nonce=row.nonce
         )
@@ -295,11 +336,17 @@ class Deliverer:
             earlier = [p.step for p in stored if p.kind is PostKind.STEP and p.message_id == current.message_id]
             turns = [*await owed.turns(self.ctx, race.race_id, earlier), told.turn]
         room = (MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)) // len(turns)
-        lines = [line for turn in turns for line in self._turn_lines(race, turn, room, locale)]
+        names = await self.riders.names(race, locale)
+        lines: list[str] = []
+        for turn in turns:
+            before = told.before if turn.step == step else await owed.progress_before(self.ctx, race.race_id, turn.step)
+            said = self._turn_lines(race, turn, room, locale, names, before)
+            lines.extend(said if not lines or said[0] not in lines else said[1:])  # one headline per lap
         content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
         picture = None
         if current is None or closing:  # the board comes with a lap's first turn and its closing edit
-            picture = await self._board(race, await owed.board_after(self.ctx, race.race_id, step), locale)
+            board = await owed.board_after(self.ctx, race.race_id, step)
+            picture = await self._board(race, board, locale, told.turn.events, names)
         entries: list[NewPost] = []
         if current is None:
             channel_id = race.channel_id
@@ -325,16 +372,16 @@ class Deliverer:
         await league.credit_safely(self.ctx, row.race_id)
         final = await owed.final(self.ctx, row)
         race = final.race
-        names = _audience.names(race)
         ruleset = get_ruleset(race.ruleset)
         locale = await _audience.channel_locale(self.client, self.ctx, race)
+        names = await self.riders.names(race, locale)
         standings = [s.model_dump(mode="json") for s in final.result.standings]
         columns = [c.model_dump(mode="json") for c in final.result.columns]
         table = standings_text(standings, names, locale, columns)
         heading = "race.news.title" if final.news else "race.final.title"
         lines = [t(heading, locale, ruleset=ruleset.name, race=race.race_id)]
         if final.events:
-            lines.append(events_text(final.events, locale, 600))
+            lines.append(events_text(final.events, locale, 600, names))
         lines.append(table)
         if final.result.provisional and not final.news:
             lines.append(t("race.final.provisional", locale))

@@ -17,13 +17,13 @@ import discord
 
 from bot.catalogue import MESSAGE_LIMIT
 from bot.errors import answered
-from bot.exts.race import _audience, _panel, _posts
+from bot.exts.race import _audience, _form, _panel, _posts
 from bot.exts.race._delivery import closed_panel, lobby_content
-from bot.exts.race._text import clip
+from bot.exts.race._text import clip, log_pages
 from bot.i18n import t
 from bot.services import boards, lobby, orders, owed, posts
 from bot.services.context import Context
-from bot.services.outcomes import MemberRef, PanelView, RaceView, Refusal
+from bot.services.outcomes import MemberRef, OrderReceipt, PanelView, RaceView, Refusal
 from bot.services.paces import parse_pace
 from bot.services.permissions import may_manage
 from bot.store.ledger import PostKind
@@ -43,6 +43,7 @@ class Intake:
     def __init__(self, client: discord.Client, ctx: Context) -> None:
         self.client = client
         self.ctx = ctx
+        self.riders = _audience.Riders(ctx)
 
     # --- helpers -------------------------------------------------------------------------------------
     async def refuse(self, interaction: discord.Interaction[Any], refusal: Refusal) -> None:
@@ -125,9 +126,10 @@ class Intake:
         race = await lobby.view(self.ctx, panel.race_id)
         locale = str(interaction.locale)
         deadline = await boards.deadline(self.ctx, panel.race_id, panel.step)
+        marker = await owed.progress_before(self.ctx, panel.race_id, panel.step)
         return _panel.render(
             panel,
-            title=_audience.title(race, locale, panel.step),
+            title=_audience.title(race, locale, marker),
             locale=locale,
             deadline=deadline,
             mode=mode,
@@ -143,24 +145,123 @@ class Intake:
         return panel
 
     async def pick(
-        self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, field: int, values: list[int]
+        self,
+        interaction: discord.Interaction[Any],
+        race_id: int,
+        step: int,
+        mode: str,
+        field: int,
+        values: list[int],
+        digest: str = "",
     ) -> None:
-        """A button or select on a panel: the value goes in at its field's path; the panel confirms it."""
+        """A button or select on a panel: the value goes in at its field's path, as a draft; the panel
+        shows the next part or the review (:mod:`bot.exts.race._form`, R-DC-1)."""
         try:
             await posts.touch_member(self.ctx, _audience.member_ref(interaction))
-            panel = await self._current(interaction, race_id, step, fresh=mode == "f")
-            fields = _panel.picks(panel.decision, str(interaction.locale))
-            if field >= len(fields) or any(v >= len(fields[field].options) for v in values):
-                raise Refusal.of("order.stale", step=step, current=panel.step)
-            chosen = [fields[field].options[v][0] for v in values]
-            receipt = await orders.submit_order(
-                self.ctx, race_id, interaction.user.id, _panel.order_for(fields[field], chosen, panel.order), step=step
-            )
+            receipt = await self._form_pick(interaction, race_id, step, mode, field, values, digest)
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
         await self._confirm(interaction, race_id, receipt.step, edit=True)
         await self._close_if_resolved(interaction, race_id, receipt.step)
+
+    # --- the panel as a form (R-DC-1) ----------------------------------------------------------------
+    async def _form_pick(
+        self,
+        interaction: discord.Interaction[Any],
+        race_id: int,
+        step: int,
+        mode: str,
+        field: int,
+        values: list[int],
+        digest: str,
+    ) -> OrderReceipt:
+        """The pick stored as a draft. ``mode`` is the screen clicked: ``p`` the stored order's next part,
+        ``f`` the whole order asked again (Change: a pick replaces what was stored), ``e<n>`` part ``n``
+        asked again from the review. The field's digest must be the clicked one's (else: stale)."""
+        user = interaction.user.id
+        stored = await self._current(interaction, race_id, step, fresh=False)
+        base = stored.order or {}
+        if mode == "f":
+            fields = list(((await orders.panel(self.ctx, race_id, user, asking={})).decision or {}).get("fields") or [])
+            base = {}
+        elif mode.startswith("e"):
+            parts = _form.parts(stored.decision)
+            fields = [parts[int(mode[1:])]] if int(mode[1:]) < len(parts) else []
+        else:
+            fields = list((stored.decision or {}).get("fields") or [])
+        sign = _form.part_digest if mode.startswith("e") else _form.field_digest
+        if field >= len(fields) or sign(fields[field]) != digest:
+            raise Refusal.of("interaction.stale_panel")
+        locale = str(interaction.locale)
+        pick = (
+            _panel.part_pick(fields[field], locale) if mode.startswith("e") else _panel.pick_of(fields[field], locale)
+        )
+        if not values or any(v >= len(pick.options) for v in values):
+            raise Refusal.of("interaction.stale_panel")
+        chosen = [pick.options[v][0] for v in values]
+        value: Any = chosen[0] if len(chosen) == 1 else chosen
+        if mode.startswith("e"):
+            try:
+                changed = _form.with_part(base, pick.path, value)
+                return await orders.submit_order(self.ctx, race_id, user, changed, step=step, draft=True, replace=True)
+            except Refusal:  # the later parts no longer fit: ask them again from the changed part
+                again = _form.up_to(stored.decision, int(mode[1:]), value)
+                return await orders.submit_order(self.ctx, race_id, user, again, step=step, draft=True, replace=True)
+        order = _panel.order_for(pick, chosen, base)
+        return await orders.submit_order(self.ctx, race_id, user, order, step=step, draft=True, replace=mode == "f")
+
+    async def _form_checked(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, digest: str
+    ) -> PanelView:
+        """The stored panel, if it still holds the order the clicked screen showed."""
+        panel = await self._current(interaction, race_id, step, fresh=False)
+        if _form.order_digest(panel.order) != digest:
+            raise Refusal.of("interaction.stale_panel")
+        return panel
+
+    async def back(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, digest: str
+    ) -> None:
+        """Back: one part back (the draft loses its last part), or from a part asked again to the review."""
+        try:
+            panel = await self._form_checked(interaction, race_id, step, digest)
+            if mode == "p":
+                order = _form.back(panel.decision, panel.order)
+                user = interaction.user.id
+                await orders.submit_order(self.ctx, race_id, user, order, step=step, draft=True, replace=True)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        await self._confirm(interaction, race_id, step, edit=True)
+
+    async def send(self, interaction: discord.Interaction[Any], race_id: int, step: int, digest: str) -> None:
+        """Send my order: the draft the review showed counts for the step (it may resolve it)."""
+        try:
+            panel = await self._form_checked(interaction, race_id, step, digest)
+            if not panel.order:
+                raise Refusal.of("interaction.stale_panel")
+            user = interaction.user.id
+            receipt = await orders.submit_order(self.ctx, race_id, user, panel.order, step=step, replace=True)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        await self._confirm(interaction, race_id, receipt.step, edit=True)
+        await self._close_if_resolved(interaction, race_id, receipt.step)
+
+    async def edit_part(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, digest: str, index: int
+    ) -> None:
+        """The review's "change a part": that part asked again, with its field's choices."""
+        try:
+            panel = await self._form_checked(interaction, race_id, step, digest)
+            if index >= len(_form.parts(panel.decision)):
+                raise Refusal.of("interaction.stale_panel")
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        content, view = await self._panel_answer(interaction, panel, mode=f"e{index}")
+        await interaction.response.edit_message(content=content, view=view)
 
     async def _confirm(self, interaction: discord.Interaction[Any], race_id: int, step: int, *, edit: bool) -> None:
         try:
@@ -202,8 +303,10 @@ class Intake:
             _log.info("race %s: a confirmation overtaken by its step could not be closed: %s", race_id, exc)
 
     async def change(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
+        """Change: the whole order asked again from its first part (what was stored stays until a pick)."""
         try:
-            panel = await self._current(interaction, race_id, step, fresh=True)
+            await self._current(interaction, race_id, step, fresh=False)
+            panel = await orders.panel(self.ctx, race_id, interaction.user.id, asking={})
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
@@ -213,13 +316,33 @@ class Intake:
     async def turn_page(
         self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, field: int, page: int
     ) -> None:
+        """Another page of a field's choices (``f``: of the whole order asked again; ``r``: the review's
+        page of optional parts)."""
         try:
-            panel = await self._current(interaction, race_id, step, fresh=mode == "f")
+            panel = await self._current(interaction, race_id, step, fresh=False)
+            if mode == "f":
+                panel = await orders.panel(self.ctx, race_id, interaction.user.id, asking={})
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        content, view = await self._panel_answer(interaction, panel, mode=mode, page=(field, page))
+        shown, at = ("p", (-1, page)) if mode == "r" else (mode, (field, page))
+        content, view = await self._panel_answer(interaction, panel, mode=shown, page=at)
         await interaction.response.edit_message(content=content, view=view)
+
+    async def full_log(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
+        """Full log: every event of a step a round post summarised, privately, over as many messages as needed."""
+        locale = str(interaction.locale)
+        try:
+            race = await lobby.view(self.ctx, race_id)
+        except Refusal as refusal:
+            await self.refuse(interaction, refusal)
+            return
+        names = await self.riders.names(race, locale)
+        told = await owed.turns(self.ctx, race_id, [step])
+        pages = log_pages(told[0].events if told else [], locale, names, MESSAGE_LIMIT)
+        await interaction.response.send_message(pages[0] if pages else t("race.post.no_log", locale), ephemeral=True)
+        for page in pages[1:]:
+            await interaction.followup.send(page, ephemeral=True)
 
     async def open_orders(self, interaction: discord.Interaction[Any], race_id: int, step: int | None) -> None:
         """The player's panel, ephemerally (Open my orders, /race orders)."""

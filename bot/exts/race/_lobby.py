@@ -6,13 +6,15 @@ edited in place, never posted again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
-from bot.catalogue import MESSAGE_LIMIT
+from bot.bots import style as riding
+from bot.catalogue import MESSAGE_LIMIT, stage_title
 from bot.exts.race._components import LobbyButton
-from bot.exts.race._text import clip
+from bot.exts.race._text import clip, counter
 from bot.i18n import t
 from bot.services.outcomes import RaceView
 from engine.registry import get_ruleset
@@ -26,26 +28,60 @@ ACTIONS = (
 )
 
 
-def stage_name(stage: Any) -> str:
-    if isinstance(stage, str):
-        return stage
-    if isinstance(stage, dict) and isinstance(stage.get("preset") or stage.get("name"), str):
-        return str(stage.get("preset") or stage.get("name"))
-    return "—"
+def stage_name(stage: Any, ruleset_id: str, locale: str | None) -> str:
+    """The race's stage as players read it (a preset by its title, never a code such as ``itemised_108``)."""
+    if isinstance(stage, dict) and isinstance(stage.get("preset"), str):
+        stage = stage["preset"]
+    return stage_title(ruleset_id, stage, locale)
 
 
-def render(race: RaceView, stage: Any, locale: str | None, closed_dms: set[int]) -> tuple[str, discord.ui.View]:
-    """The lobby (or header) text and its buttons (none once the race started or ended)."""
+def pace_text(name: str, seconds: int, locale: str | None) -> str:
+    """A pace as players read it: "fast (15 minutes)", or the custom duration itself ("30 seconds")."""
+    for key, size in DURATIONS:
+        if seconds >= size and seconds % size == 0:
+            duration = t(key, locale, count=seconds // size)
+            break
+    else:
+        duration = t("race.duration.seconds", locale, count=seconds)
+    word = PACE_WORDS.get(name)
+    return t(word, locale, duration=duration) if word is not None else duration
+
+
+DURATIONS = (
+    ("race.duration.days", 86400),
+    ("race.duration.hours", 3600),
+    ("race.duration.minutes", 60),
+    ("race.duration.seconds", 1),
+)
+"""A duration is told in the largest unit it is a whole number of."""
+PACE_WORDS = {"live": "race.pace.live", "fast": "race.pace.fast", "daily": "race.pace.daily"}
+"""The named paces' words; a custom pace is told by its duration alone."""
+
+
+def render(
+    race: RaceView,
+    stage: Any,
+    locale: str | None,
+    closed_dms: set[int],
+    markers: Mapping[int, Mapping[str, Any]] | None = None,
+) -> tuple[str, discord.ui.View]:
+    """The lobby (or header) text and its buttons (none once the race started or ended). ``markers``: the
+    progress marker of each step a member left in, so the header says when by the race's one counter."""
     ruleset = get_ruleset(race.ruleset)
     high = race.most_seats
     lines = [
         t("race.lobby.title", locale, ruleset=ruleset.name, race=race.race_id),
-        t("race.lobby.facts", locale, stage=stage_name(stage), pace=race.pace),
+        t(
+            "race.lobby.facts",
+            locale,
+            stage=stage_name(stage, race.ruleset, locale),
+            pace=pace_text(race.pace, race.pace_seconds, locale),
+        ),
         t("race.lobby.seats", locale, count=len(race.seats), high=high),
     ]
     for number, seat in enumerate(race.seats, 1):
         if seat.bot is not None:
-            note = t("race.lobby.bot", locale)
+            note = t("race.lobby.bot", locale, style=riding(seat.bot, locale))
         elif seat.user_id == race.opener_id:
             note = t("race.lobby.opener", locale)
         else:
@@ -53,7 +89,8 @@ def render(race: RaceView, stage: Any, locale: str | None, closed_dms: set[int])
         if seat.user_id is not None and seat.user_id in closed_dms:
             note = (note + " " + t("race.lobby.dms_closed", locale)).strip()
         if seat.left_at_step is not None:  # R-SVC-5: the member left; a bot rides the seat
-            note = (note + " " + t("race.lobby.left", locale, step=seat.left_at_step)).strip()
+            when = counter((markers or {}).get(seat.left_at_step), locale)
+            note = (note + " " + t("race.lobby.left", locale, counter=when)).strip()
         lines.append(f"{number}. {seat.name}" + (f" {note}" if note else ""))
     status = {
         "lobby": "race.lobby.footer",

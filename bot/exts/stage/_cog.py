@@ -20,13 +20,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import catalogue
+from bot.bots import style
 from bot.exts import _admin
+from bot.exts.race._text import say
 from bot.i18n import t
 from bot.options import RulesetParam
 from bot.render.files import preview_file
 from bot.services import analysis, stages
 from bot.services.context import Context
 from bot.services.outcomes import Refusal
+from bot.standings import column_label
 from bot.translator import text
 from engine.registry import get_ruleset
 from engine.ruleset import Ruleset
@@ -35,10 +38,35 @@ _log = logging.getLogger(__name__)
 
 MODAL_FIELDS = 5
 """Discord's limit on a modal's inputs: the stage model's fields (at most 4 today), then the variants."""
-OPTIONS_FIELD = "options"
 BOARD_LIMIT = 1024 - len("```\n\n```")
 ANALYSIS_RACES = 200
 """How many all-bot races ``/stage analyse`` runs unless told otherwise."""
+
+
+FIELD_WORDS: dict[tuple[str, str], tuple[str, str]] = {
+    ("flamme_rouge", "preset"): ("stage.field.fr_preset", "stage.help.fr_preset"),
+    ("flamme_rouge", "tiles"): ("stage.field.fr_tiles", "stage.help.fr_tiles"),
+    ("flamme_rouge", "profile"): ("stage.field.fr_profile", "stage.help.fr_profile"),
+    ("flamme_rouge", "name"): ("stage.field.fr_name", "stage.help.fr_name"),
+    ("tabella", "table"): ("stage.field.td_table", "stage.help.td_table"),
+    ("tabella", "rows"): ("stage.field.td_rows", "stage.help.td_rows"),
+    ("wyscig", "deck"): ("stage.field.wk_deck", "stage.help.wk_deck"),
+    ("wyscig", "stages"): ("stage.field.wk_stages", "stage.help.wk_stages"),
+    ("mind_cycling", "course"): ("stage.field.mc_course", "stage.help.mc_course"),
+    ("mind_cycling", "strip_length"): ("stage.field.mc_strip_length", "stage.help.mc_strip_length"),
+    ("mind_cycling", "rocks"): ("stage.field.mc_rocks", "stage.help.mc_rocks"),
+    ("mind_cycling", "supply_spaces"): ("stage.field.mc_supply_spaces", "stage.help.mc_supply_spaces"),
+}
+"""Each stage field's label and help line as an admin reads them (the field's own name is the key the
+stage's JSON uses, shown nowhere else); a field added to a stage model without words here falls back to
+its name and its type."""
+
+
+def _field_words(ruleset_id: str, field_name: str, locale: str | None) -> tuple[str, str]:
+    keys = FIELD_WORDS.get((ruleset_id, field_name))
+    if keys is None:
+        return field_name, stages.field_help(ruleset_id, field_name)
+    return t(keys[0], locale), t(keys[1], locale)
 
 
 def _value_text(value: Any) -> str:
@@ -60,16 +88,18 @@ class StageModal(discord.ui.Modal):
         name: str,
         current: dict[str, Any] | None,
         options: dict[str, Any] | None = None,
+        locale: str | None = None,
     ) -> None:
-        title = t("stage.modal_title", None, ruleset=ruleset.name, name=name)
+        title = t("stage.modal_title", locale, ruleset=ruleset.name, name=name)
         super().__init__(title=title[:45], timeout=900)
         self.cog, self.ruleset, self.name, self.editing = cog, ruleset, name, current is not None
         self.inputs: dict[str, discord.ui.TextInput[StageModal]] = {}
         for field_name in stages.fields_of(ruleset.id)[:MODAL_FIELDS]:
             shown = _value_text(current[field_name]) if current and field_name in current else None
+            label, help_line = _field_words(ruleset.id, field_name, locale)
             box: discord.ui.TextInput[StageModal] = discord.ui.TextInput(
-                label=field_name[:45],
-                placeholder=stages.field_help(ruleset.id, field_name)[:100],
+                label=label[:45],
+                placeholder=help_line[:100],
                 default=shown[:4000] if shown else None,
                 required=False,
                 max_length=4000,
@@ -80,8 +110,8 @@ class StageModal(discord.ui.Modal):
         self.options: discord.ui.TextInput[StageModal] | None = None
         if len(self.inputs) < MODAL_FIELDS:
             self.options = discord.ui.TextInput(
-                label=OPTIONS_FIELD,
-                placeholder=(", ".join(stages.option_names(ruleset.id)) + " (name=value)")[:100],
+                label=t("stage.field.options", locale)[:45],
+                placeholder=t("stage.help.options", locale, names=", ".join(stages.option_names(ruleset.id)))[:100],
                 default=" ".join(f"{k}={_compact(v)}" for k, v in (options or {}).items())[:4000] or None,
                 required=False,
                 max_length=4000,
@@ -128,7 +158,9 @@ class StageActions(discord.ui.View):
     async def edit(self, interaction: discord.Interaction[Any]) -> None:
         ctx = await _admin.require_manager(interaction)
         info = await self.cog.saved(ctx, interaction, self.ruleset, self.name)
-        await interaction.response.send_modal(StageModal(self.cog, self.ruleset, info.name, info.stage, info.options))
+        await interaction.response.send_modal(
+            StageModal(self.cog, self.ruleset, info.name, info.stage, info.options, str(interaction.locale))
+        )
 
     async def analyse(self, interaction: discord.Interaction[Any]) -> None:
         ctx = await _admin.require_manager(interaction)
@@ -170,10 +202,11 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
         board = t(rules.stage_board(info.stage, info.options), locale)
         embed = discord.Embed(title=info.name[:256], description=t("stage.summary", locale, ruleset=rules.name))
         for key, value in info.stage.items():
-            embed.add_field(name=key[:256], value=f"`{_value_text(value)[:1000]}`", inline=False)
+            label = _field_words(info.ruleset, key, locale)[0]
+            embed.add_field(name=label[:256], value=f"`{_value_text(value)[:1000]}`", inline=False)
         if info.options:
             variants = " ".join(f"{k}={_compact(v)}" for k, v in info.options.items())
-            embed.add_field(name=OPTIONS_FIELD, value=f"`{variants[:1000]}`", inline=False)
+            embed.add_field(name=t("stage.field.options", locale), value=f"`{variants[:1000]}`", inline=False)
         if len(board) <= BOARD_LIMIT:
             embed.add_field(name=t("stages.board", locale), value=f"```\n{board}\n```", inline=False)
         files: list[discord.File] = []
@@ -197,14 +230,16 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
     @app_commands.describe(ruleset=text("command.stage.ruleset"), name=text("command.stage.name"))
     async def new(self, interaction: discord.Interaction[Any], ruleset: RulesetParam, name: str) -> None:
         await _admin.require_manager(interaction)
-        await interaction.response.send_modal(StageModal(self, ruleset, name, None))
+        await interaction.response.send_modal(StageModal(self, ruleset, name, None, None, str(interaction.locale)))
 
     @app_commands.command(name="edit", description=text("command.stage.edit"))
     @app_commands.describe(ruleset=text("command.stage.ruleset"), name=text("command.stage.name"))
     async def edit(self, interaction: discord.Interaction[Any], ruleset: RulesetParam, name: str) -> None:
         ctx = await _admin.require_manager(interaction)
         info = await self._get(ctx, interaction, ruleset, name)
-        await interaction.response.send_modal(StageModal(self, ruleset, info.name, info.stage, info.options))
+        await interaction.response.send_modal(
+            StageModal(self, ruleset, info.name, info.stage, info.options, str(interaction.locale))
+        )
 
     @app_commands.command(name="show", description=text("command.stage.show"))
     @app_commands.describe(ruleset=text("command.stage.ruleset"), name=text("command.stage.name"))
@@ -307,7 +342,8 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
             t("stage.analysis_strategy", locale),
             t("stage.analysis_decided", locale),
         )
-        chart = await _off_loop_chart(found, f"{ruleset.name} · {info.name}", headings)
+        words = {s: style(s, locale) for s in found.wins_by_strategy}
+        chart = await _off_loop_chart(found, f"{ruleset.name} · {info.name}", headings, words)
         embed = _analysis_embed(found, ruleset, info.name, locale)
         embed.set_image(url="attachment://analysis.png")
         await interaction.followup.send(
@@ -352,10 +388,14 @@ class StageCog(commands.GroupCog, group_name="stage", group_description=text("co
             raise _admin.refused(refusal) from None
 
 
-async def _off_loop_chart(found: analysis.Analysis, title: str, headings: tuple[str, str, str]) -> bytes:
+async def _off_loop_chart(
+    found: analysis.Analysis, title: str, headings: tuple[str, str, str], strategies: dict[str, str]
+) -> bytes:
     import asyncio
 
-    return await asyncio.get_running_loop().run_in_executor(None, analysis.chart_png, found, title, headings)
+    return await asyncio.get_running_loop().run_in_executor(
+        None, analysis.chart_png, found, title, headings, strategies
+    )
 
 
 def _percent(value: float) -> str:
@@ -381,28 +421,29 @@ def _analysis_embed(found: analysis.Analysis, ruleset: Ruleset[Any], name: str, 
     embed.add_field(name=t("stage.analysis_decided", locale), value=decided or "—", inline=False)
     embed.add_field(
         name=t("stage.analysis_strategy", locale),
-        value="\n".join(f"{s}: {_percent(v)}" for s, v in found.wins_by_strategy.items())[:1024] or "—",
+        value="\n".join(f"{style(s, locale)}: {_percent(v)}" for s, v in found.wins_by_strategy.items())[:1024] or "—",
     )
     embed.add_field(
         name=t("stage.analysis_seat", locale),
         value="\n".join(f"{p}: {_percent(v)}" for p, v in found.wins_by_seat.items())[:1024] or "—",
     )
-    if found.figures:
-        embed.add_field(
-            name=t("stage.analysis_figures", locale),
-            value="\n".join(f"{k}: {v}" for k, v in found.figures.items())[:1024],
-            inline=False,
-        )
-    if found.events:
-        embed.add_field(
-            name=t("stage.analysis_events", locale),
-            value="\n".join(f"{k}: {v}" for k, v in found.events.items())[:1024],
-            inline=False,
-        )
+    # Figures under their columns' headings; a figure no column shows is bookkeeping, left out.
+    headings = {c["key"]: column_label(c, locale) for c in found.columns}
+    figures = [f"{headings[k]}: {v:g}" for k, v in found.figures.items() if k in headings]
+    if figures:
+        embed.add_field(name=t("stage.analysis_figures", locale), value="\n".join(figures)[:1024], inline=False)
+    # Each frequent event by what it says (one example), never its kind's key.
+    events = [
+        t("stage.analysis_event", locale, count=f"{v:g}", example=say(found.examples[k], locale))
+        for k, v in found.events.items()
+        if k in found.examples
+    ]
+    if events:
+        embed.add_field(name=t("stage.analysis_events", locale), value="\n".join(events)[:1024], inline=False)
     return embed
 
 
 def _analysis_alt(found: analysis.Analysis, locale: str) -> str:
     seats = ", ".join(f"{p}: {_percent(v)}" for p, v in found.wins_by_seat.items())
-    strategies = ", ".join(f"{s}: {_percent(v)}" for s, v in found.wins_by_strategy.items())
+    strategies = ", ".join(f"{style(s, locale)}: {_percent(v)}" for s, v in found.wins_by_strategy.items())
     return t("stage.analysis_alt", locale, seats=seats, strategies=strategies)[:1024]

@@ -47,7 +47,8 @@ def _add_preset_fields(embed: discord.Embed, presets: list[Preset], locale: str)
     budget = EMBED_BUDGET
     for count, preset in enumerate(presets[: catalogue.CHOICE_LIMIT]):
         label = t(preset.label, locale) if preset.label else ""
-        name = (f"{preset.name} · {label}" if label else preset.name)[:256]
+        title = catalogue.preset_title(preset, locale)
+        name = (f"{title} · {label}" if label else title)[:256]
         value = t(preset.summary, locale)[:FIELD_VALUE_LIMIT] or "—"
         if len(name) + len(value) > budget:
             return count
@@ -102,7 +103,9 @@ class StagesCog(commands.Cog):
             echoed = _shorten(stage, STAGE_ECHO_LIMIT)
             raise UserError("stages.unknown_stage", stage=echoed, ruleset=ruleset.name, names=names)
         board = t(ruleset.stage_board(shown_stage, shown_options), locale)
-        embed = discord.Embed(title=chosen.name[:256], description=_shorten(t(chosen.summary, locale), 4096))
+        embed = discord.Embed(
+            title=catalogue.preset_title(chosen, locale)[:256], description=_shorten(t(chosen.summary, locale), 4096)
+        )
         if chosen.label:
             embed.add_field(name=t("stages.label", locale), value=t(chosen.label, locale))
         if len(board) <= BOARD_PREVIEW_LIMIT:
@@ -152,9 +155,10 @@ class StagesCog(commands.Cog):
         if interaction.guild is not None:  # i17: presets and this server's saved stages
             ctx = await _admin.context(self.bot)
             found = await saved_stages.stage_choices(ctx, interaction.guild.id, ruleset.id, current)
-            return [app_commands.Choice(name=c.name[:100], value=c.value[:100]) for c in found]
+            titles = {p.name: catalogue.preset_title(p, str(interaction.locale)) for p in ruleset.presets()}
+            return [app_commands.Choice(name=titles.get(c.value, c.name)[:100], value=c.value[:100]) for c in found]
         return [
-            app_commands.Choice(name=p.name[:100], value=p.name[:100])
+            app_commands.Choice(name=catalogue.preset_title(p, str(interaction.locale))[:100], value=p.name[:100])
             for p in catalogue.matching_presets(ruleset, current)
         ]
 

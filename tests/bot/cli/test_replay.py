@@ -163,5 +163,5 @@ def test_replay_shows_the_opening_of_a_wyscig_race(tmp_path: Path) -> None:
     data = json.loads(gregario("replay", str(path), "--json").stdout)
     assert data["opening"] == [e.model_dump(mode="json") for e in race.opening]
     text = gregario("replay", str(path)).stdout
-    assert text.index("— start") < text.index("— step 1")
-    assert race.opening[0].message.text in text.split("— step 1")[0]
+    assert text.index("— the start") < text.index("— Stage 1, lap 1"), "the laps counted as players count them"
+    assert race.opening[0].message.text in text.split("— Stage 1, lap 1")[0]

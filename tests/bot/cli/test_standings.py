@@ -44,7 +44,9 @@ def check_table(rows: list[list[str]], race: Race) -> Result:
     standing's figure (places first)."""
     result = race.result()
     assert rows[0] == ["#", "Entrant", *(t(c.label) for c in result.columns)]
-    names = {e.id: e.name for e in race.header.entrants}
+    from bot.cli.replay import race_names
+
+    names = race_names(race, short=True)
     assert len(rows) == 1 + len(result.standings)
     for row, s in zip(rows[1:], result.standings, strict=True):
         assert row[0] == f"{s.place}." and row[1] == names[s.entrant]
@@ -53,7 +55,8 @@ def check_table(rows: list[list[str]], race: Race) -> Result:
             if value is None:
                 assert cell == "-"
             elif c.format == "per_rider":
-                assert cell == ", ".join(f"{rider} {'-' if v is None else v}" for rider, v in value.items())
+                shown = ", ".join(f"{names[rider]} {'-' if v is None else v}" for rider, v in value.items())
+                assert cell == shown, "each rider by its kind, never its id"
             elif c.format == "list" and c.words:
                 assert cell == ", ".join(t(c.words[v]) for v in value) or "-"  # words (medal names), in English
             elif c.format == "list":
@@ -74,7 +77,7 @@ def check_rules(ruleset_id: str, rows: list[list[str]]) -> None:
     assert places == sorted(places) and places[0] == 1
     if ruleset_id == "flamme_rouge":
         # D25: teams rank by their best-placed rider; every rider has a place, each place once.
-        riders = [[int(pair.split()[1]) for pair in c["Rider places"].split(", ")] for c in cells]
+        riders = [[int(pair.split()[-1]) for pair in c["Rider places"].split(", ")] for c in cells]
         best = [min(r) for r in riders]
         assert best == sorted(best) and best[0] == 1
         assert sorted(p for r in riders for p in r) == list(range(1, 1 + sum(len(r) for r in riders)))

@@ -144,3 +144,27 @@ async def test_a_players_panel_shows_the_next_part_of_a_decision_and_their_own_v
     assert after.view["you"]["id"] == "u1"
     with pytest.raises(Refusal):
         await orders.panel(harness.ctx, race_id, 42)
+
+
+async def test_a_draft_waits_for_send_and_back_can_empty_it(harness: Harness) -> None:
+    """Anna builds a whole order as a draft: stored, not counted, the step waits; a replacing order
+    without her last part takes it off; sent, it counts; an empty replacement removes what she stored."""
+    assert harness.ctx is not None
+    race_id = await _tabella_live(harness)
+    order = await harness.human_order(race_id, "u1")
+    draft = await orders.submit_order(harness.ctx, race_id, 1, order, step=1, draft=True)
+    assert not draft.complete
+    panel = await orders.panel(harness.ctx, race_id, 1)
+    assert panel.order == draft.order and not panel.sent and panel.decision is not None
+    assert panel.decision["complete"], "the rules call it complete; only Send makes it count"
+    await harness.order_all(race_id, skip={"u1"})
+    assert not any(isinstance(h, StepResolved) for h in harness.posted), "a draft holds the step"
+    shorter = {k: v for k, v in draft.order.items() if k != "start"}
+    replaced = await orders.submit_order(harness.ctx, race_id, 1, shorter, step=1, draft=True, replace=True)
+    assert "start" not in replaced.order, "a replacement is not merged with what was stored"
+    await orders.submit_order(harness.ctx, race_id, 1, {}, step=1, draft=True, replace=True)
+    assert [r for r in await _rows(harness, race_id) if r[1] == "u1"] == [], "an empty replacement removes it"
+    sent = await orders.submit_order(harness.ctx, race_id, 1, order, step=1, replace=True)
+    assert sent.complete
+    await harness.ctx.idle()
+    assert any(isinstance(h, StepResolved) and h.step == 1 for h in harness.posted), "sent, it resolves the step"

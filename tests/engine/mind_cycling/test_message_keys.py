@@ -193,7 +193,7 @@ def test_every_key_said_in_seeded_races_is_listed(races: tuple[set[str], list[Me
     and the messages nested in their parameters (a reason, an action's word, the part of a text order)."""
     said = set(races[0])
     for preset in RULESET.presets():
-        said.update(m.key for m in messages_in([preset.summary, preset.label]))
+        said.update(m.key for m in messages_in([preset.summary, preset.label, preset.title]))
         said.add(RULESET.stage_board(preset.name, {}).key)
     said.add(RULESET.stage_board({"rocks": 0, "supply_spaces": 0}, {}).key)
     said.add(RULESET.summary().key)

@@ -186,7 +186,7 @@ def _everything_said() -> tuple[frozenset[str], tuple[Message, ...]]:
             _race(seed, options, stage, seen, how)
     seen |= _keys_of(RULESET.summary())
     for preset in RULESET.presets():
-        seen |= _keys_of(preset.summary) | _keys_of(preset.label)
+        seen |= _keys_of(preset.summary) | _keys_of(preset.label) | _keys_of(preset.title)
         seen |= _keys_of(RULESET.stage_board(preset.name, {}))
     return frozenset(seen), tuple(SAID)
 

@@ -394,3 +394,23 @@ def test_a_bottle_already_drunk_can_still_be_thrown() -> None:
     play(race, {"anna": "s1: 0 ; V", "luca": "s1: 0"})
     play(race, {"anna": "s2: 0 ; B @Luca", "luca": "s2: 0"})
     assert (rider(race, "anna").r, rider(race, "luca").r, rider(race, "anna").own_bottle) == (34, 28, "thrown")
+
+
+@pytest.mark.rules("R-TDD-7")
+def test_a_half_given_special_holds_the_plan_back_and_is_left_out_of_the_automatic_order() -> None:
+    """A whole plan with a Gomitata given by its code alone is not complete; once its round, target and
+    push are given it is; the automatic order drops the half-given one and plays the rest."""
+    from engine.race import Race
+    from engine.ruleset import Entrant
+
+    race = Race.start("tabella", [Entrant(id="u1", name="Anna"), Entrant(id="u2", name="Ben")], 3)
+    plan = {"start": "A", **{f"m{n}": {"effort": 2, "dir": "R"} for n in range(1, 6)}, "s1": 3, "s2": 1, "s3": 0}
+    assert RULESET.validate(race.state, "u1", plan).complete
+    half = RULESET.validate(race.state, "u1", {**plan, "special": {"code": "G"}})
+    assert not half.complete and half.order["special"] == {"code": "G"}
+    whole = {"special": {"code": "G", "round": "m2", "target": "u2", "dir": "up"}}
+    done = RULESET.validate(race.state, "u1", whole, half.order)
+    assert done.complete and done.order["specials"] == [{"code": "G", "round": "m2", "target": "u2", "dir": "up"}]
+    automatic = RULESET.auto_order(race.state, "u1", half.order)
+    assert "special" not in automatic and automatic["start"] == "A" and automatic["s1"] == 3
+    assert RULESET.validate(race.state, "u1", automatic).complete

@@ -211,7 +211,7 @@ def test_no_message_parameter_holds_english_words() -> None:
     messages: list[Message] = []
     catalogue: set[str] = set()
     for preset in RULESET.presets():
-        keys_of([preset.summary, preset.label, RULESET.stage_board(preset.name, {})], catalogue, messages)
+        keys_of([preset.summary, preset.label, preset.title, RULESET.stage_board(preset.name, {})], catalogue, messages)
     keys_of(RULESET.summary(), catalogue, messages)
     seen: set[str] = set()
     for n, (stage, options, players) in enumerate(RACES):

@@ -117,7 +117,11 @@ def test_the_turn_panel_offers_each_card_with_what_it_would_mean() -> None:
     assert card.path == ["card"] and card.kind == "choice"
     hints = [c.hint.text for c in card.choices if c.hint]
     assert hints == ["39: +8 min", "43: +4 min", "45: peloton", "48: take the lead", "50: take the lead"]
-    assert (descents.path, descents.kind, descents.minimum, descents.maximum) == (["descents"], "number", 0, 2)
+    assert (descents.path, descents.kind, descents.minimum, descents.maximum) == (["descents"], "choice", 0, 2)
+    labels = [(c.value, c.label.text) for c in descents.choices]
+    assert labels == [(0, "No descent"), (1, "1 descent: +2 km/h"), (2, "2 descents: +4 km/h")], (
+        "each says what it does"
+    )
 
 
 @pytest.mark.rules("8.1")

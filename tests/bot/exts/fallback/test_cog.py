@@ -64,6 +64,9 @@ async def test_a_click_that_raced_its_panels_closing_hears_the_panel_is_out_of_d
     click on it is told the panel is out of date instead of "This interaction failed"."""
     panel = await _panel_of_a_started_race(fake_discord, alice)
     for _ in range(10):
+        if "Send my order" in panel.buttons:
+            await (await alice.click(panel, "Send my order")).acknowledged()
+            continue
         if not _picks(panel):
             break
         await (await alice.click(panel, _picks(panel)[0])).acknowledged()

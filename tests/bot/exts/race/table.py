@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.services import lobby, posts, records
+from bot.services import boards, lobby, owed, posts, records
 from bot.services.context import Context
 from engine.race import Race, replay
 from engine.ruleset import PROGRESS_KEY
@@ -39,13 +39,46 @@ async def laps_after(ctx: Context, race_id: int) -> dict[int, str]:
     return laps
 
 
+SEND = "Send my order"
+"""The review's button that makes a panel's draft count (a draft built with buttons does not until then)."""
+
+
 def picks_on(message: Message) -> list[dict[str, Any]]:
-    """The panel's choice buttons and selects still enabled."""
+    """The panel's choice buttons and selects still enabled (the review's "change a part" select aside)."""
     return [
         c
         for c in message.items()
-        if not c.get("disabled") and (c.get("type") == 3 or str(c.get("custom_id", "")).startswith("gr:b:"))
+        if not c.get("disabled") and str(c.get("custom_id", "")).startswith(("gr:b:", "gr:s:"))
     ]
+
+
+def sendable(message: Message) -> bool:
+    """Whether the panel is a review of a draft, with **Send my order** to press."""
+    return any(c.get("type") == 2 and c.get("label") == SEND and not c.get("disabled") for c in message.items())
+
+
+def step_of(message: Message) -> int | None:
+    """The step a panel belongs to, as its components say (``gr:<kind>:<race>:<step>...``); the text
+    shows the race's counter (a round, a lap), not the step."""
+    for item in message.items():
+        parts = str(item.get("custom_id", "")).split(":")
+        if len(parts) >= 4 and parts[0] == "gr" and parts[1] in ("b", "s", "c", "t", "g") and parts[3].isdigit():
+            return int(parts[3])
+    return None
+
+
+async def turn_texts(ctx: Context, race_id: int, steps: list[int]) -> dict[int, list[str]]:
+    """What each resolved step's events say (English, riders by id or name as the bot tells them), to
+    find a turn in a lap's message by its events: the text shows the lap's counter, not the step."""
+    return {
+        step: [str(e["message"]["text"]) for e in events if e.get("message")]
+        for step, events in ((turn.step, turn.events) for turn in await owed.turns(ctx, race_id, steps))
+    }
+
+
+def told_in(text: str, lines: list[str]) -> bool:
+    """Whether a turn's events are all in ``text`` (a turn without events is not findable: True)."""
+    return all(line in text for line in lines)
 
 
 def finals(user: DiscordUser) -> list[Message]:
@@ -85,7 +118,7 @@ class Table:
     def dm_panel(self, entrant: str, step: int) -> Message | None:
         user = self.players[entrant]
         for message in reversed(user.dms()):
-            if f"step {step}**" in message.text:
+            if step_of(message) == step:
                 return message
         return None
 
@@ -98,7 +131,7 @@ class Table:
             )
             return found
         kept = self.ephemerals.get(entrant)
-        if kept is not None and f"step {step}**" in kept.text:
+        if kept is not None and step_of(kept) == step:
             return kept
         wanted = f"gr:o:{self.race_id}:{step}"
 
@@ -114,15 +147,29 @@ class Table:
         return opened
 
     async def order(self, entrant: str, step: int) -> Message:
-        """Pick first choices until the order is complete (the panel offers Change) or the step resolves."""
+        """Pick first choices until the order is complete, send it from the review, and stop once it is sent
+        (the panel offers Change without Send) or the step resolves."""
         panel = await self.panel(entrant, step)
         for _ in range(60):
             await self.fake.settle()
             status, now, _humans = await self.state()
-            if now != step or status != "running" or not picks_on(panel):
+            if now != step or status != "running":
+                return panel
+            if sendable(panel):
+                await (await self.players[entrant].click(panel, SEND)).acknowledged()
+                continue
+            if not picks_on(panel) or "Change" in panel.buttons:
                 return panel
             await pick(self.players[entrant], panel)
         raise AssertionError(f"{entrant} never completed an order at step {step}: {panel.text}")
+
+    async def post_of(self, step: int) -> Message | None:
+        """The channel post that tells ``step`` (as the bot stored it)."""
+        stored = [p for p in await boards.posts_of(self.ctx, self.race_id, step) if p.kind == "step"]
+        if not stored:
+            return None
+        channel = self.fake.channels.get(stored[0].channel_id)
+        return next((m for m in (channel.messages if channel else []) if m.id == stored[0].message_id), None)
 
     async def started(self) -> None:
         """Wait until the race runs and awaits a person (the Start click is answered before the work)."""

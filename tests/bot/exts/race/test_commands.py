@@ -8,7 +8,7 @@ import pytest
 
 from bot.app import Gregario
 from bot.store.ledger import PostKind
-from tests.bot.exts.race.table import Table, laps_after
+from tests.bot.exts.race.table import Table, laps_after, told_in, turn_texts
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Message
@@ -58,7 +58,7 @@ async def test_a_typed_order_is_recorded_and_a_bad_one_refused(
     card = first_field_labels(panel)[0].split()[0]
     modal = await (await alice.click(panel, "Type my order")).modal()
     recorded = await (await alice.submit(modal, {"Your order": f"play {card}"}, channel=panel.channel)).reply()
-    assert "Recorded" in recorded.text, f"play {card} was refused: {recorded.text}"
+    assert "Your order" in recorded.text, f"play {card} was refused: {recorded.text}"
     await table.wait_step_after(step)
 
 
@@ -69,20 +69,20 @@ DESCENT_SEED = 2
 async def test_a_typed_card_is_found_beside_the_descent_buttons(
     gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With six cards and a descent in hand, the cards are a select and the descents are buttons 0 and 1;
-    the card typed from the select is recorded and the step resolves."""
+    """With six cards and a descent in hand, the cards are a select and the descents are buttons saying what
+    they add; the card typed from the select is recorded and the step resolves."""
     monkeypatch.setattr("bot.services.lobby.secrets.randbelow", lambda _bound: DESCENT_SEED)
     table = await _started(gregario, fake_discord, alice)
     _status, step, _humans = await table.state()
     panel = await table.panel(f"u{alice.id}", step)
     assert any(c.get("type") == 3 for c in panel.items()), "six cards are offered as a select"
     descents = [c["label"] for c in panel.items() if str(c.get("custom_id", "")).startswith("gr:b:")]
-    assert descents == ["0", "1"], "the descent count is the only field of buttons"
+    assert descents == ["No descent", "1 descent: +2 km/h"], "the descent count is the only field of buttons"
     card = first_field_labels(panel)[0].split()[0]
     assert card not in descents
     modal = await (await alice.click(panel, "Type my order")).modal()
     recorded = await (await alice.submit(modal, {"Your order": f"play {card}"}, channel=panel.channel)).reply()
-    assert "Recorded" in recorded.text, f"play {card} was refused: {recorded.text}"
+    assert "Your order" in recorded.text, f"play {card} was refused: {recorded.text}"
     await table.wait_step_after(step)
 
 
@@ -209,8 +209,9 @@ async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
         assert told and told[0] == lap.step, "the lap's message starts with its first turn"
         message = channel[lap.message_id]
         assert len(message.history) == len(told) - 1, "posted at the first turn, edited once per later turn"
+        said = await turn_texts(table.ctx, table.race_id, told)
         for s in told:
-            assert f"step {s}**" in message.text, "every turn of the lap is in its message"
+            assert told_in(message.text, said[s]), "every turn of the lap is in its message"
         turns += len(told)
     assert turns >= 3, "a lap holds more than one turn"
     laps = await laps_after(table.ctx, table.race_id)
@@ -220,4 +221,11 @@ async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
             f"only its own lap's turns: {told} {laps} {[(p.step, p.kind, p.message_id) for p in stored]}"
         )
     later = max(p.step for p in stored if p.kind == "step" and p.message_id == lap_posts[0].message_id)
-    assert f"step {later + 1}**" not in channel[lap_posts[0].message_id].text, "the next lap's turns go elsewhere"
+    following = (await turn_texts(table.ctx, table.race_id, [later + 1])).get(later + 1) or []
+    earlier = [
+        line
+        for lines in (await turn_texts(table.ctx, table.race_id, list(range(1, later + 1)))).values()
+        for line in lines
+    ]
+    fresh = [line for line in following if line not in earlier]
+    assert not any(line in channel[lap_posts[0].message_id].text for line in fresh), "the next lap's turns go elsewhere"

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from bot.app import Gregario
+from tests.bot.exts.race.table import SEND, picks_on, sendable
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Message
@@ -20,15 +21,8 @@ SHORT = {
 
 
 def _panel(user: DiscordUser) -> Message | None:
-    """The player's newest DM that still has components (the open panel)."""
-    live = [
-        m
-        for m in user.dms()
-        if any(
-            (c.get("type") == 3 or c.get("custom_id", "").startswith("gr:b:")) and not c.get("disabled")
-            for c in m.items()
-        )
-    ]
+    """The player's newest DM that is an open panel: choices to pick, or a draft to send."""
+    live = [m for m in user.dms() if (picks_on(m) and "Change" not in m.buttons) or sendable(m)]
     return live[-1] if live else None
 
 
@@ -40,7 +34,10 @@ async def _play_first(user: DiscordUser, panel: Message, attempt: int = 0) -> No
     """Pick the first choice of one part of the order: the ``attempt``-th part offered (buttons first, then
     selects), so a part that leaves the panel as it was (a Wyścig descent count of 0 beside a hand shown as
     a select) is followed by the next part rather than picked forever."""
-    items = [c for c in panel.items() if not c.get("disabled")]
+    if sendable(panel):
+        await (await user.click(panel, SEND)).acknowledged()
+        return
+    items = picks_on(panel)
     parts: list[tuple[str, dict[str, object]]] = []
     seen_fields: set[str] = set()
     for c in items:
@@ -103,4 +100,4 @@ async def test_a_race_from_lobby_to_result(
     assert unpictured == [], "every round post carries the board's picture"
     rematch = await (await alice.click(finals[0], "Rematch")).reply()
     assert "race #2" in rematch.text and "Alice (opener)" in rematch.text
-    assert rematch.text.count("(bot)") == sum(1 for e in record["entrants"] if e.get("bot")), "the same seats"
+    assert rematch.text.count("(bot, ") == sum(1 for e in record["entrants"] if e.get("bot")), "the same seats"

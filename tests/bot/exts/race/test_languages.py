@@ -19,11 +19,18 @@ from tests.fakediscord.world import Guild
 ENGLISH = bot.i18n.catalog("en")
 
 
-def _marked(locale: str) -> dict[str, str]:
+def _mark(locale: str, template: bot.i18n.Template) -> bot.i18n.Template:
+    """A template marked with the language's code (each plural form of a counted sentence)."""
+    if isinstance(template, dict):
+        return {form: f"[{locale}] {text}" for form, text in template.items()}
+    return f"[{locale}] {template}"
+
+
+def _marked(locale: str) -> dict[str, bot.i18n.Template]:
     if locale in ("en", "en-US", "en-GB"):
         return ENGLISH
     if locale in ("fr", "de"):
-        return {key: f"[{locale}] {template}" for key, template in ENGLISH.items()}
+        return {key: _mark(locale, template) for key, template in ENGLISH.items()}
     return {}
 
 

@@ -10,7 +10,7 @@ from bot.settings import Settings
 from bot.store.database import connect
 from bot.store.ledger import PostKind
 from engine.race import replay
-from tests.bot.exts.race.table import Table, lap_of, laps_after
+from tests.bot.exts.race.table import Table, lap_of, laps_after, told_in, turn_texts
 from tests.fakediscord.plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
@@ -57,6 +57,7 @@ async def test_a_lap_ended_while_the_bot_was_down_is_closed_in_its_own_message(
         assert bot.runtime is not None
         await fake.settle(0.3, 5)
         stored = await boards.posts_of(bot.runtime.ctx, race_id)
+        said = await turn_texts(bot.runtime.ctx, race_id, list(range(1, now)))
     channel = {m.id: m for m in alice.read()}
     by_message: dict[int, list[int]] = {}
     for post in stored:
@@ -68,8 +69,9 @@ async def test_a_lap_ended_while_the_bot_was_down_is_closed_in_its_own_message(
         # A turn's lap is the marker's before it (after the step before).
         assert {laps[s - 1] for s in steps} == {lap_posts[message_id]}, f"one lap per message: {steps}"
         text = channel[message_id].text
-        assert all(f"step {s}**" in text for s in steps)
-        assert not any(f"step {s}**" in text for s in set(range(1, now)) - set(steps)), "no other lap's turn"
+        assert all(told_in(text, said[s]) for s in steps), "every turn of the lap is in its message"
+        others = [line for s in set(range(1, now)) - set(steps) for line in said[s]]
+        assert not any(line in text for line in others if not any(line in said[s] for s in steps)), "no other lap"
     last_of_old = max(s for s in range(1, now) if laps[s - 1] == start_lap)
     closed_at: Any = [p.step for p in stored if p.kind is PostKind.LAP_DONE and p.lap == laps[now - 2]]
     assert closed_at == [last_of_old], "the old lap is closed at its own last turn"

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from bot.app import Gregario
+from bot.progress import counter
+from bot.services import owed
 from tests.bot.exts.race.table import Table, finals
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
@@ -42,7 +44,9 @@ async def _leave_then_ride_out(table: Table, alice: DiscordUser, bob: DiscordUse
         raise AssertionError("Bob was never awaited")
     await table.panel(him, step)  # his panel came; he leaves instead of answering
     answer = await (await bob.slash("race leave")).reply()
-    assert answer.ephemeral_for == bob.id and f"A bot rides your seat from step {step}" in answer.text
+    when = counter(await owed.progress_before(table.ctx, table.race_id, step), "en")  # the round, not the step
+    assert when.startswith(("Round ", "Stage ")), when
+    assert answer.ephemeral_for == bob.id and f"A bot rides your seat from {when};" in answer.text
     dms_then = len(bob.dms())
     for _ in range(400):
         status, now, humans = await table.state()
@@ -81,12 +85,13 @@ async def test_a_player_who_leaves_mid_race_is_ridden_for_by_a_bot_to_the_line(
     step, dms_then = await _leave_then_ride_out(table, alice, bob)
     record = await _record(fake_discord, alice)
     told = [m.text for m in alice.read() if m.ephemeral_for is None]
-    assert any(f"Bob left the race; a bot rides in their place from step {step}." in text for text in told)
+    when = counter(await owed.progress_before(table.ctx, table.race_id, step), "en")  # the round, not the step
+    assert any(f"Bob left the race; a bot rides in their place from {when}." in text for text in told)
     assert sum("left the race" in text for text in told) == 1, "told once, in the next post"
     assert len(bob.dms()) == dms_then, "no panel or reminder for Bob after he left"
     header = next(m for m in alice.read() if m.ephemeral_for is None and "race #" in m.text and "Bob" in m.text)
     await fake_discord.wait_until(lambda: "race is over" in header.text, 10, lambda: header.text)
-    assert f"Bob · left at step {step}, a bot rides" in header.text, "the race's header in the channel says it"
+    assert f"Bob · left ({when}), a bot rides" in header.text, "the race's header in the channel says it"
     him = f"u{bob.id}"
     mine = [(n, s[him]) for n, s in enumerate(record["steps"], start=1) if him in s]
     assert mine and all(order.get("auto") is True for n, order in mine if n >= step)

@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from bot.app import Gregario
+from bot.exts.stage._cog import _field_words
 from bot.services import boards, server_settings
 from tests.fakediscord import DiscordUser, FakeDiscord, Guild
 
 
 async def _save_stage(admin: DiscordUser, ruleset: str, name: str, typed: dict[str, str]) -> None:
+    """Save a stage through /stage new, its fields typed by the labels an admin reads."""
     modal = await (await admin.slash("stage new", ruleset=ruleset, name=name)).modal()
-    await (await admin.submit(modal, typed)).reply()
+    await (await admin.submit(modal, {_field_words(ruleset, k, "en-US")[0]: v for k, v in typed.items()})).reply()
 
 
 async def test_race_new_offers_and_opens_the_servers_saved_stage(gregario: Gregario, alice: DiscordUser) -> None:
