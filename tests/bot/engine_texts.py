@@ -47,6 +47,11 @@ def _name(func: ast.AST) -> str:
 
 
 WRITTEN_BY_CASE: dict[str, Template] = {
+    # Preset titles read from the presets' data files, and a label built with message_of
+    "td.preset_title.classic": "Classic table",
+    "td.preset_title.random": "Random table",
+    "td.preset_title.classic_rows": "Classic table, rows {first}-{last}",
+    "wk.label.no_descent": "No descent",
     # Flamme Rouge: the round's events and the words of the hand and the board
     "fr.exhaustion": {"one": "{names} takes an exhaustion card.", "other": "{names} take an exhaustion card."},
     "fr.info.hand": "{rider}'s hand: {cards}",
@@ -153,6 +158,11 @@ def english_templates() -> dict[str, Template]:
                     key, one, other = _text(args[0]), _text(args[2]), _text(args[3])
                     if key in keys and one is not None and other is not None:
                         found.setdefault(key, {"one": one, "other": other})
+            elif isinstance(node, ast.Dict):  # a table of templates by key (``{"fr.move": _MOVED, ...}``)
+                for key_node, value_node in zip(node.keys, node.values, strict=True):
+                    key, text = _text(key_node), _text(value_node, constants)
+                    if key in keys and text is not None:
+                        found.setdefault(key, text)
             elif isinstance(node, ast.Tuple) and len(node.elts) == 2:
                 key, text = _text(node.elts[0]), _text(node.elts[1])
                 if key in keys and text is not None:

@@ -45,6 +45,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "league.bot_name",
         "race.lobby.bot",
         "render.tb.figures",
+        "race.panel.no",
     },
     "pl": {
         "render.fr.type.rouleur",
