@@ -83,7 +83,7 @@ async def test_a_stage_form_field_nested_too_deep_is_refused_in_one_line(
     """Mind Cycling's rocks typed as 1,500 brackets inside each other (the form takes 4,000 characters)."""
     caplog.set_level(logging.INFO)
     modal = await (await alice.slash("stage new", ruleset="mind_cycling", name="Deep")).modal()
-    reply = await (await alice.submit(modal, {"rocks": "[" * 1500 + "]" * 1500})).reply()
+    reply = await (await alice.submit(modal, {"Rocks": "[" * 1500 + "]" * 1500})).reply()
     assert "nested more than 16 levels" in _one_private_line(reply, alice)
     assert await stages.listed(await _admin.context(gregario), guild.id) == []
     assert _loud(caplog.records) == []
@@ -92,10 +92,10 @@ async def test_a_stage_form_field_nested_too_deep_is_refused_in_one_line(
 @pytest.mark.parametrize(
     ("typed", "named"),
     [
-        ({"stages": "many"}, "stages"),
-        ({"deck": "tarot"}, "deck"),
-        ({"deck": "classic_96", "options": "max_players=3 max_players=4"}, "max_players twice"),
-        ({"deck": "classic_96", "options": "speed=9"}, "speed"),
+        ({"Number of stages": "many"}, "stages"),
+        ({"Deck": "tarot"}, "deck"),
+        ({"Deck": "classic_96", "Variants (optional)": "max_players=3 max_players=4"}, "max_players twice"),
+        ({"Deck": "classic_96", "Variants (optional)": "speed=9"}, "speed"),
     ],
 )
 async def test_a_stage_form_with_a_bad_value_names_it(

@@ -363,7 +363,9 @@ class FakeDiscord:
             response = json_response({"message": error.message, "code": error.code}, error.status)
         record.status = response.status
         if isinstance(response, web.Response) and response.content_type == "application/json" and response.body:
-            with contextlib.suppress(ValueError, TypeError):
+            with contextlib.suppress(
+                ValueError, TypeError, RecursionError
+            ):  # a member's file on the CDN may be anything
                 record.answer = json.loads(response.body)  # type: ignore[arg-type]
         hook = self.hooks.take(record) if 200 <= record.status < 300 else None
         if hook is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from pathlib import Path
 
@@ -11,6 +12,8 @@ from bot.services.lag import LagProbe
 from bot.services.outcomes import Happening
 from bot.services.runtime import Runtime
 from bot.settings import Settings
+from engine.race import Race
+from engine.ruleset import Entrant
 from tests.bot.services.conftest import CHANNEL, member
 
 STALL_LIMIT = 0.050
@@ -58,12 +61,20 @@ async def test_bot_planning_in_the_worker_never_stalls_the_loop(tmp_path: Path) 
     assert probe.busiest < STALL_LIMIT, f"the loop was held {probe.busiest * 1000:.0f} ms"
 
 
-async def test_the_probe_sees_the_stall_when_the_same_work_runs_in_the_loop(tmp_path: Path) -> None:
-    """Control: without a worker, the same bot planning holds the loop for more than 50 ms."""
+def _whole_bot_races() -> int:
+    """Heavy engine work in one call: ten whole six-stage Wyścig races of four bots (thousands of steps)."""
+    entrants = [Entrant(id=f"bot{i}", name=f"Bot {i}", bot="steady") for i in range(1, 5)]
+    return sum(Race.start("wyscig", entrants, seed).play_bots_until_human() for seed in range(10))
+
+
+async def test_the_probe_sees_the_stall_when_heavy_work_runs_in_the_loop(tmp_path: Path) -> None:
+    """Control: without a worker, engine work of a few thousand steps in one call holds the loop for more than
+    50 ms, and the probe sees it (bot planning itself got too fast to stall it: issue 28)."""
     runtime = await _runtime(tmp_path, workers=0)
     try:
         async with LagProbe() as probe:
-            await _bot_heavy_races(runtime, 1)
+            assert await runtime.ctx.workers.run(_whole_bot_races) > 1000
+            await asyncio.sleep(0.2)  # the probe's next tick measures the stall
     finally:
         await runtime.close()
     assert probe.longest > STALL_LIMIT

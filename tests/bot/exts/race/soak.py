@@ -478,7 +478,10 @@ class Soak:
             picks = [c for c in items if str(c.get("custom_id", "")).startswith(("gr:b:", "gr:s:"))]
             turns = [c for c in items if str(c.get("custom_id", "")).startswith("gr:g:")]
             change = [c for c in items if str(c.get("custom_id", "")).startswith("gr:c:")]
-            if picks:
+            send = [c for c in items if str(c.get("custom_id", "")).startswith("gr:v:")]
+            if send and rng.random() < 0.8:
+                item = send[0]  # the review: nothing counts until Send (the panel is a form)
+            elif picks:
                 item = rng.choice(turns) if turns and rng.random() < 0.1 else rng.choice(picks)
             elif change and step not in changed and rng.random() < self.plan.change_chance:
                 item = change[0]
@@ -517,7 +520,10 @@ class Soak:
             self.report.clicks["refused"] += 1  # stale, resolving, not awaited: an ephemeral answer
             return
         self.report.clicks["acknowledged"] += 1
-        if custom.startswith(("gr:b:", "gr:s:")):
+        if custom.startswith("gr:c:"):
+            # Change withdraws the order sent until it is sent again (the panel is a form): not kept.
+            self.report.acked.pop((race, step, entrant), None)
+        elif custom.startswith("gr:v:"):  # Send: the order counts from now on
             body, complete = await self.store.order(race, step, entrant)
             self.report.acked[(race, step, entrant)] = Acked(race, step, entrant, body, complete, custom)
 
@@ -663,9 +669,12 @@ class Soak:
 
     def _deliveries(self) -> tuple[Counter[str], list[str]]:
         """Every message the bot created (not an interaction's answer), by channel; two creates for one
-        logical delivery (same channel, same first line when created: a panel's or a post's title names
-        the race and the step, a reminder its deadline) are a message twice."""
+        logical delivery are a message twice. A create with an enforced nonce is one delivery (one outbox
+        row, one nonce: Discord and the fake return the message already made for a nonce repeated); a
+        create without one is compared by its first line when created (a panel's or a post's title names
+        the race and its counter, a reminder its deadline), as before the outbox."""
         channels: list[Channel] = [self.channel, *(self.fake.dm_channel(p.user) for p in self.people)]
+        nonces = {message.id: nonce for (_channel, nonce), (message, _when) in self.fake._nonces.items()}
         counted: Counter[str] = Counter()
         seen: Counter[tuple[str, str]] = Counter()
         for channel in channels:
@@ -675,7 +684,7 @@ class Soak:
                 original = message.history[0] if message.history else message.payload()
                 first = str(original.get("content") or "").split("\n")[0]
                 counted["DM" if channel.is_dm else "channel"] += 1
-                seen[(channel.name, first)] += 1
+                seen[(channel.name, f"{first} (nonce {nonces[message.id]})" if message.id in nonces else first)] += 1
         self.report.messages.update(counted)
         twice = [f"{n} times in {where}: {first[:100]!r}" for (where, first), n in seen.items() if n > 1]
         return counted, twice
