@@ -20,8 +20,8 @@ from sqlmodel import col
 from bot.services import lobby, orders, owed, resolution
 from bot.services.context import Context
 from bot.services.outcomes import Happening, RaceView, Refusal, closed
-from bot.services.queries import load, rowcount
-from bot.store.tables import RaceRow, Seat
+from bot.services.queries import bump_orders, load
+from bot.store.tables import Seat
 
 ABANDONED = "abandoned"
 """The reason of a race cancelled because its last member left it."""
@@ -55,17 +55,7 @@ async def leave(ctx: Context, race_id: int, user_id: int) -> Left:
     async with ctx.db.sessions() as session, session.begin():
         # The same guard as an order's: a resolution computed before the member left does not commit (it
         # is computed again without waiting for them), and a step resolved meanwhile is not told wrong.
-        bumped = await session.execute(
-            update(RaceRow)
-            .where(
-                col(RaceRow.id) == race_id,
-                col(RaceRow.step) == step,
-                col(RaceRow.orders_rev) == rev,
-                col(RaceRow.status) == "running",
-            )
-            .values(orders_rev=rev + 1)
-        )
-        if rowcount(bumped) != 1:
+        if not await bump_orders(session, race_id, step, rev):
             raise Refusal.of("race.busy")
         await session.execute(
             update(Seat)

@@ -16,8 +16,8 @@ from sqlmodel import col
 from bot.services import resolution, stepping
 from bot.services.context import Context
 from bot.services.outcomes import OrderReceipt, PanelView, Refusal, closed
-from bot.services.queries import load, step_orders
-from bot.store.tables import OrderRow, RaceRow
+from bot.services.queries import bump_orders, load, step_orders
+from bot.store.tables import OrderRow
 from engine.messages import OrderError
 
 NOTIFY_CHANNEL = "gregario_orders"
@@ -78,17 +78,7 @@ async def submit_order(
             checked = stepping.Checked(checked.order, False)
         now = ctx.clock.now()
         async with ctx.db.sessions() as session, session.begin():
-            bumped = await session.execute(
-                update(RaceRow)
-                .where(
-                    col(RaceRow.id) == race_id,
-                    col(RaceRow.step) == current,
-                    col(RaceRow.orders_rev) == rev,
-                    col(RaceRow.status) == "running",
-                )
-                .values(orders_rev=rev + 1)
-            )
-            if bumped.rowcount != 1:  # type: ignore[attr-defined]
+            if not await bump_orders(session, race_id, current, rev):
                 continue  # another order or the resolution came first: read again
             if not checked.order and replace:
                 if previous is not None:

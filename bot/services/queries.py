@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -87,3 +87,20 @@ def iso(when: datetime) -> str:
 def rowcount(result: object) -> int:
     """How many rows an UPDATE touched (the compare-and-set's answer)."""
     return int(getattr(result, "rowcount", 0))
+
+
+async def bump_orders(session: AsyncSession, race_id: int, step: int, rev: int) -> bool:
+    """The guard of every change to a step's orders: move ``orders_rev`` on, only if the race is still running
+    at ``step`` with ``rev`` (a resolution computed from older orders then does not commit). False: another
+    order or the resolution came first."""
+    bumped = await session.execute(
+        update(RaceRow)
+        .where(
+            col(RaceRow.id) == race_id,
+            col(RaceRow.step) == step,
+            col(RaceRow.orders_rev) == rev,
+            col(RaceRow.status) == "running",
+        )
+        .values(orders_rev=rev + 1)
+    )
+    return rowcount(bumped) == 1
