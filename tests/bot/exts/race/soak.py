@@ -508,6 +508,11 @@ class Soak:
         if item.get("disabled") or item not in panel.items():
             return  # the panel changed while the player was thinking
         values = [rng.choice(item.get("options") or [{"value": "0"}])["value"]] if item.get("type") == 3 else None
+        if not custom.startswith("gr:v:"):
+            # Anything but Send (Change, a pick, a page) starts editing the order again: what was sent may
+            # be replaced by the draft from here on, whether or not this click's answer ever arrives (a
+            # Change answered late, or the process killed after it committed, leaves the player editing).
+            self.report.acked.pop((race, step, entrant), None)
         handle = await person.press(panel, custom, values)
         self.report.clicks["sent"] += 1
         try:
@@ -520,10 +525,7 @@ class Soak:
             self.report.clicks["refused"] += 1  # stale, resolving, not awaited: an ephemeral answer
             return
         self.report.clicks["acknowledged"] += 1
-        if custom.startswith("gr:c:"):
-            # Change withdraws the order sent until it is sent again (the panel is a form): not kept.
-            self.report.acked.pop((race, step, entrant), None)
-        elif custom.startswith("gr:v:"):  # Send: the order counts from now on
+        if custom.startswith("gr:v:"):  # Send: the order counts from now on
             body, complete = await self.store.order(race, step, entrant)
             self.report.acked[(race, step, entrant)] = Acked(race, step, entrant, body, complete, custom)
 
