@@ -250,9 +250,18 @@ class Soak:
 
     # --- the process --------------------------------------------------------------------------------
     async def _start(self) -> None:
-        self.process = await start_gregario(
-            self.fake, self.guild, self.folder, self.database_url, env={"GREGARIO_DEFAULT_PACE": self.plan.pace}
-        )
+        for attempt in range(1, 6):
+            try:
+                self.process = await start_gregario(
+                    self.fake, self.guild, self.folder, self.database_url, env={"GREGARIO_DEFAULT_PACE": self.plan.pace}
+                )
+                break
+            except AssertionError:
+                # It never connected in time (start_gregario killed it): on a loaded machine a start can
+                # take longer than the wait; counted and shown, and started again (five tries in a row).
+                self.report.slow_starts += 1
+                if attempt == 5 or self.stopping:
+                    raise
         self.report.starts += 1
         self.up.set()
 
@@ -270,14 +279,7 @@ class Soak:
                 self.report.crashes.append(f"exit code {code} after {time.monotonic() - self.t0:.0f} s")
             died = time.monotonic()
             await asyncio.sleep(self.rng.uniform(0.0, 1.0))  # clicks meanwhile go unanswered, as on Discord
-            while not self.stopping:
-                try:
-                    await self._start()
-                    break
-                except AssertionError:
-                    # It never connected in time (start_gregario killed it): on a loaded machine a start
-                    # can take longer than the wait; counted and shown, and the soak starts it again.
-                    self.report.slow_starts += 1
+            await self._start()
             self.report.down += time.monotonic() - died
 
     def _count_kill(self, moment: str, detail: str) -> None:
