@@ -58,6 +58,7 @@ async def start_gregario(
     database_url: str,
     log_name: str = "gregario-run.log",
     env: dict[str, str] | None = None,
+    ready_seconds: float = READY_SECONDS,
 ) -> asyncio.subprocess.Process:
     """Start `gregario run` (``env``: more settings, e.g. ``GREGARIO_DEFAULT_PACE``) and wait until it is
     connected and its commands synced; it is killed if it never connects (the soak restarts it itself)."""
@@ -65,7 +66,7 @@ async def start_gregario(
     process = await start_run(folder, run_env(fake, guild, database_url, **(env or {})), log_name)
     try:
         connected = lambda: len(fake.sessions) > sessions and fake.commands  # noqa: E731
-        await fake.wait_until(connected, READY_SECONDS, lambda: "gregario run never connected")
+        await fake.wait_until(connected, ready_seconds, lambda: "gregario run never connected")
     except BaseException:
         if process.returncode is None:
             process.send_signal(signal.SIGKILL)

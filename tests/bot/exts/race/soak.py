@@ -64,6 +64,8 @@ PANEL_ITEM = re.compile(r"^gr:(?P<what>[bstcg]):(?P<race>\d+):(?P<step>\d+)")
 """A panel's component: pick button (b), select (s), Type my order (t), Change (c), page turn (g)."""
 META = ("received_at", "by", "auto")
 ACK_SECONDS = 4.0
+START_SECONDS = 45.0
+"""How long a start may take to connect before it counts as slow (a loaded machine's start takes 20 s)."""
 HOOK_SECONDS = 20.0
 """How long a targeted kill waits for its moment before it gives up (counted in ``Report.missed``)."""
 NAMES = ("Alice", "Bob", "Carla", "Dario")
@@ -253,7 +255,12 @@ class Soak:
         for attempt in range(1, 6):
             try:
                 self.process = await start_gregario(
-                    self.fake, self.guild, self.folder, self.database_url, env={"GREGARIO_DEFAULT_PACE": self.plan.pace}
+                    self.fake,
+                    self.guild,
+                    self.folder,
+                    self.database_url,
+                    env={"GREGARIO_DEFAULT_PACE": self.plan.pace},
+                    ready_seconds=START_SECONDS,
                 )
                 break
             except AssertionError:
