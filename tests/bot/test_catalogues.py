@@ -22,6 +22,7 @@ from bot.settings import Settings
 from bot.translator import CatalogTranslator
 from engine.keys import message_keys
 from engine.messages import Message
+from engine.registry import available_rulesets
 from engine.ruleset import Entrant
 from tests.bot.engine_texts import english_templates
 from tests.engine.random_orders import random_order
@@ -46,6 +47,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "race.lobby.bot",
         "render.tb.figures",
         "race.panel.no",
+        "command.name.file",
     },
     "pl": {
         "render.fr.type.rouleur",
@@ -60,6 +62,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "render.tb.start",
         "race.button.start",
         "render.mc.sprinter",
+        "command.name.solo",
     },
     "bg": {"render.tb.curvone", "render.tb.strettoia", "render.tb.figures"},
 }
@@ -272,31 +275,63 @@ def _payload_descriptions(payload: dict[str, Any], path: str = "") -> list[tuple
     return found
 
 
+def _payload_names(payload: dict[str, Any], path: str = "") -> list[tuple[str, str, dict[str, str], list[Any]]]:
+    """Every name of a command payload (the command's, its subcommands' and options', down) with its
+    localisations and its siblings' payloads (names must differ among siblings in each language)."""
+    here = f"{path} {payload['name']}".strip()
+    options = payload.get("options") or []
+    found = [(f"{here} {o['name']}", o["name"], o.get("name_localizations") or {}, options) for o in options]
+    for option in options:
+        found += _payload_names(option, here)
+    return found
+
+
+_NAME = re.compile(r"^[-_\w]{1,32}$")
+"""Discord's rule for a slash command's or option's name, in any language (letters of any script)."""
+
+
 async def test_every_command_option_and_choice_is_described_in_each_language() -> None:
-    """Discord shows /race, /stage, /league... and their options in Italian, Polish and Bulgarian."""
+    """Discord shows /race, /stage, /league... and their options by name and description in Italian, Polish
+    and Bulgarian, and their choices by name (rule systems keep theirs)."""
     bot = create_bot(Settings(_env_file=None, token=None, sync_commands=False))
     try:
         for name in EXTENSIONS:
             await bot.load_extension(name)
         translator = CatalogTranslator()
         descriptions: list[tuple[str, str, dict[str, str]]] = []
+        names: list[tuple[str, str, dict[str, str], list[Any]]] = []
         keyed_choices: list[tuple[str, dict[str, str]]] = []
-        for command in bot.tree.get_commands():
-            payload = await command.get_translated_payload(bot.tree, translator)
+        unkeyed: set[str] = set()
+        payloads = [await command.get_translated_payload(bot.tree, translator) for command in bot.tree.get_commands()]
+        for payload in payloads:
             descriptions += _payload_descriptions(payload)
+            names += [(payload["name"], payload["name"], payload.get("name_localizations") or {}, payloads)]
+            names += _payload_names(payload)
         for command in bot.tree.walk_commands():
             for parameter in getattr(command, "_params", {}).values():
                 for choice in getattr(parameter, "choices", None) or []:
                     if choice._locale_name.extras.get("key"):
                         localised = (await choice.get_translated_payload(translator)).get("name_localizations", {})
                         keyed_choices.append((f"{command.qualified_name} {parameter.name} {choice.name}", localised))
-        assert len(descriptions) > 60
+                    else:
+                        unkeyed.add(choice.name)
+        assert len(descriptions) > 60 and len(names) == len(descriptions)
         for where, english, localised in descriptions:
             for language in LANGUAGES:
                 text = localised.get(discord.Locale(language).value)
                 assert text and text != english and len(text) <= 100, (where, language, text)
+        for where, english, localised, siblings in names:
+            for language in LANGUAGES:
+                text = localised.get(discord.Locale(language).value)
+                assert text and _NAME.match(text) and text == text.lower(), (where, language, text)
+                same = [o for o in siblings if (o.get("name_localizations") or {}).get(language) == text]
+                assert len(same) <= 1, (where, language, text)
+                if text == english:
+                    assert f"command.name.{english}" in SAME_AS_ENGLISH[language], (where, language)
+        assert len(keyed_choices) >= 11, "the paces and the settings"
         for where, localised in keyed_choices:
             assert {discord.Locale(language).value for language in LANGUAGES} <= set(localised), where
+        assert unkeyed == {r.name for r in available_rulesets()}, "only the rule systems keep their names"
     finally:
         await bot.close()
 

@@ -80,10 +80,13 @@ async def test_each_member_reads_their_language_and_the_channel_reads_italian(
     async with running_bot(fake, bot_settings) as gregario:
         assert gregario.runtime is not None
         ctx = gregario.runtime.ctx
-        # The command list: every command and option described in the three languages.
+        # The command list: every command named and described in the three languages, /race as "corsa",
+        # "wyścig" and "състезание".
         for command in fake.commands:
-            localised = command.data.get("description_localizations") or {}
-            assert {"it", "pl", "bg"} <= set(localised), command.name
+            for field in ("name_localizations", "description_localizations"):
+                assert {"it", "pl", "bg"} <= set(command.data.get(field) or {}), (command.name, field)
+        race = next(c for c in fake.commands if c.name == "race")
+        assert race.data["name_localizations"] == {"it": "corsa", "pl": "wyścig", "bg": "състезание"}
         # Kasia (Polish) opens the race: the lobby is the channel's, so Italian.
         lobby = await (await kasia.slash("race new", ruleset=ruleset_id, **STAGES[ruleset_id])).reply()
         for who in (giulia, boyan):
