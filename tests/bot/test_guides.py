@@ -13,6 +13,7 @@ import pytest
 from bot import catalogue
 from bot.i18n import catalog, t
 from engine.registry import get_ruleset
+from tests.bot.test_catalogue import _guide_problems
 from tests.bot.test_catalogues import _glossary, _prose
 from tests.fakediscord import DiscordUser, FakeDiscord
 from tests.fakediscord.world import Channel, Guild
@@ -52,6 +53,8 @@ def test_each_guide_is_translated_with_everything_the_english_one_says(ruleset_i
     assert translated != english and translated == _guide(ruleset, f"{language}-{language.upper()}")
     mine, theirs = _outline(translated), _outline(english)
     assert mine == theirs, {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]}
+    assert _guide_problems(translated) == [], "no tables, no hard-wrapped paragraphs"
+    assert all(len(piece) <= catalogue.MESSAGE_LIMIT for piece in catalogue.chunks(translated))
 
 
 def _paragraphs(text: str) -> list[str]:
