@@ -78,20 +78,18 @@ def default_label() -> Message:
 
 
 # --- the stage board ---------------------------------------------------------------------------------------
-_BOARD = (
-    "{count} {stages} with the {deck} deck ({cards} cards): {per_speed} of each speed {low}-{high}, "
-    "{climbs} climbs, {descents} descents."
-)
+_BOARD = "{count} {stages} · {deck}: {per_speed} of each speed {low}-{high}, {climbs} climbs, {descents} descents."
 
 
 def stage_board(deck_name: str, deck: DeckPreset, stages: int) -> Message:
-    """The ground of a race as text: how many stages, and the deck every stage is dealt from (D1, D2)."""
+    """The ground of a race as text: how many stages, and the deck every stage is dealt from (D1, D2), by
+    the name players read ("Itemised deck, 108 cards"; a deck without a title by its own name)."""
     return plural(
         "wk.stage_board",
         stages,
         _BOARD.replace("{stages}", "stage"),
         _BOARD.replace("{stages}", "stages"),
-        deck=deck_name,
+        deck=preset_title(deck_name) or deck_name,
         cards=deck.size,
         per_speed=deck.per_speed,
         low=deck.speed_values[0],

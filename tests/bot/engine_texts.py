@@ -12,8 +12,11 @@ and a test renders whole races through the catalogues so a template that does no
 from __future__ import annotations
 
 import ast
+import json
 from functools import cache
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from engine import race
 from engine.keys import message_keys
@@ -167,4 +170,66 @@ def english_templates() -> dict[str, Template]:
                 key, text = _text(node.elts[0]), _text(node.elts[1])
                 if key in keys and text is not None:
                     found.setdefault(key, text)
-    return {**WRITTEN_BY_CASE, **found}
+    return {**WRITTEN_BY_CASE, **built_from_data(), **found}
+
+
+def built_from_data() -> dict[str, Template]:
+    """Engine texts the source builds from constants, data files or the guide (the stage boards' legends,
+    the presets' summaries, the rules summaries), read from the same constants and files the engine reads."""
+    from engine.flamme_rouge import texts as fr_texts
+    from engine.mind_cycling import texts as mc_texts
+    from engine.mind_cycling import views as mc_views
+    from engine.tabella import views as td_views
+    from engine.wyscig import texts as wk_texts
+
+    def data(package: str, name: str) -> Any:
+        return json.loads(resources.files(package).joinpath(name).read_text(encoding="utf-8"))
+
+    found: dict[str, Template] = {
+        "fr.summary": fr_texts._summary_text(),
+        "fr.label.card": "{card}",
+        "fr.label.start_square": "square {square}",
+        "fr.stage_board": {
+            "one": fr_texts._BOARD.replace("{squares}", "square"),
+            "other": fr_texts._BOARD.replace("{squares}", "squares"),
+        },
+        "mc.summary": mc_texts.SUMMARY.text,
+        "mc.preset.default": mc_texts.DEFAULT_LABEL.text,
+        "td.board.course": "{board}\n" + td_views.LEGEND,
+        "wk.summary": wk_texts._SUMMARY,
+        "wk.label.card": "{card}",
+        "wk.cards.speeds": "{speeds}",
+        "wk.shown.card": "{card}",
+        "wk.lap.peloton": "{name} {speed}",
+        "wk.lap.then": "{before} · {card}",
+        "wk.names.and": "{names} and {last}",
+        "wk.preset.label.default": wk_texts.default_label().text,
+        # What pydantic says of a field (its own English, the message's text; a catalogue says it in a phrase)
+        "wk.problem.unknown_field": "Extra inputs are not permitted",
+        "wk.problem.boolean": "Value error, a number is needed, not true or false",
+        "wk.problem.number": "Input should be a valid integer",
+        "wk.stage_board": {
+            "one": wk_texts._BOARD.replace("{stages}", "stage"),
+            "other": wk_texts._BOARD.replace("{stages}", "stages"),
+        },
+    }
+    for key, one, other in fr_texts._SUMMARIES.values():
+        found[key] = {"one": one, "other": other}
+    for key, frame in [("mc.stage_board", "")] + [
+        (f"mc.stage_board_random{suffix}", "\nPlaced at random by the race seed on rows {first} to {last}: " + what)
+        for suffix, what in [
+            ("", "rocks {rocks}, supply spaces {supply}."),
+            ("_rocks", "rocks {rocks}."),
+            ("_supply", "supply spaces {supply}."),
+        ]
+    ]:
+        found[key] = mc_views.FRAME + mc_views.LEGEND + frame
+    for name, preset in data("engine.mind_cycling", "data/presets.json").items():
+        found[mc_texts.preset_key(name)] = preset["summary"]
+    for preset in data("engine.tabella", "presets.json").values():
+        found.setdefault(preset["summary"]["key"], preset["summary"]["text"])
+    for name, deck in data("engine.wyscig", "data/decks.json").items():
+        summary = deck["summary"]
+        one = summary.replace("{count} stages", "{count} stage")
+        found[wk_texts._PRESET_KEYS[name]] = {"one": one, "other": summary}
+    return found

@@ -22,6 +22,7 @@ from bot.settings import Settings
 from bot.translator import CatalogTranslator
 from engine.keys import message_keys
 from engine.messages import Message
+from engine.registry import available_rulesets
 from engine.ruleset import Entrant
 from tests.bot.engine_texts import english_templates
 from tests.engine.random_orders import random_order
@@ -46,6 +47,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "race.lobby.bot",
         "render.tb.figures",
         "race.panel.no",
+        "command.name.file",
     },
     "pl": {
         "render.fr.type.rouleur",
@@ -60,12 +62,17 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "render.tb.start",
         "race.button.start",
         "render.mc.sprinter",
+        "command.name.solo",
     },
     "bg": {"render.tb.curvone", "render.tb.strettoia", "render.tb.figures"},
 }
 
 GLOSSARY_EXEMPT = {"mc.bad_intent_key"}
 """Texts that name an order's JSON fields (``lane``, ``path``...), which stay English in every language."""
+
+GLOSSARY_EXEMPT_IN = {"it": {"fr.preset.summary.peloton"}}
+"""Texts exempt in one language: Flamme Rouge's Peloton expansion keeps its title in Italian (the peloton of the
+game's words is "gruppo"; Polish and Bulgarian name the expansion with their own word, Peleton and Пелотон)."""
 
 EXPECTED_PLURAL_FORMS = {
     # Counts that select each CLDR category, written out so a change in Babel's rules shows here.
@@ -136,6 +143,10 @@ SAME_IN_EVERY_LANGUAGE = {
     "td.column.resistenza",
     "td.column.velocita",
 }
+KINDS_WORDED_BY_CASE = {"td.drink", "td.gancio", "td.gazzetta", "td.gomitata", "td.scia"}
+"""Event kinds the engine lists among its keys whose message always has a key of its own by case
+(``td.gancio.stole``, ``td.gazzetta.clean``...): no text is ever keyed by the kind itself."""
+
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _CODE = re.compile(r"`[^`]*`|/[a-z_]+( [a-z_]+)*|\b\w+:<[^>]*>|\b\w+=\w+")
 
@@ -206,7 +217,7 @@ def test_each_plural_form_is_the_one_its_count_selects(language: str) -> None:
             assert Locale.parse(language).plural_form(count) == category
             text = t(key, language, count=count, **params)
             assert text == forms[category].format(count=count, **params)
-            seen.add(text.replace(str(count), "#"))
+            seen.add(re.sub(r"\d+", "#", text))  # the numbers aside (a board's legend has digits of its own)
         # As many different texts as the selected forms differ (Italian says "1 round", "2 round").
         distinct = {forms[category] for category in EXPECTED_PLURAL_FORMS[language].values()}
         assert len(seen) == len(distinct), (key, seen)
@@ -236,7 +247,7 @@ def test_the_catalogue_uses_its_glossary(language: str) -> None:
     glossary = _glossary()[language]
     misses = []
     for key, english in _ENGLISH.items():
-        if key not in catalog(language) or key in GLOSSARY_EXEMPT:
+        if key not in catalog(language) or key in GLOSSARY_EXEMPT | GLOSSARY_EXEMPT_IN.get(language, set()):
             continue
         translated = catalog(language)[key]
         for category, text in english.items() if isinstance(english, dict) else [("", english)]:
@@ -264,31 +275,63 @@ def _payload_descriptions(payload: dict[str, Any], path: str = "") -> list[tuple
     return found
 
 
+def _payload_names(payload: dict[str, Any], path: str = "") -> list[tuple[str, str, dict[str, str], list[Any]]]:
+    """Every name of a command payload (the command's, its subcommands' and options', down) with its
+    localisations and its siblings' payloads (names must differ among siblings in each language)."""
+    here = f"{path} {payload['name']}".strip()
+    options = payload.get("options") or []
+    found = [(f"{here} {o['name']}", o["name"], o.get("name_localizations") or {}, options) for o in options]
+    for option in options:
+        found += _payload_names(option, here)
+    return found
+
+
+_NAME = re.compile(r"^[-_\w]{1,32}$")
+"""Discord's rule for a slash command's or option's name, in any language (letters of any script)."""
+
+
 async def test_every_command_option_and_choice_is_described_in_each_language() -> None:
-    """Discord shows /race, /stage, /league... and their options in Italian, Polish and Bulgarian."""
+    """Discord shows /race, /stage, /league... and their options by name and description in Italian, Polish
+    and Bulgarian, and their choices by name (rule systems keep theirs)."""
     bot = create_bot(Settings(_env_file=None, token=None, sync_commands=False))
     try:
         for name in EXTENSIONS:
             await bot.load_extension(name)
         translator = CatalogTranslator()
         descriptions: list[tuple[str, str, dict[str, str]]] = []
+        names: list[tuple[str, str, dict[str, str], list[Any]]] = []
         keyed_choices: list[tuple[str, dict[str, str]]] = []
-        for command in bot.tree.get_commands():
-            payload = await command.get_translated_payload(bot.tree, translator)
+        unkeyed: set[str] = set()
+        payloads = [await command.get_translated_payload(bot.tree, translator) for command in bot.tree.get_commands()]
+        for payload in payloads:
             descriptions += _payload_descriptions(payload)
+            names += [(payload["name"], payload["name"], payload.get("name_localizations") or {}, payloads)]
+            names += _payload_names(payload)
         for command in bot.tree.walk_commands():
             for parameter in getattr(command, "_params", {}).values():
                 for choice in getattr(parameter, "choices", None) or []:
                     if choice._locale_name.extras.get("key"):
                         localised = (await choice.get_translated_payload(translator)).get("name_localizations", {})
                         keyed_choices.append((f"{command.qualified_name} {parameter.name} {choice.name}", localised))
-        assert len(descriptions) > 60
+                    else:
+                        unkeyed.add(choice.name)
+        assert len(descriptions) > 60 and len(names) == len(descriptions)
         for where, english, localised in descriptions:
             for language in LANGUAGES:
                 text = localised.get(discord.Locale(language).value)
                 assert text and text != english and len(text) <= 100, (where, language, text)
+        for where, english, localised, siblings in names:
+            for language in LANGUAGES:
+                text = localised.get(discord.Locale(language).value)
+                assert text and _NAME.match(text) and text == text.lower(), (where, language, text)
+                same = [o for o in siblings if (o.get("name_localizations") or {}).get(language) == text]
+                assert len(same) <= 1, (where, language, text)
+                if text == english:
+                    assert f"command.name.{english}" in SAME_AS_ENGLISH[language], (where, language)
+        assert len(keyed_choices) >= 11, "the paces and the settings"
         for where, localised in keyed_choices:
             assert {discord.Locale(language).value for language in LANGUAGES} <= set(localised), where
+        assert unkeyed == {r.name for r in available_rulesets()}, "only the rule systems keep their names"
     finally:
         await bot.close()
 
@@ -304,6 +347,14 @@ def test_every_engine_template_is_translated_or_the_same_in_every_language(langu
     """Each engine text with a template is in the catalogue, but for names and terms no language changes."""
     missing = set(_ENGINE_ENGLISH) - set(catalog(language))
     assert missing <= SAME_IN_EVERY_LANGUAGE, sorted(missing - SAME_IN_EVERY_LANGUAGE)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_engine_key_is_translated(language: str) -> None:
+    """Every key the engine may say, template read or not (summaries, stage boards, labels), is in the catalogue,
+    but for the names and terms no language changes and the kinds that are never a message's key."""
+    missing = message_keys() - set(catalog(language)) - SAME_IN_EVERY_LANGUAGE - KINDS_WORDED_BY_CASE
+    assert not missing, sorted(missing)
 
 
 def _messages(value: Any) -> list[Message]:
@@ -339,6 +390,7 @@ def test_a_whole_race_reads_in_each_language_with_no_template_failing(
         race.play_step({d.entrant: random_order(race, d, rnd) for d in awaited})
     seen += _messages(race.events)
     assert not race.awaited() and seen
+    assert not {m.key for m in seen} & KINDS_WORDED_BY_CASE
     for language in LANGUAGES:
         caplog.clear()
         with caplog.at_level(logging.WARNING, logger="bot.i18n"):

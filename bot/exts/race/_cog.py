@@ -25,7 +25,11 @@ from bot.translator import text
 from engine.registry import get_ruleset
 from engine.ruleset import PROGRESS_KEY
 
-PACES = [app_commands.Choice(name=p, value=p) for p in ("live", "fast", "daily")]
+PACES = [
+    app_commands.Choice(name=text("command.choice.pace.live"), value="live"),
+    app_commands.Choice(name=text("command.choice.pace.fast"), value="fast"),
+    app_commands.Choice(name=text("command.choice.pace.daily"), value="daily"),
+]
 MAX_BOTS = 11
 CHOICE_STATUS = {
     "lobby": "race.choice_status.lobby",

@@ -108,7 +108,7 @@ async def _change(interaction: discord.Interaction[Any], setting: str, value: st
     )
 
 
-SETTING_CHOICES = [app_commands.Choice(name=t(s.label), value=s.name) for s in server_settings.SETTINGS]
+SETTING_CHOICES = [app_commands.Choice(name=text(s.label), value=s.name) for s in server_settings.SETTINGS]
 
 
 class SettingsCog(commands.Cog):

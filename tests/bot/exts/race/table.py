@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import t
 from bot.services import boards, lobby, owed, posts, records
 from bot.services.context import Context
 from engine.race import Race, replay
@@ -52,9 +53,10 @@ def picks_on(message: Message) -> list[dict[str, Any]]:
     ]
 
 
-def sendable(message: Message) -> bool:
-    """Whether the panel is a review of a draft, with **Send my order** to press."""
-    return any(c.get("type") == 2 and c.get("label") == SEND and not c.get("disabled") for c in message.items())
+def sendable(message: Message, send: str = SEND) -> bool:
+    """Whether the panel is a review of a draft, with **Send my order** (``send``: in its reader's language)
+    to press."""
+    return any(c.get("type") == 2 and c.get("label") == send and not c.get("disabled") for c in message.items())
 
 
 def step_of(message: Message) -> int | None:
@@ -109,6 +111,14 @@ class Table:
     """Entrants whose DMs are closed: they order through Open my orders."""
     ephemerals: dict[str, Message] = field(default_factory=dict)
     """The last ephemeral panel each closed-DM player opened."""
+    locales: dict[str, str] = field(default_factory=dict)
+    """Entrants who read another language than English: the buttons they press are labelled in it."""
+    channel_locale: str = "en"
+    """The language of the race's posts (Open my orders on a round post is labelled in it)."""
+
+    def label(self, entrant: str, key: str) -> str:
+        """A button's label as ``entrant`` reads it (their panels speak their language)."""
+        return t(key, self.locales.get(entrant, "en"))
 
     async def state(self) -> tuple[str, int, list[str]]:
         view = await lobby.view(self.ctx, self.race_id)
@@ -141,7 +151,7 @@ class Table:
             )
 
         where: Message = await self.fake.wait_until(post, TIMEOUT, lambda: f"no Open my orders for step {step}")
-        opened = await (await user.click(where, "Open my orders")).reply()
+        opened = await (await user.click(where, t("race.button.open_orders", self.channel_locale))).reply()
         assert opened.ephemeral_for is not None, "Open my orders answers privately"
         self.ephemerals[entrant] = opened
         return opened
@@ -155,10 +165,11 @@ class Table:
             status, now, _humans = await self.state()
             if now != step or status != "running":
                 return panel
-            if sendable(panel):
-                await (await self.players[entrant].click(panel, SEND)).acknowledged()
+            send = self.label(entrant, "race.button.send")
+            if sendable(panel, send):
+                await (await self.players[entrant].click(panel, send)).acknowledged()
                 continue
-            if not picks_on(panel) or "Change" in panel.buttons:
+            if not picks_on(panel) or self.label(entrant, "race.button.change") in panel.buttons:
                 return panel
             await pick(self.players[entrant], panel)
         raise AssertionError(f"{entrant} never completed an order at step {step}: {panel.text}")
