@@ -521,7 +521,8 @@ class Rollout:
             meta[who] = {"by": _BY_BOT}
         self.steps += 1
         if events:
-            self.state, said = ruleset.resolve(state, orders, meta or None)
+            said: list[Event] = []
+            self.state = ruleset.advance(state, orders, meta or None, said)
             return said
         self.state = ruleset.advance(state, orders, meta or None)
         return []
