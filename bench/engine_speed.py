@@ -344,10 +344,15 @@ def main() -> int:
         this = Worker(ROOT, "this tree")
         workers.append(this)
         sides: list[tuple[Worker, str, str]] = []
+        base_rollout = False
         if base_path is not None:
             base = Worker(base_path, "baseline")
             workers.append(base)
             sides.append((base, "full", f"{args.baseline} full"))
+            # a baseline with rollouts of its own (a commit after da5f9a8): its rollout is measured too
+            base_rollout = not args.no_rollout and bool(base.ask("has_rollout")["has"])
+            if base_rollout:
+                sides.append((base, "rollout", f"{args.baseline} rollout"))
         sides.append((this, "full", "this full"))
         if not args.no_rollout and this.ask("has_rollout")["has"]:
             sides.append((this, "rollout", "this rollout"))
@@ -368,6 +373,9 @@ def main() -> int:
                 ratios.append(f"rollout {speeds['this rollout'] / speeds['this full']:.2f}x the full driver")
                 if base_path is not None:
                     ratios.append(f"{speeds['this rollout'] / speeds[f'{args.baseline} full']:.2f}x the baseline")
+                if base_rollout:
+                    rollout_ratio = speeds["this rollout"] / speeds[f"{args.baseline} rollout"]
+                    ratios.append(f"rollout {rollout_ratio:.2f}x the baseline's rollout")
             if ratios:
                 print("  ratio: " + ", ".join(ratios))
             if args.instructions:
@@ -384,7 +392,7 @@ def main() -> int:
             has_rollout = not args.no_rollout and this.ask("has_rollout")["has"]
             pairs = [(this, "this tree", ("full", "rollout") if has_rollout else ("full",))]
             if base_path is not None:
-                pairs.append((workers[1], args.baseline, ("full",)))
+                pairs.append((workers[1], args.baseline, ("full", "rollout") if base_rollout else ("full",)))
             if args.instructions:
                 counted = instructions(Path(args.pourpre), "pourpre", "full", args.count_races)
                 print(f"  instructions per race of flamme-pourpre's game: {counted / 1e6:.2f} M")

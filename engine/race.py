@@ -510,18 +510,20 @@ class Rollout:
             raise RecordError("the race is finished: no order is awaited")
         orders: dict[str, Order] = {}
         meta: dict[str, dict[str, Any]] = {}
+        auto_order, check = ruleset.auto_order, self.check
         for who in awaited:
             strategy = bots[who]
             if strategy is None:
                 raise RecordError(f"no order from {who}", entrant=who)
-            order = ruleset.auto_order(state, who, None, strategy)
-            if self.check:
+            order = auto_order(state, who, None, strategy)
+            if check:
                 order = self._checked(who, order)
             orders[who] = order
             meta[who] = {"by": _BY_BOT}
         self.steps += 1
         if events:
-            self.state, said = ruleset.resolve(state, orders, meta or None)
+            said: list[Event] = []
+            self.state = ruleset.advance(state, orders, meta or None, said)
             return said
         self.state = ruleset.advance(state, orders, meta or None)
         return []
@@ -543,9 +545,10 @@ class Rollout:
         ruleset, bots = self.ruleset, self.bots
         played = 0
         want = on_events is not None
+        people = any(bot is None for bot in bots.values())  # else no awaited seat can stop the rollout
         while limit is None or played < limit:
             awaited = ruleset.awaited_ids(self.state)
-            if any(bots[who] is None for who in awaited) or (not awaited and ruleset.finished(self.state)):
+            if (people and any(bots[who] is None for who in awaited)) or (not awaited and ruleset.finished(self.state)):
                 break
             said = self.step(want, awaited)
             played += 1

@@ -21,8 +21,8 @@ Shape (after OpenSpiel's state API and python-chess's small vocabulary):
 - ``awaited_ids(state)``, ``finished(state)`` and ``leader(state)``: what ``awaited`` and ``result`` would say
   (who, whether the race is over, who leads), cheaply, for the driver's loop and the stage analysis; defaults
   derive them from the full answers.
-- ``advance(state, orders, meta) -> state``: ``resolve`` without the events, for rollouts (simulations);
-  the default resolves and drops them.
+- ``advance(state, orders, meta, events) -> state``: ``resolve`` for rollouts (simulations), which may play
+  on the state itself and builds the events only when given a list for them; the default resolves (a copy).
 
 Orders are plain JSON objects (``dict``) at this boundary; each rule system validates them with its own
 pydantic models. Keys :data:`ORDER_META_KEYS` are bookkeeping of the race record, not part of the
@@ -434,14 +434,25 @@ class Ruleset(ABC, Generic[S]):
         step awaits nobody). ``meta`` holds each order's bookkeeping keys by entrant (the driver splits them
         off); most systems ignore it."""
 
-    def advance(self, state: S, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None) -> S:
-        """:meth:`resolve`'s new state without its events, for a rollout that never reads them
-        (:func:`engine.race.rollout`: ``gregario simulate``, ``/stage analyse``). The same rules: the state
-        must be exactly the one ``resolve`` gives (the rollout tests compare them on seeded races). Unlike
-        ``resolve``, it may change ``state`` in place and return it: a rollout owns its state and never reads
-        the old one again. The default resolves and drops the events; a system may skip building them and
-        the copy."""
-        return self.resolve(state, orders, meta)[0]
+    def advance(
+        self,
+        state: S,
+        orders: Mapping[str, Order],
+        meta: Mapping[str, OrderMeta] | None = None,
+        events: list[Event] | None = None,
+    ) -> S:
+        """:meth:`resolve`'s new state, for a rollout (:func:`engine.race.rollout`: ``gregario simulate``,
+        ``/stage analyse``). The same rules: the state must be exactly the one ``resolve`` gives (the rollout
+        tests compare them on seeded races). Unlike ``resolve``, it may change ``state`` in place and return
+        it: a rollout owns its state and never reads the old one again. ``events``: a list the step's events
+        (those ``resolve`` gives) are appended to; ``None``, the rollout never reads them and a system may
+        skip building them. The default resolves (a copy) and keeps or drops the events; a system may skip
+        the copy. Events of an in-place step are read before the next step (the stage analysis counts them
+        as they come; the rollout tests dump them at the end and compare)."""
+        new, said = self.resolve(state, orders, meta)
+        if events is not None:
+            events.extend(said)
+        return new
 
     @abstractmethod
     def auto_order(self, state: S, entrant: str, partial: Order | None = None, strategy: str | None = None) -> Order:

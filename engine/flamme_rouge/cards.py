@@ -37,18 +37,9 @@ def shuffle(cards: list[int], rng: Rng) -> None:
     One 64-bit draw serves several swaps: each index is the remainder of the draw divided by the number of
     candidates, and the quotient is kept for the next swap until fewer than 40 bits are left. With at most a
     few dozen cards the bias is below 2**-34 per swap; a deck costs 3 draws instead of 14 (this runs at every
-    reshuffle of every race).
+    reshuffle of every race). :meth:`Rng.shuffle_packed` is that shuffle, its draws written out.
     """
-    x = 0
-    draw = rng.next64
-    refill = _REFILL
-    for k in range(len(cards), 1, -1):  # k = i + 1 candidates for position i
-        if x < refill:
-            x = draw()
-        j = x % k  # divmod(x, k), without the call and its tuple
-        x //= k
-        i = k - 1
-        cards[i], cards[j] = cards[j], cards[i]
+    rng.shuffle_packed(cards, _REFILL)
 
 
 VALUES: tuple[int, ...] = tuple(_VALUES.get(c, c) for c in range(MUSCLE + 1))

@@ -74,9 +74,20 @@ def drawn(state: RaceState, index: int) -> list[int]:
     """Rider ``index``'s energy-phase hand now (``hand_of(state, index)[0]``), cached for this state: the
     strategies, ``validate`` and ``awaited`` all read it. Shared: callers must not change it."""
     key = ("hand", index)  # drawn_all, spelt out: this runs for every rider of every bot's order
-    got: Drawn | None = state.cache.get(key)
-    if got is None:
-        got = state.cache[key] = hand_of(state, index)
+    cache = state.cache
+    got: Drawn | None = cache.get(key)
+    if got is not None:
+        return got[0]
+    rider = state.riders[index]
+    square = rider.square
+    wind = state.track.wind[square] if square > 0 else ""
+    n = METEO_HAND.get(wind, HAND_SIZE) if wind else HAND_SIZE
+    deck = rider.deck
+    if len(deck) >= n:  # hand_of's common case, spelt out
+        hand = list(deck[:n])
+        cache[key] = (hand, deck[n:], rider.recycled)
+        return hand
+    got = cache[key] = hand_of(state, index)
     return got[0]
 
 

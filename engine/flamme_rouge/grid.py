@@ -94,13 +94,28 @@ def place_randomly(state: RaceState, rng: Rng) -> list[Rider]:
     todo = [r for r in state.riders if r.square == 0]
     rng.shuffle(todo)
     positions = free_start_positions(state)
+    lanes = state.track.lanes
+    n = state.track.start_squares
+    # The lanes taken on each start square, kept as the riders are placed (free_lane's scan of every rider,
+    # once per square instead of twice per rider): the same rightmost free lane each time.
+    taken: dict[int, set[int]] = {}
+    for r in state.riders:
+        if 0 < r.square <= n and not r.off:
+            taken.setdefault(r.square, set()).add(r.lane)
     for r in todo:
         if not positions:
             raise ValueError("the start area is full")
         p = rng.choice(positions)
-        square = square_of(state, p)
-        place(state, r, square)
-        if not free_lane(state, square):  # only the square just taken can have filled up
+        square = n - p + 1  # square_of
+        used = taken.setdefault(square, set())
+        width = lanes[square]
+        lane = next((lane for lane in range(1, width + 1) if lane not in used), 0)
+        if not lane:
+            raise ValueError(f"square {square} is full")
+        r.square = square
+        r.lane = lane
+        used.add(lane)
+        if all(k in used for k in range(1, width + 1)):  # only the square just taken can have filled up
             positions.remove(p)
     return todo
 

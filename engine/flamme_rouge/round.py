@@ -41,6 +41,7 @@ def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event]
     played: dict[int, int] = {}
     riders = state.riders
     no_order: Order = {}
+    cache_get = state.cache.get  # drawn_all, spelt out: the hands the bots and validate have already read
     for entrant in every_racing_team(state):
         chosen = orders.get(entrant, no_order).get("cards", no_order)
         for i in state.team(entrant).values():
@@ -61,8 +62,15 @@ def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event]
                     )
                 continue
             wanted = chosen.get(rider.kind)
-            shown, deck, recycled = drawn_all(state, i)  # the hand the bots and validate have already read
-            card = pick(shown, wanted) if isinstance(wanted, int) else None
+            got = cache_get(("hand", i))
+            shown, deck, recycled = got if got is not None else drawn_all(state, i)
+            # pick(), spelt out for the common case (a card of the value named; D26: a 2 is an exhaustion card
+            # whenever the hand holds one)
+            card: int | None
+            if type(wanted) is int and wanted != 2 and wanted in shown:
+                card = wanted
+            else:
+                card = pick(shown, wanted) if isinstance(wanted, int) else None
             if card is None:  # validated orders always name a card of the hand; keep resolve total anyway
                 card = min(shown, key=C.value)
             hand = shown[:]  # the cached hand is shared
@@ -123,15 +131,18 @@ def play_round(state: RaceState, orders: dict[str, Order], events: list[Event] |
     order = movement_order(riders)
     values, labels = C.VALUES, C.LABELS
     say = events is not None
-    # A special card (a player's exhaustion card) is named by a message, an energy card by its value.
-    moves: dict[int, tuple[int, Message | str]] = {
-        i: (values[card], (labels[card] if card in _PLAIN else card_name(card)) if say else "")
-        for i, card in played.items()
-    }
+    # The movement value of each rider's card; with events, the card's name too (a special card, a player's
+    # exhaustion card, is named by a message, an energy card by its value).
+    moves: dict[int, int] = {i: values[card] for i, card in played.items()}
+    named: dict[int, Message | str] = (
+        {i: labels[card] if card in _PLAIN else card_name(card) for i, card in played.items()} if say else {}
+    )
     if len(played) < len(order):
         bot_values, peloton_card = flip_bots(state, order)
-        for i, v in bot_values.items():
-            moves[i] = (v, labels[v])
+        moves.update(bot_values)
+        if say:
+            for i, v in bot_values.items():
+                named[i] = labels[v]
         if events is None or peloton_card is None:
             pass
         elif peloton_card >= 0:
@@ -150,7 +161,7 @@ def play_round(state: RaceState, orders: dict[str, Order], events: list[Event] |
     crossed: list[int] = []
     for i in order:
         r = riders[i]
-        base, card_label = moves[i]
+        base = moves[i]
         start = r.square
         target = target_square(track, start, base, clip)
         sq, lane = move(occ, track, riders, i, target)
@@ -160,6 +171,7 @@ def play_round(state: RaceState, orders: dict[str, Order], events: list[Event] |
             crossed.append(i)
         if events is None:
             continue
+        card_label = named[i]
         blocked = sq != target
         rid = r.id
         # The texts are _MOVED, _BLOCKED and _CROSSED written out (event_of: this loop runs for every rider of
@@ -200,8 +212,11 @@ def play_round(state: RaceState, orders: dict[str, Order], events: list[Event] |
     if finish_mode == "all":
         for i in crossed:  # D5: they leave the track once their round's end phase is over
             riders[i].off = True
-    done = bool(crossed) if finish_mode == "first" else all(r.crossed for r in riders)
-    if done or (finish_mode == "first" and any(r.crossed for r in riders)):
+        # every rider has crossed (then each rider that raced this round crossed in it: tested first, cheaply)
+        done = len(crossed) == len(order) and all(r.crossed for r in riders)
+    else:
+        done = bool(crossed) or any(r.crossed for r in riders)
+    if done:
         state.phase = DONE
         if events is not None:
             events.append(event("fr.finish", "The race is over after round {round}.", round=rnd))

@@ -154,11 +154,15 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
         return self._resolve(state, orders, events), events
 
     def advance(
-        self, state: RaceState, orders: Mapping[str, Order], meta: Mapping[str, OrderMeta] | None = None
+        self,
+        state: RaceState,
+        orders: Mapping[str, Order],
+        meta: Mapping[str, OrderMeta] | None = None,
+        events: list[Event] | None = None,
     ) -> RaceState:
-        """:meth:`resolve` on ``state`` itself (no copy) and without building the rounds' events (the rare
-        setup steps still build theirs)."""
-        return self._resolve(state, orders, None, in_place=True)
+        """:meth:`resolve` on ``state`` itself (no copy); without ``events``, the rounds build none (the rare
+        setup steps still build theirs, dropped)."""
+        return self._resolve(state, orders, events, in_place=True)
 
     def _resolve(
         self, state: RaceState, orders: Mapping[str, Order], events: list[Event] | None, in_place: bool = False
@@ -176,15 +180,13 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
                 # the cache only in its energy phase, before anything moves, and it is cleared after it.
                 new.cache.update(state.cache)
         if phase == ENERGY:
-            play_round(new, dict(orders), events)
-            new.hands = {}
-            new.cache.clear()
+            # The round only reads the orders (a dict already from both drivers: no copy then). What it leaves
+            # in the hands and the cache is dropped by _advance, here or below, before anything reads them.
+            play_round(new, orders if type(orders) is dict else dict(orders), events)
             # R-FR-6: only bot teams racing (every player has crossed): their rounds need nobody.
             while new.phase != DONE and not any(r.crossed == 0 and not r.bot for r in new.riders):
                 _advance(new)
                 play_round(new, {}, events)
-                new.hands = {}
-                new.cache.clear()
         else:
             said: list[Event] = []
             if phase == PLACE:

@@ -46,6 +46,22 @@ def auto_order(state: RaceState, entrant: str, partial: Order | None, strategy: 
 
 def energy_order(state: RaceState, entrant: str, partial: Order, strategy: str | None) -> Order:
     letters = racing_letters(state, entrant)
+    if not partial:  # a bot's every round: nothing chosen yet, every rider in the riders' order (D27)
+        team = state.team(entrant)
+        chosen: dict[str, int] = {}
+        values = C.VALUES
+        for letter in letters:
+            i = team[letter]
+            hand = drawn(state, i)
+            if strategy is None:
+                chosen[letter] = min([values[c] for c in hand])  # D9 (D26: a 2 plays the exhaustion card)
+            elif strategy == "first":
+                chosen[letter] = values[hand[0]]
+            elif strategy == "simple":
+                chosen[letter] = max([values[c] for c in hand])
+            else:
+                chosen[letter] = heuristic_card(state, i, hand)
+        return {"first": letters[0], "cards": chosen}
     given = partial.get("cards")
     cards: dict[str, int] = dict(given) if given else {}
     first = partial.get("first") or (next(iter(cards)) if cards else letters[0])

@@ -104,6 +104,18 @@ class MindCyclingRuleset(Ruleset[RaceState]):
         resolution.resolve_step(new, dict(orders_in), events)
         return new, events
 
+    def advance(
+        self,
+        state: RaceState,
+        orders_in: Mapping[str, Order],
+        meta: Mapping[str, OrderMeta] | None = None,
+        events: list[Event] | None = None,
+    ) -> RaceState:
+        """:meth:`resolve` on ``state`` itself: a rollout's state needs no copy (the step's events are
+        still built, and dropped without ``events``)."""
+        resolution.resolve_step(state, dict(orders_in), [] if events is None else events)
+        return state
+
     def auto_order(
         self, state: RaceState, entrant: str, partial: Order | None = None, strategy: str | None = None
     ) -> Order:

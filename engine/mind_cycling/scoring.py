@@ -48,14 +48,25 @@ def best_place(state: RaceState, entrant: str, places: dict[str, int], teams: Te
     return min(found) if found else 10**6
 
 
-def medals(state: RaceState, places: dict[str, int], teams: Teams | None = None) -> dict[str, str | None]:
-    """§7: medals belong to players (D21). Best Team tie -> the better best-placed cyclist."""
+def medals(
+    state: RaceState,
+    places: dict[str, int],
+    teams: Teams | None = None,
+    points: dict[str, int] | None = None,
+    best: dict[str, int] | None = None,
+) -> dict[str, str | None]:
+    """§7: medals belong to players (D21). Best Team tie -> the better best-placed cyclist. ``points`` and
+    ``best`` (each entrant's team points and best place) may be given when the caller has them already
+    (:func:`ranking`, at every step of a stage analysis)."""
     teams = teams or teams_of(state)
     owner = {c.key: c.entrant for c in state.cyclists.values()}
     crossed = state.finish_order
     winner = crossed[0] if crossed else None  # D22: after a round limit, place 1 on the road
-    points = team_points(state, places, teams)
-    best_team = min(state.entrants, key=lambda e: (-points[e], best_place(state, e, places, teams))) if places else None
+    if points is None:
+        points = team_points(state, places, teams)
+    if places and best is None:
+        best = {e: best_place(state, e, places, teams) for e in state.entrants}
+    best_team = min(state.entrants, key=lambda e: (-points[e], best[e])) if best is not None and places else None
     sprint = state.section_winners.get("sprint")
     mountain = state.section_winners.get("mountain")
     return {
@@ -93,12 +104,10 @@ def ranking(state: RaceState) -> Ranking:
     teams = teams_of(state)
     places = provisional_places(state)
     points = team_points(state, places, teams)
-    won = medals(state, places, teams)
+    best = {e: best_place(state, e, places, teams) for e in state.entrants}  # once, for the medals and the keys
+    won = medals(state, places, teams, points, best)
     count = {e: sum(1 for m in MEDALS if won[m] == e) for e in state.entrants}
-    keys = {
-        e: (-count[e], 0 if won["best_team"] == e else 1, -points[e], best_place(state, e, places, teams))
-        for e in state.entrants
-    }
+    keys = {e: (-count[e], 0 if won["best_team"] == e else 1, -points[e], best[e]) for e in state.entrants}
     return Ranking(sorted(state.entrants, key=keys.__getitem__), keys, places, points, won, count, teams)
 
 

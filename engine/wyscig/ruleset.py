@@ -92,6 +92,17 @@ class WyscigRuleset(Ruleset[RaceState]):
     ) -> tuple[RaceState, list[Event]]:
         return play_turn(state, orders)
 
+    def advance(
+        self,
+        state: RaceState,
+        orders: Mapping[str, Order],
+        meta: Mapping[str, OrderMeta] | None = None,
+        events: list[Event] | None = None,
+    ) -> RaceState:
+        """:meth:`resolve` on ``state`` itself: a rollout's state needs no copy (the step's events are
+        still built, and dropped without ``events``)."""
+        return play_turn(state, orders, in_place=True, events=events)[0]
+
     def auto_order(
         self, state: RaceState, entrant: str, partial: Order | None = None, strategy: str | None = None
     ) -> Order:

@@ -85,10 +85,13 @@ def start_stage(state: RaceState, events: list[Event], pile: list[Card] | None =
     advance(state, state.leader, events)
 
 
-def play_turn(state: RaceState, orders: Mapping[str, Order]) -> tuple[RaceState, list[Event]]:
+def play_turn(
+    state: RaceState, orders: Mapping[str, Order], in_place: bool = False, events: list[Event] | None = None
+) -> tuple[RaceState, list[Event]]:
     """One step: the card of the player whose turn it is (§4.1 steps 3-5), then everything automatic up to
     the next player's decision (his draw, skipped players, the stage's end and the next deal). ``state``
-    is left untouched: the step plays on a copy."""
+    is left untouched: the step plays on a copy, unless ``in_place`` (a rollout's own state). The events go
+    to ``events`` when given (else a new list), returned beside the state."""
     check_turn(state, state.turn or "")
     entrant = state.turn
     assert entrant is not None
@@ -109,8 +112,9 @@ def play_turn(state: RaceState, orders: Mapping[str, Order]) -> tuple[RaceState,
         normal, complete = check_order(state, entrant, order)
         if not complete:
             raise OrderError.of("wk.no_card", "Choose a speed card to play.")
-    new = state.copy()
-    events: list[Event] = []
+    new = state if in_place else state.copy()
+    if events is None:
+        events = []
     play(new, entrant, int(normal["card"]), int(normal["descents"]), events)
     advance(new, new.next_seat(entrant), events)
     return new, events

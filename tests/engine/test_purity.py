@@ -68,3 +68,26 @@ def test_splitmix64_lives_only_in_the_generator_module() -> None:
         drawn = Rng(state)
         drawn.next64()
         assert Rng.after_draw(state) == drawn.state
+
+
+def test_the_packed_shuffle_draws_what_next64_draws() -> None:
+    """``Rng.shuffle_packed`` writes ``next64`` out: the same permutation and the same state after it as the
+    shuffle drawing through ``next64`` (one draw for several swaps while at least ``refill`` is left)."""
+    from engine.rng import Rng
+
+    def long_way(items: list[int], rng: Rng, refill: int) -> None:
+        x = 0
+        for k in range(len(items), 1, -1):
+            if x < refill:
+                x = rng.next64()
+            x, j = divmod(x, k)
+            items[k - 1], items[j] = items[j], items[k - 1]
+
+    for seed in range(200):
+        for size in (0, 1, 2, 9, 15, 17, 40):
+            for refill in (1 << 40, 1 << 8):
+                mine, theirs = list(range(size)), list(range(size))
+                a, b = Rng.from_seed(seed, size), Rng.from_seed(seed, size)
+                a.shuffle_packed(mine, refill)
+                long_way(theirs, b, refill)
+                assert (mine, a.state) == (theirs, b.state)

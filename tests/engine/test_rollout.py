@@ -80,6 +80,19 @@ def test_a_rollout_that_asks_for_events_gets_the_full_races_events(setting: tupl
         assert checked.steps == len(events)
 
 
+@pytest.mark.parametrize("setting", SETTINGS, ids=IDS)
+def test_events_of_a_step_played_in_place_stay_as_they_were_told(setting: tuple[Any, ...]) -> None:
+    """A rollout may play its steps on its own state (``Ruleset.advance``): the events a step handed out
+    share nothing the later steps change, so dumped once the race is over they are still the full driver's."""
+    system, seats, strategies, options, stage, seeds = setting
+    for seed in range(1, min(seeds, 2) + 1):
+        entrants = _entrants(system, seats, strategies, options, seed)
+        _, events = _full(system, entrants, seed, stage, options)
+        kept: list[list[Any]] = []
+        rollout(system, entrants, seed, stage, options, on_events=kept.append)
+        assert [[e.model_dump() for e in step] for step in kept] == events
+
+
 def test_a_quiet_step_builds_no_event() -> None:
     """Without asking, a step hands back nothing, yet the race moves on as with its events."""
     ruleset = get_ruleset("flamme_rouge")
