@@ -139,6 +139,8 @@ class Intake:
 
     async def _current(self, interaction: discord.Interaction[Any], race_id: int, step: int, fresh: bool) -> PanelView:
         panel = await orders.panel(self.ctx, race_id, interaction.user.id, change=fresh)
+        if panel.step < step:  # a panel of a step the race has not reached: made before a restore
+            raise Refusal.of("order.undone", race=race_id)
         if panel.step != step:
             raise Refusal.of("order.stale", step=step, current=panel.step)
         if panel.decision is None:
