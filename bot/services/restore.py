@@ -132,7 +132,8 @@ async def judge(ctx: Context, seen: Iterable[Found]) -> Verdict:
                 )
             ).scalars()
         )
-        channels = dict((await session.execute(select(col(RaceRow.id), col(RaceRow.channel_id)))).tuples().all())
+        pairs = (await session.execute(select(col(RaceRow.id), col(RaceRow.channel_id)))).all()
+        channels = {int(race): int(channel) for race, channel in pairs if race is not None}
     opening = {(r.race_id, r.step, r.recipient) for r in rows if r.kind == OwedKind.OPEN_PANEL.value}
     oldest: dict[int, OutboxRow] = {}
     for row in rows:
