@@ -5,19 +5,24 @@ panels with a fresh deadline, and the race goes on to its end (issue 25)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import signal
+import sqlite3
 from pathlib import Path
 
 import pytest
 
+from bot.exts.race import _restore
 from bot.i18n import t
-from bot.services import boards
+from bot.services import boards, orders
 from bot.services.context import Context
-from bot.store.database import connect
+from bot.settings import Settings
+from bot.store.database import connect, sqlite_path
 from tests.bot.exts.race.process import gregario_run, logged_errors
 from tests.bot.exts.race.table import Table, finals, picks_on, step_of
 from tests.bot.exts.race.test_backup import _backup
+from tests.fakediscord.plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Guild, Message
@@ -186,3 +191,45 @@ async def test_a_plain_restart_tells_nothing_and_undoes_nothing(
     texts = [m.text for m in _bot_posts(fake, lobby.channel.id)] + [m.text for u in players.values() for m in u.dms()]
     assert not any("is back at" in x or x.startswith(UNDONE) or "no longer exists" in x for x in texts)
     assert logged_errors(tmp_path) == []
+
+
+async def test_a_live_panel_of_a_step_the_race_has_not_reached_says_its_moment_no_longer_exists(
+    fake_discord: FakeDiscord, alice: DiscordUser, bot_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If the start could not look at Discord (so a lost panel kept its buttons), a click on a panel of a step
+    the restored race has not reached is answered that its moment no longer exists, and records nothing."""
+    path = sqlite_path(bot_settings.database_url)
+    assert path is not None
+    copy = path.with_name("copy.sqlite3")
+    async with running_bot(fake_discord, bot_settings) as bot:
+        lobby = await (await alice.slash("race new", ruleset="mind_cycling", stage="short", bots=1)).reply()
+        await (await alice.click(lobby, "Start")).acknowledged()
+        assert bot.runtime is not None
+        race_id = int(lobby.items()[0]["custom_id"].split(":")[2])
+        table = Table(fake_discord, bot.runtime.ctx, race_id, {f"u{alice.id}": alice})
+        await table.started()
+        await table.all_told()
+        _status, backed_up, _humans = await table.state()
+        with contextlib.closing(sqlite3.connect(path)) as source, contextlib.closing(sqlite3.connect(copy)) as target:
+            source.backup(target)
+        await table.order(f"u{alice.id}", backed_up)
+        await table.wait_step_after(backed_up)
+        await table.all_told()
+        _status, later, _humans = await table.state()
+        lost = await table.panel(f"u{alice.id}", later)
+    for name in (path.name, path.name + "-wal", path.name + "-shm"):
+        path.with_name(name).unlink(missing_ok=True)
+    shutil.copy(copy, path)
+
+    async def blind(_client: object, _ctx: object) -> None:
+        return None
+
+    monkeypatch.setattr(_restore, "look", blind)
+    async with running_bot(fake_discord, bot_settings) as bot:
+        assert bot.runtime is not None
+        table.ctx = bot.runtime.ctx
+        assert (await table.state())[1] == backed_up
+        answer = await (await alice.click(lost, "Type my order")).reply()
+        assert answer.text == t("order.undone", "en-US", race=race_id)
+        assert answer.ephemeral_for == alice.id
+        assert not (await orders.panel(table.ctx, race_id, alice.id)).order
