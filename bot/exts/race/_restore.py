@@ -33,7 +33,7 @@ from bot.services.restore import Found, Place, Verdict
 
 _log = logging.getLogger(__name__)
 
-CHECK_SECONDS = 30.0
+CHECK_SECONDS = 10.0
 """The most a start waits for the look at Discord (then it goes on without it)."""
 PAGES = 10
 """History pages of 100 read per place at most."""
