@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services import boards, owed, restore
+from bot.services import boards, orders, owed, restore
 from bot.services.context import Context
 from bot.services.dispatch import Dispatcher
+from bot.services.outcomes import Refusal
 from bot.services.restore import Found, Verdict
 from bot.store import outbox
 from bot.store.ledger import NewPost, PostKind
@@ -120,3 +121,15 @@ async def test_rows_owed_after_a_restore_carry_nonces_of_their_own(harness: Harn
     assert await owed.nonce_of(ctx, first) == first.nonce
     assert await owed.nonce_of(ctx, second) != second.nonce
     assert len(await owed.nonce_of(ctx, second)) <= 25
+
+
+async def test_an_order_for_a_step_the_race_has_not_reached_is_refused_as_undone(harness: Harness) -> None:
+    """An order sent from a panel of a lost moment (a step beyond the race's) is refused, saying so."""
+    ctx, race_id, users = await _started(harness)
+    race = await harness.race(race_id)
+    entrant = next(e for e, u in await harness.awaited_humans(race_id) if u == users[0])
+    order = await harness.human_order(race_id, entrant)
+    with pytest.raises(Refusal) as refused:
+        await orders.submit_order(ctx, race_id, users[0], order, step=race.step + 1)
+    assert refused.value.key == "order.undone"
+    assert (await orders.panel(ctx, race_id, users[0])).order is None
