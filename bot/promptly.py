@@ -28,9 +28,9 @@ from discord.interactions import InteractionResponse
 
 _log = logging.getLogger(__name__)
 
-DEFER_AFTER_SECONDS = 1.5
-"""How long a click may go unanswered before it is deferred: half of Discord's 3 seconds, leaving room for
-the network and a busy loop."""
+DEFER_AFTER_SECONDS = 1.0
+"""How long a click may go unanswered before it is deferred: a third of Discord's 3 seconds, leaving room
+for the network and a loaded machine (the deferral is one more request, and shows the player nothing)."""
 
 
 class TooLate(Exception):
