@@ -13,10 +13,12 @@ from discord.ext import commands
 
 from bot import errors
 from bot.exts import EXTENSIONS
+from bot.exts.race import _restore
 from bot.exts.race._delivery import Deliverer
 from bot.exts.race._intake import Intake
 from bot.gate import Gate
 from bot.services.clock import Clock
+from bot.services.context import Context
 from bot.services.dispatch import Dispatcher
 from bot.services.outcomes import Happening
 from bot.services.runtime import Runtime
@@ -89,6 +91,9 @@ class Gregario(commands.Bot):
         self.dispatcher: Dispatcher | None = None
         """Delivers what the services owe Discord (the outbox), in order per race, once."""
         self._delivering: asyncio.Task[None] | None = None
+        self.looked_back: _restore.Looked | None = None
+        """What the start found of a restored database (None: nothing): its lost messages are marked
+        undone once connected, before anything is delivered."""
 
     async def _sink(self, _happening: Happening) -> None:
         # The rows a happening owes were committed with it (and woke the dispatcher); this is a nudge.
@@ -98,7 +103,13 @@ class Gregario(commands.Bot):
     async def _deliver_when_ready(self, dispatcher: Dispatcher) -> None:
         """Once connected: deliver every row still owed (from before a restart too), then keep delivering."""
         await self.wait_until_ready()
+        if self.looked_back is not None and self.runtime is not None:
+            await _restore.mark_undone(self, self.runtime.ctx, self.looked_back)
         dispatcher.start()
+
+    async def _look_back(self, ctx: Context) -> None:
+        """Before the races resume: does Discord show moments the database no longer has (a restore)?"""
+        self.looked_back = await _restore.look(self, ctx)
 
     async def setup_hook(self) -> None:
         """Runs once, after login: say who the bot is and how to invite it, load the features, sync."""
@@ -106,7 +117,9 @@ class Gregario(commands.Bot):
             _log.info("Logged in as %s — invite: %s", self.user.display_name, invite_url(self.application_id))
         await self.tree.set_translator(CatalogTranslator())
         # The race services first (migrate, recover), so the race extension finds them.
-        self.runtime, _recovered = await Runtime.start(self.settings, self._sink, clock=self.clock)
+        self.runtime, _recovered = await Runtime.start(
+            self.settings, self._sink, clock=self.clock, check=self._look_back
+        )
         self.race_intake = Intake(self, self.runtime.ctx)
         self.dispatcher = Dispatcher(self.runtime.ctx, Deliverer(self, self.runtime.ctx))
         self.runtime.dispatcher = self.dispatcher

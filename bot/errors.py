@@ -16,6 +16,7 @@ from discord import app_commands
 
 from bot.catalogue import MESSAGE_LIMIT
 from bot.i18n import t
+from bot.promptly import TooLate, promptly
 from bot.services.supervision import reason
 from bot.store.database import unreachable
 from engine.messages import OrderError
@@ -56,6 +57,8 @@ def _explain(error: BaseException, locale: str | None, what: str) -> str:
         original = original.__cause__
     if isinstance(original, Stopping):
         return t("error.stopping", locale)
+    if isinstance(original, TooLate):
+        return t("error.too_slow_for_form", locale)
     if unreachable(original):  # an outage, not a bug: one line, and the player is told to try again
         _log.warning("the database cannot be reached (%s); %s was answered 'try again'", reason(original), what)
         return t("error.database_unreachable", locale)
@@ -108,9 +111,11 @@ C = TypeVar("C", bound=Callable[..., Awaitable[None]])
 
 
 def answered(callback: C) -> C:
-    """A component callback that always answers: while the bot stops it says "try again in a minute"
-    (see :class:`bot.gate.Gate`), and any failure goes to :func:`report` (discord.py would only log
-    it, and the player would read "This interaction failed")."""
+    """A component callback that always answers, and in time: while the bot stops it says "try again in a
+    minute" (see :class:`bot.gate.Gate`), a click whose work is slow (a locked database) is deferred before
+    Discord's 3 seconds run out and answered when the work is done (:mod:`bot.promptly`), and any failure
+    goes to :func:`report` (discord.py would only log it, and the player would read "This interaction
+    failed")."""
 
     @functools.wraps(callback)
     async def guarded(self: Any, interaction: discord.Interaction[Any], *args: Any, **kwargs: Any) -> None:
@@ -118,13 +123,14 @@ def answered(callback: C) -> C:
         if gate is not None and not gate.open:
             await report(interaction, Stopping())
             return
-        try:
-            if gate is None:
-                await callback(self, interaction, *args, **kwargs)
-            else:
-                with gate.entered():
+        async with promptly(interaction):
+            try:
+                if gate is None:
                     await callback(self, interaction, *args, **kwargs)
-        except Exception as error:
-            await report(interaction, error)
+                else:
+                    with gate.entered():
+                        await callback(self, interaction, *args, **kwargs)
+            except Exception as error:
+                await report(interaction, error)
 
     return guarded  # type: ignore[return-value]

@@ -54,6 +54,8 @@ async def submit_order(
             if seat.left_at_step is not None:
                 raise Refusal.of("race.you_left", race=race_id)
             current, rev = race.step, race.orders_rev
+            if step is not None and step > current:  # a step the race has not reached: made before a restore
+                raise Refusal.of("order.undone", race=race_id)
             if step is not None and step != current:
                 raise Refusal.of(
                     "order.stale",

@@ -294,6 +294,19 @@ async def closing(ctx: Context, race_id: int, step: int, member: int) -> Closing
     return Closing(member, seat.entrant, played, asked, await progress_before(ctx, race_id, step))
 
 
+async def nonce_of(ctx: Context, owed: Owed) -> str:
+    """The nonce a row's create carries: its own, or, for a row owed after a restore (a ``resumed`` row
+    before it in its race), one salted with that restore, so that Discord, which remembers a nonce for a
+    few minutes, never answers it with the message the lost moment made for the same race, kind, step and
+    member (a message now marked undone). A row owed before the restore keeps its nonce: its delivery cut
+    off by the restore is the one Discord returns (:mod:`bot.services.restore`)."""
+    if owed.kind in (OwedKind.RESUMED, OwedKind.REOPEN_PANEL):
+        return owed.nonce  # salted when written
+    async with ctx.db.sessions() as session:
+        salt = await store.restore_salt(session, owed.race_id, owed.id)
+    return owed.nonce if salt is None else store.nonce(owed.race_id, owed.kind, owed.step, owed.recipient, salt)
+
+
 def reminder_deadline(owed: Owed) -> datetime | None:
     return _deadline(owed.payload.get("deadline"))
 

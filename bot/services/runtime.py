@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.services.clock import Clock, SystemClock
@@ -38,10 +39,17 @@ class Runtime:
 
     @classmethod
     async def start(
-        cls, settings: Settings, sink: Sink, *, owner: str = "main", clock: Clock | None = None
+        cls,
+        settings: Settings,
+        sink: Sink,
+        *,
+        owner: str = "main",
+        clock: Clock | None = None,
+        check: Callable[[Context], Awaitable[object]] | None = None,
     ) -> tuple[Runtime, list[Happening]]:
         """Migrate the database, start the engine workers, resolve what is ready or overdue, and run
-        the scheduler and the order watcher in the background. Returns what start-up resolved."""
+        the scheduler and the order watcher in the background. Returns what start-up resolved.
+        ``check`` runs before anything is resolved (the Discord layer's look for a restored database)."""
         db = connect(settings.database_url)
         await migrate.upgrade(db)
         workers = Workers(settings.engine_workers)
@@ -56,6 +64,8 @@ class Runtime:
             sink=sink,
         )
         runtime = cls(ctx, Scheduler(ctx), OrderWatcher(ctx))
+        if check is not None:
+            await check(ctx)
         recovered = await runtime.scheduler.start_up()
         stop = runtime.supervisor.stop
         runtime.supervisor.keep("scheduler", lambda: runtime.scheduler.run(stop, start_up=False))

@@ -6,11 +6,12 @@ is parsed out of a string. Reads return plain :class:`Post` values.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -32,6 +33,8 @@ class PostKind(StrEnum):
     """A lap's message (turns of a sequential system), stored at its first turn; ``lap`` is its key."""
     LAP_DONE = "lap_done"
     """A lap completed at this step; ``lap`` is the key of the lap that comes next."""
+    RESUMED = "resumed"
+    """The channel message saying the race resumed from an earlier point (after a restore)."""
 
 
 ONCE_PER_STEP = frozenset({PostKind.STEP, PostKind.LOBBY, PostKind.FINAL, PostKind.NEWS, PostKind.LAP})
@@ -122,3 +125,35 @@ async def told(session: AsyncSession, race_id: int) -> set[int]:
         )
     )
     return set(rows.scalars())
+
+
+async def newest_in(session: AsyncSession, channel_ids: Iterable[int]) -> dict[int, int]:
+    """The newest message the ledger knows in each of these channels (of any race); channels it knows
+    nothing in are left out."""
+    rows = await session.execute(
+        select(col(PostedMessage.channel_id), func.max(col(PostedMessage.message_id)))
+        .where(col(PostedMessage.channel_id).in_(list(channel_ids)))
+        .group_by(col(PostedMessage.channel_id))
+    )
+    return {int(channel): int(newest) for channel, newest in rows.all()}
+
+
+async def known(session: AsyncSession, message_ids: Iterable[int]) -> set[int]:
+    """Which of these messages the ledger knows."""
+    ids = list(message_ids)
+    if not ids:
+        return set()
+    rows = await session.execute(select(col(PostedMessage.message_id)).where(col(PostedMessage.message_id).in_(ids)))
+    return {int(m) for m in rows.scalars()}
+
+
+async def dm_channels(session: AsyncSession, members: Iterable[int]) -> dict[int, int]:
+    """The DM channel the ledger knows for each of these members (from their panels)."""
+    rows = await session.execute(
+        select(col(PostedMessage.member), col(PostedMessage.channel_id)).where(
+            col(PostedMessage.kind) == PostKind.PANEL.value,
+            col(PostedMessage.member).in_(list(members)),
+            col(PostedMessage.channel_id) != 0,
+        )
+    )
+    return {int(member): int(channel) for member, channel in rows.all() if member is not None}

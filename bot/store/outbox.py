@@ -48,6 +48,12 @@ class OwedKind(StrEnum):
     """The result, the record attached, the league's points and Rematch."""
     NEWS_POST = "news_post"
     """Held-back news (Tabella's Gazzetta) with the final result."""
+    RESUMED = "resumed"
+    """The race's channel told that the race resumed from an earlier point (the database was restored
+    from an older copy: :mod:`bot.services.restore`)."""
+    REOPEN_PANEL = "reopen_panel"
+    """A player's DM panel for the step open, sent again after a restore (the one they had may have been
+    closed by a resolution the database no longer has); delivered as :attr:`OPEN_PANEL`."""
 
 
 CHANNEL_NONCES = {
@@ -60,11 +66,17 @@ CHANNEL_NONCES = {
 made by an older version and not yet recorded is not posted twice after an upgrade."""
 
 
-def nonce(race_id: int, kind: OwedKind, step: int, recipient: int | None = None) -> str:
-    """A row's nonce: the same for the same row (race, kind, step, recipient), at most 25 characters."""
-    if recipient is None and kind in CHANNEL_NONCES:
+SALT = "salt"
+"""A payload key that makes a row's nonce its own: rows owed again for the same step (a second restore to
+the same copy) must not be taken by Discord for the earlier ones."""
+
+
+def nonce(race_id: int, kind: OwedKind, step: int, recipient: int | None = None, salt: str | None = None) -> str:
+    """A row's nonce: the same for the same row (race, kind, step, recipient, salt), at most 25 characters."""
+    if recipient is None and kind in CHANNEL_NONCES and not salt:
         return f"g{race_id}-{CHANNEL_NONCES[kind]}-{step}"[:25]
-    digest = hashlib.sha256(f"{race_id}:{kind.value}:{step}:{recipient}".encode()).hexdigest()
+    salted = f":{salt}" if salt else ""
+    digest = hashlib.sha256(f"{race_id}:{kind.value}:{step}:{recipient}{salted}".encode()).hexdigest()
     return "g" + digest[:24]
 
 
@@ -141,7 +153,7 @@ def add(session: AsyncSession, race_id: int, owed: NewOwed, now: datetime) -> No
             kind=owed.kind.value,
             step=owed.step,
             recipient=owed.recipient,
-            nonce=nonce(race_id, owed.kind, owed.step, owed.recipient),
+            nonce=nonce(race_id, owed.kind, owed.step, owed.recipient, owed.payload.get(SALT)),
             payload=dict(owed.payload),
             created_at=now,
         )
@@ -290,3 +302,23 @@ async def told_payload(session: AsyncSession, race_id: int, step: int) -> dict[s
         )
     ).scalar_one_or_none()
     return dict(row.payload or {}) if row is not None else None
+
+
+async def restore_salt(session: AsyncSession, race_id: int, before: int) -> str | None:
+    """The salt of the race's latest ``resumed`` row older than row ``before`` (None: no restore since)."""
+    row = (
+        await session.execute(
+            select(OutboxRow)
+            .where(
+                col(OutboxRow.race_id) == race_id,
+                col(OutboxRow.kind) == OwedKind.RESUMED.value,
+                col(OutboxRow.id) < before,
+            )
+            .order_by(col(OutboxRow.id).desc())
+            .limit(1)
+        )
+    ).scalar_one_or_none()
+    if row is None:
+        return None
+    salt = (row.payload or {}).get(SALT)
+    return str(salt) if salt else str(row.id)

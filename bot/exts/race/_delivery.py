@@ -11,6 +11,7 @@ closed DMs or any other refusal are permanent and recorded).
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import logging
 from typing import Any
@@ -101,8 +102,12 @@ class Deliverer:
 
     async def _deliver(self, row: Owed) -> Delivery:
         kind = row.kind
-        if kind is OwedKind.OPEN_PANEL:
+        if kind not in (OwedKind.CLOSE_PANEL, OwedKind.LOBBY_EDIT):  # a create (or may be): its nonce
+            row = dataclasses.replace(row, nonce=await owed.nonce_of(self.ctx, row))
+        if kind in (OwedKind.OPEN_PANEL, OwedKind.REOPEN_PANEL):
             return await self._open_panel(row)
+        if kind is OwedKind.RESUMED:
+            return await self._resumed(row)
         if kind is OwedKind.CLOSE_PANEL:
             return await self._close_panels(row)
         if kind in (OwedKind.STEP_POST, OwedKind.LAP_TURN):
@@ -125,6 +130,31 @@ class Deliverer:
         content, view = await lobby_content(self.client, self.ctx, race)
         await _posts.edit(self.client, stored[0].channel_id, stored[0].message_id, content, view)
         return Delivery(stored[0].channel_id, stored[0].message_id)
+
+    async def _resumed(self, row: Owed) -> Delivery:
+        """After a restore: the race's channel told that the race resumed from an earlier point, the round
+        it is at now, and until when the players may send their orders again (R-SVC-6)."""
+        race = await owed.view(self.ctx, row.race_id)
+        if race.status != "running" or race.step != row.step:
+            return MOOT  # moved on (or ended) since: what it says is no longer so
+        locale = await _audience.channel_locale(self.client, self.ctx, race)
+        marker = await owed.progress_before(self.ctx, race.race_id, row.step)
+        deadline = await boards.deadline(self.ctx, race.race_id, row.step)
+        lines = [
+            t(
+                "race.resumed",
+                locale,
+                ruleset=get_ruleset(race.ruleset).name,
+                race=race.race_id,
+                counter=counter(marker, locale),
+            )
+        ]
+        if deadline is not None:
+            lines.append(t("race.panel.deadline", locale, when=stamp(deadline)))
+        message_id = await _posts.send(self.client, race.channel_id, "\n".join(lines), nonce=row.nonce)
+        return Delivery(
+            race.channel_id, message_id, posts=[NewPost(row.step, PostKind.RESUMED, race.channel_id, message_id)]
+        )
 
     # --- panels ---------------------------------------------------------------------------------------
     async def _open_panel(self, row: Owed) -> Delivery:

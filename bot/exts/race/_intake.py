@@ -21,6 +21,7 @@ from bot.exts.race import _audience, _form, _panel, _posts
 from bot.exts.race._delivery import closed_panel, lobby_content
 from bot.exts.race._text import clip, log_pages
 from bot.i18n import t
+from bot.promptly import sent_message
 from bot.services import boards, lobby, orders, owed, posts
 from bot.services.context import Context
 from bot.services.outcomes import MemberRef, OrderReceipt, PanelView, RaceView, Refusal
@@ -138,6 +139,8 @@ class Intake:
 
     async def _current(self, interaction: discord.Interaction[Any], race_id: int, step: int, fresh: bool) -> PanelView:
         panel = await orders.panel(self.ctx, race_id, interaction.user.id, change=fresh)
+        if panel.step < step:  # a panel of a step the race has not reached: made before a restore
+            raise Refusal.of("order.undone", race=race_id)
         if panel.step != step:
             raise Refusal.of("order.stale", step=step, current=panel.step)
         if panel.decision is None:
@@ -401,7 +404,7 @@ class Intake:
         await self.welcome(race, interaction.user.id, str(interaction.locale))
         content, view = await lobby_content(self.client, self.ctx, race)
         await interaction.response.send_message(content, view=view)
-        message = await interaction.original_response()
+        message = await sent_message(interaction)  # a Rematch deferred as slow: its follow-up
         await posts.record_post(self.ctx, race.race_id, 0, PostKind.LOBBY, message.channel.id, message.id)
 
 
