@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     sync_commands: bool = True
     """Sync the slash commands with Discord at start-up."""
 
+    loop_stall_seconds: float = Field(default=1.0, gt=0, le=60)
+    """A WARNING when the event loop was held this long (every race, click and the gateway waited)."""
+
     @field_validator("token", mode="before")
     @classmethod
     def _blank_token_is_none(cls, value: object) -> object:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from bot.services.clock import Clock, SystemClock
 from bot.services.context import Context, Sink
 from bot.services.dispatch import Dispatcher
+from bot.services.lag import watch_stalls
 from bot.services.outcomes import Happening
 from bot.services.paces import parse_pace
 from bot.services.scheduler import Scheduler
@@ -60,6 +61,7 @@ class Runtime:
         stop = runtime.supervisor.stop
         runtime.supervisor.keep("scheduler", lambda: runtime.scheduler.run(stop, start_up=False))
         runtime.supervisor.keep("order watcher", lambda: runtime.watcher.run(stop))
+        runtime.supervisor.keep("loop-stall watch", lambda: watch_stalls(settings.loop_stall_seconds, stop, _log))
         return runtime, recovered
 
     async def close(self, timeout: float = 5.0) -> None:
