@@ -462,7 +462,9 @@ class Load:
         filler.cancel()
         for task in self.tasks:
             task.cancel()
-        await asyncio.gather(filler, *self.tasks, return_exceptions=True)
+        for outcome in await asyncio.gather(filler, *self.tasks, return_exceptions=True):
+            if isinstance(outcome, Exception):
+                self.open_failures[f"a player stopped: {outcome!r}"[:120]] += 1
         if self.process.returncode is None:
             self.process.send_signal(signal.SIGTERM)
             try:
@@ -497,6 +499,9 @@ class Load:
             f"{args.workers} engine worker(s), limits {'off' if args.no_limits else 'global 50/s, channel 5/5 s'}",
             f"opened {self.opened} races ({dict(self.open_failures) or 'no failures'}); in progress at the window's "
             f"start {running_at_start}, end {running_at_end}; ready after {opened_in:.0f} s",
+            f"in progress at the end: {sum(1 for r in self.races.values() if not r.done and r.ordering)} with people "
+            f"ordering, {sum(1 for r in self.races.values() if not r.done and not r.ordering)} idle; clicks "
+            f"{sum(self.clicks.values())} ({sum(n for k, n in self.clicks.items() if k.endswith(' 7'))} updated a panel)",
             f"window {seconds:.0f} s: {steps} steps resolved ({steps / max(seconds, 1):.1f} a second)",
             "latency last order -> round post, ms   p50    p95    p99    max",
             *(f"  {system:<14}{'':22}{_percentiles(to_post.get(system, []))}" for system, _, _ in SYSTEMS),

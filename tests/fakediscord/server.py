@@ -462,9 +462,9 @@ class FakeDiscord:
 
     async def _get_gateway_bot(self, request: web.Request) -> web.StreamResponse:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return json_response(
-            {"url": "wss://gateway.discord.gg", "shards": self.shard_count, "session_start_limit": limit}
-        )
+        # The gateway as the bot reached the API (gateway.discord.gg's stand-in, or 127.0.0.1:<port> for a
+        # `gregario run` process, which resolves no Discord name): an AutoShardedBot connects there.
+        return json_response({"url": f"wss://{request.host}", "shards": self.shard_count, "session_start_limit": limit})
 
     async def _get_me(self, request: web.Request) -> web.StreamResponse:
         return json_response(self.bot_user.payload())
