@@ -492,6 +492,7 @@ class Load:
         limited = sum(1 for r in window if r.status == 429)
         counted = sum(n for k, n in kinds.items() if not k.startswith(("interaction", "followups")))
         to_post, to_panel = self.latencies(first.at, last.at)
+        updated = sum(n for k, n in self.clicks.items() if k.endswith(" 7"))
         running = max((running_at_start + running_at_end) / 2, 1)
         lines = [
             f"load: {args.races} races wanted ({args.ordering:.0%} with two people ordering after 0.5-5 s, the rest "
@@ -501,7 +502,7 @@ class Load:
             f"start {running_at_start}, end {running_at_end}; ready after {opened_in:.0f} s",
             f"in progress at the end: {sum(1 for r in self.races.values() if not r.done and r.ordering)} with people "
             f"ordering, {sum(1 for r in self.races.values() if not r.done and not r.ordering)} idle; clicks "
-            f"{sum(self.clicks.values())} ({sum(n for k, n in self.clicks.items() if k.endswith(' 7'))} updated a panel)",
+            f"{sum(self.clicks.values())} ({updated} updated a panel)",
             f"window {seconds:.0f} s: {steps} steps resolved ({steps / max(seconds, 1):.1f} a second)",
             "latency last order -> round post, ms   p50    p95    p99    max",
             *(f"  {system:<14}{'':22}{_percentiles(to_post.get(system, []))}" for system, _, _ in SYSTEMS),

@@ -140,6 +140,10 @@ class Gregario(commands.AutoShardedBot):
         if self.runtime is not None:
             runtime, self.runtime = self.runtime, None
             await runtime.close(STOP_SECONDS)
+        if not hasattr(self, "_AutoShardedClient__queue"):
+            # discord.py 2.7 makes the queue its close() writes to only when the shards launch: a bot closed
+            # before it connected (a refused token, a database gone at start-up, a test) would fail there.
+            self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         await super().close()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:

@@ -11,10 +11,10 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from bot.services import lease, resolution, supervision
 from bot.services.clock import Clock, SystemClock
 from bot.services.context import Context, Sink
 from bot.services.dispatch import Dispatcher
-from bot.services import lease, resolution, supervision
 from bot.services.lag import watch_stalls
 from bot.services.outcomes import Happening
 from bot.services.paces import parse_pace

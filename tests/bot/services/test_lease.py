@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-
 from sqlalchemy import select
 from sqlmodel import col
 
