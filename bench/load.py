@@ -68,6 +68,7 @@ CHANNELS_PER_GUILD = 50
 PANEL_ITEM = re.compile(r"^gr:(?P<what>[a-z]):(?P<race>\d+):(?P<step>\d+)")
 STALL = re.compile(r"the event loop stalled for (\d+) ms")
 ACK_SECONDS = 10.0
+IDLE_SECONDS = 10.0
 POLL = 0.25
 
 
@@ -439,6 +440,9 @@ class Load:
         await self.start_bot()
         assert self.process is not None
         await asyncio.sleep(2.0)
+        idle_cpu = _cpu_seconds(self.process.pid)
+        await asyncio.sleep(IDLE_SECONDS)  # the bot's own polls, with no race: subtracted from a step's CPU
+        idle_rate = (_cpu_seconds(self.process.pid) - idle_cpu) / IDLE_SECONDS
         idle_rss = _rss(self.process.pid)
         stalls_before = len(self.stalls())
         measure = args.minutes * 60
@@ -518,7 +522,9 @@ class Load:
             f"bot memory: {idle_rss / 2**20:.0f} MiB idle, {last.rss / 2**20:.0f} MiB with {running_at_end} races: "
             f"{(last.rss - idle_rss) / running / 1024:.0f} KiB a race in progress",
             f"bot CPU: {last.cpu - first.cpu:.1f} s in {seconds:.0f} s ({(last.cpu - first.cpu) / max(seconds, 1):.0%} "
-            f"of a core), {(last.cpu - first.cpu) / max(steps, 1) * 1000:.1f} ms a step",
+            f"of a core; {idle_rate:.0%} idle), {(last.cpu - first.cpu) / max(steps, 1) * 1000:.1f} ms a step "
+            f"({(last.cpu - first.cpu - idle_rate * seconds) / max(steps, 1) * 1000:.1f} ms less the idle polls; "
+            "the clicks, openings and deliveries of the window included)",
             f"click -> its answer (polled every 50 ms), ms: {_percentiles(self.acks).replace('steps', 'clicks')}",
             f"bot loop stalls >= 50 ms in the window: {len(stalls)}, longest {max(stalls, default=0)} ms "
             f"({stalls_before} during start-up); this process's own longest stall {probe.longest * 1000:.0f} ms",
