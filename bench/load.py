@@ -546,6 +546,10 @@ async def _admin(server: str, sql: str) -> None:
 
 
 async def main(args: argparse.Namespace) -> int:
+    current = asyncio.current_task()
+    assert current is not None
+    for signum in (signal.SIGTERM, signal.SIGINT):  # stopped early: the bot is killed, the database dropped
+        asyncio.get_running_loop().add_signal_handler(signum, current.cancel)
     with tempfile.TemporaryDirectory(prefix="gregario-load-") as scratch:
         folder = Path(args.keep) if args.keep else Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
