@@ -68,8 +68,13 @@ class GregarioTree(app_commands.CommandTree["Gregario"]):
             await super()._call(interaction)
 
 
-class Gregario(commands.Bot):
-    """Gregario's bot. Features live in ``bot/exts/<feature>/`` and are loaded at start-up."""
+class Gregario(commands.AutoShardedBot):
+    """Gregario's bot. Features live in ``bot/exts/<feature>/`` and are loaded at start-up.
+
+    Sharded: as many shards as Discord says (or ``GREGARIO_SHARD_COUNT``), all of them in this process
+    unless ``GREGARIO_SHARDS`` names a range (several processes on one PostgreSQL, docs/scaling.md).
+    Nothing here keeps what another process would need: any process stores an order and answers a click,
+    whatever shard it came on; the races' owner resolves them; any process delivers the outbox."""
 
     def __init__(self, settings: Settings, *, clock: Clock | None = None, **client_kwargs: Any) -> None:
         client_kwargs.setdefault("command_prefix", commands.when_mentioned)
@@ -77,6 +82,9 @@ class Gregario(commands.Bot):
         client_kwargs.setdefault("help_command", None)
         client_kwargs.setdefault("tree_cls", GregarioTree)
         client_kwargs.setdefault("allowed_mentions", discord.AllowedMentions(everyone=False, roles=False))
+        client_kwargs.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids():
+            client_kwargs.setdefault("shard_ids", settings.shard_ids())
         super().__init__(**client_kwargs)
         self.settings = settings
         self.synced: list[app_commands.AppCommand] = []
@@ -118,7 +126,11 @@ class Gregario(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         # The race services first (migrate, recover), so the race extension finds them.
         self.runtime, _recovered = await Runtime.start(
-            self.settings, self._sink, clock=self.clock, check=self._look_back
+            self.settings,
+            self._sink,
+            owner=self.settings.owner(),
+            clock=self.clock,
+            check=self._look_back,
         )
         self.race_intake = Intake(self, self.runtime.ctx)
         self.dispatcher = Dispatcher(self.runtime.ctx, Deliverer(self, self.runtime.ctx))
@@ -143,6 +155,10 @@ class Gregario(commands.Bot):
         if self.runtime is not None:
             runtime, self.runtime = self.runtime, None
             await runtime.close(STOP_SECONDS)
+        if not hasattr(self, "_AutoShardedClient__queue"):
+            # discord.py 2.7 makes the queue its close() writes to only when the shards launch: a bot closed
+            # before it connected (a refused token, a database gone at start-up, a test) would fail there.
+            self._AutoShardedClient__queue: asyncio.PriorityQueue[Any] = asyncio.PriorityQueue()
         await super().close()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:

@@ -18,8 +18,6 @@ from bot.store import migrate
 from bot.store.database import connect, normalise_url, safe_url, sqlite_path, unreachable
 
 SQLITE_HEADER = b"SQLite format 3\x00"
-OWNER = "main"
-"""The owner name of a single `gregario run` (the services' ``Context.owner``)."""
 
 
 class StartupError(Exception):
@@ -57,12 +55,13 @@ async def database(settings: Settings) -> Lease:
     db = connect(url, pool_size=1)
     try:
         await migrate.upgrade(db)
-        lease = Lease(db, OWNER)
+        lease = Lease(db, settings.owner())
         await lease.acquire()
     except LeaseHeld as held:
         await db.close()
         raise StartupError(
-            f"Another gregario run uses this database: {held.holder}. Stop it first (one process per database for now)."
+            f"Another gregario run uses this database for {settings.owner()}: {held.holder}. Stop it first, or give "
+            "this one other shards (GREGARIO_SHARDS, docs/scaling.md)."
         ) from None
     except Exception as error:
         await db.close()

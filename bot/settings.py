@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
@@ -64,6 +64,17 @@ class Settings(BaseSettings):
 
     sync_commands: bool = True
     """Sync the slash commands with Discord at start-up."""
+
+    shard_count: int | None = Field(default=None, ge=1, le=4096)
+    """How many shards the bot runs on in all (every process the same); None = as many as Discord says
+    (one process holding every shard)."""
+
+    shards: str | None = None
+    """This process's shards, ``first-last`` (``0-3``) or one (``2``), of :attr:`shard_count`; None = all.
+    Several processes on one PostgreSQL each take a range of their own (docs/scaling.md)."""
+
+    loop_stall_seconds: float = Field(default=1.0, gt=0, le=60)
+    """A WARNING when the event loop was held this long (every race, click and the gateway waited)."""
 
     @field_validator("token", mode="before")
     @classmethod
@@ -156,6 +167,49 @@ class Settings(BaseSettings):
         parts = urlsplit(self.api_base_url)
         scheme = "wss" if parts.scheme == "https" else "ws"
         return f"{scheme}://{parts.netloc}/"
+
+    @field_validator("shards", "shard_count", mode="before")
+    @classmethod
+    def _blank_shards_are_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("shards")
+    @classmethod
+    def _shard_range(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        first, _, last = value.strip().partition("-")
+        if not first.strip().isdigit() or (last and not last.strip().isdigit()):
+            raise ValueError("give a shard range as first-last (e.g. 0-3) or one shard (e.g. 2)")
+        low, high = int(first), int(last or first)
+        if high < low:
+            raise ValueError("the range's last shard comes before its first")
+        return f"{low}-{high}"
+
+    @model_validator(mode="after")
+    def _shards_within_count(self) -> Settings:
+        if self.shards is not None:
+            if self.shard_count is None:
+                raise ValueError("GREGARIO_SHARDS needs GREGARIO_SHARD_COUNT (every process must agree on it)")
+            if self.shard_ids()[-1] >= self.shard_count:
+                raise ValueError(f"GREGARIO_SHARDS={self.shards} goes past GREGARIO_SHARD_COUNT={self.shard_count}")
+        return self
+
+    def shard_ids(self) -> list[int]:
+        """This process's shards (empty: all of them, however many Discord says)."""
+        if self.shards is None:
+            return []
+        low, high = (int(n) for n in self.shards.split("-"))
+        return list(range(low, high + 1))
+
+    def owner(self) -> str:
+        """Who this process is to the races (``Context.owner``, its lease's name): ``main`` for the one
+        process holding every shard, else its range (``shards 0-1 of 4``)."""
+        if self.shards is None:
+            return "main"
+        return f"shards {self.shards} of {self.shard_count}"
 
     @field_validator("test_guild_id", mode="before")
     @classmethod

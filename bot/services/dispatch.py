@@ -20,6 +20,7 @@ import contextlib
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -125,6 +126,7 @@ class Dispatcher:
         return len(claimed)
 
     async def _one(self, row: Owed) -> None:
+        began = time.monotonic()
         try:
             delivery = await self.deliver(row)
         except DeliveryFailed as failed:
@@ -134,8 +136,17 @@ class Dispatcher:
             _log.exception("outbox row %s (%s of race %s) failed", row.id, row.kind.value, row.race_id)
             await self._failed(row, f"{type(exc).__name__}: {exc}", False)
             return
+        delivered = time.monotonic()
         if await store.finish(self.ctx.db, row, self.claimer, delivery, _now()):
             self.delivered += 1
+        _log.debug(
+            "race %s: %s (row %s) delivered in %.0f ms, recorded in %.0f ms",
+            row.race_id,
+            row.kind.value,
+            row.id,
+            (delivered - began) * 1000,
+            (time.monotonic() - delivered) * 1000,
+        )
 
     async def _failed(self, row: Owed, reason: str, permanent: bool) -> None:
         if permanent or row.attempts + 1 >= MAX_ATTEMPTS:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 
 
@@ -42,3 +43,25 @@ class LagProbe:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+
+WATCH_INTERVAL = 0.05
+"""How often the running bot's stall watch wakes (it costs one wake-up of the loop)."""
+
+
+async def watch_stalls(threshold: float, stop: asyncio.Event, logger: logging.Logger) -> None:
+    """Log a WARNING each time the loop wakes the watch ``threshold`` seconds or more late, until ``stop``:
+    an operator learns that every race and the gateway waited, and for how long (``bench/load.py`` reads
+    these lines for the longest stall)."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        start, cpu = loop.time(), time.thread_time()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), WATCH_INTERVAL)
+        late = loop.time() - start - WATCH_INTERVAL
+        if late >= threshold and not stop.is_set():
+            logger.warning(
+                "the event loop stalled for %.0f ms (%.0f ms of it the bot's own work): races and the gateway waited",
+                late * 1000,
+                (time.thread_time() - cpu) * 1000,
+            )

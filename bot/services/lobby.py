@@ -23,19 +23,28 @@ from bot.services.queries import Loaded, load
 from bot.store.tables import Job, Member, RaceRow, Seat, Server, StepEvents
 
 
+def _insert_new(session: AsyncSession, table: Any) -> Any:
+    """``INSERT ... ON CONFLICT DO NOTHING`` in the session's dialect: a row two transactions (two clicks,
+    two processes) add at once is added once, and neither fails."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    dialect = session.get_bind().dialect.name
+    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table).on_conflict_do_nothing()
+
+
 async def remember(session: AsyncSession, member: MemberRef, now: datetime) -> None:
-    """Create the server and the member if new; refresh the member's name and locale (for DMs)."""
+    """Create the server and the member if new; refresh the member's name and locale (for DMs). Safe when
+    another transaction creates them at the same moment (the first commands in a new server, at once)."""
     if await session.get(Server, member.server_id) is None:
-        session.add(Server(id=member.server_id, created_at=now))
-        await session.flush()
+        await session.execute(_insert_new(session, Server).values(id=member.server_id, created_at=now))
     row = (
         await session.execute(
             select(Member).where(col(Member.server_id) == member.server_id, col(Member.user_id) == member.user_id)
         )
     ).scalar_one_or_none()
     if row is None:
-        session.add(
-            Member(
+        await session.execute(
+            _insert_new(session, Member).values(
                 server_id=member.server_id, user_id=member.user_id, name=member.name, locale=member.locale, seen_at=now
             )
         )

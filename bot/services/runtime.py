@@ -12,9 +12,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot.services import lease, resolution, supervision
 from bot.services.clock import Clock, SystemClock
 from bot.services.context import Context, Sink
 from bot.services.dispatch import Dispatcher
+from bot.services.lag import watch_stalls
 from bot.services.outcomes import Happening
 from bot.services.paces import parse_pace
 from bot.services.scheduler import Scheduler
@@ -70,7 +72,30 @@ class Runtime:
         stop = runtime.supervisor.stop
         runtime.supervisor.keep("scheduler", lambda: runtime.scheduler.run(stop, start_up=False))
         runtime.supervisor.keep("order watcher", lambda: runtime.watcher.run(stop))
+        runtime.supervisor.keep("adopter", lambda: runtime.adopt_orphans(stop))
+        runtime.supervisor.keep("loop-stall watch", lambda: watch_stalls(settings.loop_stall_seconds, stop, _log))
         return runtime, recovered
+
+    async def adopt_once(self) -> list[int]:
+        """Take over the races and jobs of owners that are gone (their lease expired, or their process died
+        on this host), then resolve what is ready among them; returns the races adopted. Their jobs run at
+        the scheduler's next look (they are now this owner's rows)."""
+        adopted: list[int] = []
+        for owner in await lease.orphans(self.ctx.db, self.ctx.owner):
+            adopted += await lease.adopt(self.ctx.db, self.ctx.owner, owner)
+        for race_id in adopted:
+            await self.ctx.publish(await resolution.resolve_if_ready(self.ctx, race_id))
+        return adopted
+
+    async def adopt_orphans(self, stop: asyncio.Event) -> None:
+        """Every :data:`~bot.services.lease.ADOPT_SECONDS`, :meth:`adopt_once` (supervised: an outage is
+        retried with backoff and logged once)."""
+
+        async def step() -> float:
+            await self.adopt_once()
+            return lease.ADOPT_SECONDS
+
+        await supervision.repeat("the adopter", step, stop, logger=_log)
 
     async def close(self, timeout: float = 5.0) -> None:
         """Stop the loops, let background resolutions finish (up to ``timeout`` seconds: a resolution

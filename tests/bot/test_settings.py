@@ -134,3 +134,26 @@ def test_the_ca_file_must_exist(tmp_path: Path, fake_discord_certificate: tuple[
     assert Settings(_env_file=None, ca_file=" ").ca_file is None
     with pytest.raises(ValidationError, match="no such file"):
         Settings(_env_file=None, ca_file=str(tmp_path / "missing.pem"))
+
+
+def test_a_process_names_its_shard_range_and_bad_ranges_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unsharded, the process is ``main`` and holds every shard; with a count and a range it owns that range;
+    a range without a count, one past it, or backwards is refused in one line naming the variable."""
+    assert Settings().owner() == "main" and Settings().shard_ids() == []
+    monkeypatch.setenv("GREGARIO_SHARD_COUNT", "4")
+    monkeypatch.setenv("GREGARIO_SHARDS", "2-3")
+    assert Settings().owner() == "shards 2-3 of 4" and Settings().shard_ids() == [2, 3]
+    monkeypatch.setenv("GREGARIO_SHARDS", "1")
+    assert Settings().shard_ids() == [1]
+    for shards, count, said in (
+        ("3-4", "4", "goes past GREGARIO_SHARD_COUNT=4"),
+        ("3-1", "4", "last shard comes before its first"),
+        ("a-b", "4", "first-last"),
+        ("0-1", "", "needs GREGARIO_SHARD_COUNT"),
+    ):
+        monkeypatch.setenv("GREGARIO_SHARDS", shards)
+        monkeypatch.setenv("GREGARIO_SHARD_COUNT", count)
+        with pytest.raises(ValidationError) as refused:
+            Settings()
+        message = describe_settings_error(refused.value)
+        assert said in message and len(message.splitlines()) == 1, message

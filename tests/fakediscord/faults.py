@@ -38,6 +38,8 @@ class Fault:
     code: int = 0
     message: str = ""
     hits: int = 0
+    scope: str = "user"
+    """A 429's scope: ``global`` (the token's limit over all routes) or ``user`` (a route's bucket)."""
 
 
 class Faults:
@@ -61,10 +63,18 @@ class Faults:
     @staticmethod
     def response(fault: Fault) -> web.Response:
         if fault.status == 429:
-            body = {"message": "You are being rate limited.", "retry_after": fault.retry_after, "global": False}
+            scope = fault.scope
+            body = {
+                "message": "You are being rate limited.",
+                "retry_after": fault.retry_after,
+                "global": scope == "global",
+            }
             response = json_response(body, 429)
             response.headers["Via"] = "1.1 google"  # without it discord.py takes a 429 for a Cloudflare ban
             response.headers["Retry-After"] = str(fault.retry_after)
+            response.headers["X-RateLimit-Scope"] = scope
+            if scope == "global":
+                response.headers["X-RateLimit-Global"] = "true"
             return response
         body = {"message": fault.message or f"fake error {fault.status}", "code": fault.code}
         return json_response(body, fault.status)

@@ -37,6 +37,8 @@ class GatewaySession:
     resumes: int = 0
     intents: int = 0
     """The intents the bot identified with: which events and message fields it receives."""
+    shard: int = 0
+    """The shard this session serves (IDENTIFY's ``shard: [id, count]``; 0 when the bot does not shard)."""
 
 
 class Gateway:
@@ -73,9 +75,29 @@ class Gateway:
         assert self.sessions, "the bot never identified on the gateway"
         return self.sessions[-1]
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway event to the bot (buffered while it is disconnected, replayed on RESUME)."""
-        session = self.current_session()
+    def shard_of(self, guild_id: int | str | None) -> int:
+        """The shard Discord sends a guild's events on, ``(guild_id >> 22) % shards``; DMs (no guild) on 0."""
+        if guild_id is None:
+            return 0
+        return (int(guild_id) >> 22) % self.fake.shard_count
+
+    def session_for(self, shard: int) -> GatewaySession:
+        """The newest session of ``shard`` (the one a RESUME continues), else the newest of all."""
+        for session in reversed(self.sessions):
+            if session.shard == shard:
+                return session
+        return self.current_session()
+
+    def session_of(self, event: str, data: dict[str, Any]) -> GatewaySession:
+        """The session an event goes to: its guild's shard (GUILD_CREATE names the guild by ``id``)."""
+        guild_id = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
+        return self.session_for(self.shard_of(guild_id))
+
+    async def dispatch(self, event: str, data: dict[str, Any], session: GatewaySession | None = None) -> None:
+        """Send a gateway event to the bot (buffered while it is disconnected, replayed on RESUME), on the
+        session of its shard (``session``: that one)."""
+        if session is None:
+            session = self.session_of(event, data) if self.fake.shard_count > 1 else self.current_session()
         async with session.lock:
             session.seq += 1
             frame = {"op": 0, "t": event, "s": session.seq, "d": data}
@@ -123,9 +145,17 @@ class Gateway:
             # What Discord does when the portal has not enabled a privileged intent the bot asks for.
             await ws.close(code=4014, message=b"Disallowed intent(s).")
             return
-        session = GatewaySession(session_id=secrets.token_hex(16), ws=ws, intents=intents)
+        shard, count = (data.get("shard") or [0, 1])[:2]
+        if int(count) != self.fake.shard_count or not 0 <= int(shard) < int(count):
+            # Discord: 4010 Invalid shard; 4011 Sharding required (more guilds than one shard may hold).
+            code = 4011 if int(count) < self.fake.shard_count else 4010
+            await ws.close(code=code, message=b"Invalid shard." if code == 4010 else b"Sharding required.")
+            return
+        session = GatewaySession(session_id=secrets.token_hex(16), ws=ws, intents=intents, shard=int(shard))
         self.sessions.append(session)
-        guilds = [g for g in self.fake.guilds if self.fake.bot_user.id in g.members]
+        guilds = [
+            g for g in self.fake.guilds if self.fake.bot_user.id in g.members and self.shard_of(g.id) == session.shard
+        ]
         await self.dispatch(
             "READY",
             {
@@ -139,11 +169,12 @@ class Gateway:
                 "application": {"id": str(self.fake.application_id), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
-                "shard": [0, 1],
+                "shard": [session.shard, self.fake.shard_count],
             },
+            session,
         )
         for guild in guilds:
-            await self.dispatch("GUILD_CREATE", guild.payload())
+            await self.dispatch("GUILD_CREATE", guild.payload(), session)
 
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         session = next((s for s in self.sessions if s.session_id == data.get("session_id")), None)
@@ -156,7 +187,7 @@ class Gateway:
             for frame in session.frames:
                 if frame["s"] > (data.get("seq") or 0):
                     await ws.send_str(json.dumps(frame))
-        await self.dispatch("RESUMED", {})
+        await self.dispatch("RESUMED", {}, session)
 
     async def _request_members(self, data: dict[str, Any]) -> None:
         guild = next((g for g in self.fake.guilds if str(g.id) == str(data.get("guild_id"))), None)

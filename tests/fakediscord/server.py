@@ -110,6 +110,15 @@ class FakeDiscord:
         """Opt-in: (messages, seconds) the bot may post per channel, like Discord's ~5 per 5 s."""
         self.rate_limited: list[str] = []
         """Channels where the bot hit ``channel_rate_limit`` (a 429), in order."""
+        self.global_rate_limit: tuple[int, float] | None = None
+        """Opt-in: (requests, seconds) the bot's token may make across every route but interactions',
+        like Discord's 50 a second; past it a global 429 (``"global": true``)."""
+        self.globally_limited = 0
+        """Global 429s the fake answered."""
+        self._recent: list[float] = []
+        self.shard_count = 1
+        """Shards the fake asks for (``GET /gateway/bot``) and accepts at IDENTIFY: a guild's events go to
+        shard ``(guild_id >> 22) % shard_count``, DMs to shard 0."""
         self._posts: dict[int, list[float]] = {}
         self._nonces: dict[tuple[int, str], tuple[Message, float]] = {}
         """Messages created with ``enforce_nonce``: (channel, nonce) -> (message, when)."""
@@ -156,9 +165,16 @@ class FakeDiscord:
         self.users[user.id] = user
         return user
 
-    def create_guild(self, name: str, owner: User, channels: tuple[str, ...] = ("general", "races")) -> Guild:
-        """A server with the bot and its owner as members (add others with :meth:`add_member`)."""
-        guild = Guild(id=snowflake(), name=name, owner=owner)
+    def create_guild(
+        self, name: str, owner: User, channels: tuple[str, ...] = ("general", "races"), *, shard: int | None = None
+    ) -> Guild:
+        """A server with the bot and its owner as members (add others with :meth:`add_member`); ``shard``:
+        one whose events go to that shard (its id's timestamp chosen for it)."""
+        guild_id = snowflake()
+        if shard is not None:
+            stamp = guild_id >> 22
+            guild_id = ((stamp + (shard - stamp) % self.shard_count) << 22) | (guild_id & 0x3FFFFF)
+        guild = Guild(id=guild_id, name=name, owner=owner)
         for position, channel_name in enumerate(channels):
             channel = Channel(id=snowflake(), name=channel_name, guild=guild, position=position)
             guild.channels.append(channel)
@@ -343,6 +359,8 @@ class FakeDiscord:
             record.interaction = self.interactions.get(int(request.match_info["interaction_id"]))
         self.requests.append(record)
         fault = self.faults.take(request.method, route)
+        if fault is None and request.path.startswith(API) and not route.startswith(("/interactions", "/webhooks")):
+            fault = self._over_global_limit()
         try:
             if fault is not None:
                 response: web.StreamResponse = self.faults.response(fault)
@@ -444,7 +462,9 @@ class FakeDiscord:
 
     async def _get_gateway_bot(self, request: web.Request) -> web.StreamResponse:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": "wss://gateway.discord.gg", "shards": 1, "session_start_limit": limit})
+        # The gateway as the bot reached the API (gateway.discord.gg's stand-in, or 127.0.0.1:<port> for a
+        # `gregario run` process, which resolves no Discord name): an AutoShardedBot connects there.
+        return json_response({"url": f"wss://{request.host}", "shards": self.shard_count, "session_start_limit": limit})
 
     async def _get_me(self, request: web.Request) -> web.StreamResponse:
         return json_response(self.bot_user.payload())
@@ -769,6 +789,21 @@ class FakeDiscord:
             raise DiscordError(404, 10004, "Unknown Guild")
         return guild
 
+    def _over_global_limit(self) -> Fault | None:
+        """A global 429 if this request breaks ``global_rate_limit`` (interactions are exempt, as on Discord)."""
+        if self.global_rate_limit is None:
+            return None
+        count, per = self.global_rate_limit
+        now = time.monotonic()
+        recent = self._recent
+        while recent and now - recent[0] >= per:
+            recent.pop(0)
+        if len(recent) >= count:
+            self.globally_limited += 1
+            return Fault("*", "", 429, retry_after=round(per - (now - recent[0]), 3), scope="global")
+        recent.append(now)
+        return None
+
     def _rate_limited(self, channel: Channel) -> float | None:
         """Seconds to wait if posting in ``channel`` now breaks the per-channel limit, if one is set."""
         if self.channel_rate_limit is None:
@@ -799,12 +834,27 @@ class FakeDiscord:
         wait = self._rate_limited(channel)
         if wait is not None:
             self.rate_limited.append(channel.name)
-            return self.faults.response(Fault("POST", "", 429, retry_after=round(wait, 3)))
+            return self.faults.response(Fault("POST", "", 429, retry_after=round(wait, 3), scope="user"))
         message = self._new_message(channel, body, request.get(FILES, []))
         if nonce is not None:
             self._nonces[(channel.id, str(nonce))] = (message, time.monotonic())
         await self._announce("MESSAGE_CREATE", message)
-        return json_response(message.payload())
+        response = json_response(message.payload())
+        self._rate_limit_headers(response, channel)
+        return response
+
+    def _rate_limit_headers(self, response: web.Response, channel: Channel) -> None:
+        """The per-channel bucket's headers, as Discord sends them on every answer of a limited route: the
+        client waits before it would break the limit instead of learning it from a 429."""
+        if self.channel_rate_limit is None:
+            return
+        count, per = self.channel_rate_limit
+        recent = self._posts.get(channel.id, [])
+        reset_after = per - (time.monotonic() - recent[0]) if recent else per
+        response.headers["X-RateLimit-Limit"] = str(count)
+        response.headers["X-RateLimit-Remaining"] = str(max(count - len(recent), 0))
+        response.headers["X-RateLimit-Reset-After"] = f"{max(reset_after, 0.0):.3f}"
+        response.headers["X-RateLimit-Bucket"] = "fake-channel-messages"
 
     def request_counts(self, since: int = 0) -> dict[str, int]:
         """How many requests the bot made since ``requests[since]``, by ``"METHOD route"`` (DM channels
@@ -870,7 +920,8 @@ class FakeDiscord:
         """Tell the bot about a message like Discord does (guild messages and DMs; never ephemerals)."""
         if message.ephemeral_for is not None or not self.sessions:
             return
-        intents = self.current_session().intents
+        guild = message.channel.guild
+        intents = self.gateway.session_of(event, {"guild_id": guild.id if guild is not None else None}).intents
         if not intents & (DIRECT_MESSAGES if message.channel.is_dm else GUILD_MESSAGES):
             return
         data = message.payload()

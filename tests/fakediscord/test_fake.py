@@ -104,15 +104,88 @@ def test_teardown_fails_a_test_on_unknown_routes_and_error_logs(pytester: pytest
     result.stdout.fnmatch_lines(["*does not implement*audit-logs*", "ERROR log records:", "  discord.client: boom"])
 
 
-async def test_an_opt_in_channel_rate_limit_answers_429(fake_discord: FakeDiscord, gregario: Any) -> None:
-    """With 2 messages per 0.3 s allowed, a third post waits for the window and the fake notes it."""
+async def test_an_opt_in_channel_rate_limit_answers_429(fake_discord: FakeDiscord) -> None:
+    """With 2 messages per 5 s allowed, a third post at once is refused with a 429 and the fake notes it;
+    its answer says when to try again and that the limit is the route's, not the token's."""
+    fake_discord.channel_rate_limit = (2, 5.0)
+    races = fake_discord.guilds[0].channel("races")
+    for n in range(2):
+        await _post(fake_discord, races.id, {"content": f"post {n}"})
+    refused = await _post(fake_discord, races.id, {"content": "post 2"})
+    assert refused["global"] is False and 0 < refused["retry_after"] <= 5.0
+    assert [r.status for r in fake_discord.requests] == [200, 200, 429]
+    assert fake_discord.rate_limited == ["races"] and len(races.messages) == 2
+
+
+async def test_the_channel_limit_is_told_in_headers_so_discord_py_waits(
+    fake_discord: FakeDiscord, gregario: Any
+) -> None:
+    """Every post's answer carries the bucket's headers, as Discord's do: discord.py waits for the window
+    when the bucket is spent and never meets the 429."""
     fake_discord.channel_rate_limit = (2, 0.3)
     channel = gregario.get_channel(fake_discord.guilds[0].channel("races").id)
     for n in range(3):
         await channel.send(f"post {n}")
     statuses = [r.status for r in fake_discord.requests if r.route == "/channels/{channel_id}/messages"]
-    assert statuses == [200, 200, 429, 200]
-    assert fake_discord.rate_limited == ["races"]
+    assert statuses == [200, 200, 200]
+    assert fake_discord.rate_limited == []
+
+
+async def test_an_opt_in_global_rate_limit_answers_a_global_429_but_not_to_interactions(
+    fake_discord: FakeDiscord,
+) -> None:
+    """Past the token's limit every route but the interactions' gets a global 429 (discord.py then holds
+    all its requests); interaction callbacks and webhooks are not counted, as on Discord."""
+    fake_discord.global_rate_limit = (3, 5.0)
+    races = fake_discord.guilds[0].channel("races")
+    answers = [await _post(fake_discord, races.id, {"content": f"post {n}"}) for n in range(4)]
+    assert [r.status for r in fake_discord.requests] == [200, 200, 200, 429]
+    assert answers[-1]["global"] is True and fake_discord.globally_limited == 1
+    async with (
+        aiohttp.ClientSession(connector=fake_discord.connector()) as session,
+        session.post(f"https://discord.com{API}/interactions/1/nothing/callback", json={"type": 1}) as response,
+    ):
+        assert response.status != 429
+
+
+async def test_guild_events_go_to_their_shard_and_dms_to_shard_0(fake_discord: FakeDiscord) -> None:
+    """With two shards, each shard's READY lists its guilds ((id >> 22) % 2) and a guild's messages reach
+    only its shard; a DM's reach shard 0; an IDENTIFY with too few shards is closed with 4011 (sharding required)."""
+    fake_discord.shard_count = 2
+    owner = fake_discord.guilds[0].owner
+    odd = fake_discord.create_guild("Odd", owner, shard=1)
+    even = fake_discord.create_guild("Even", owner, shard=0)
+    assert [fake_discord.gateway.shard_of(g.id) for g in (odd, even)] == [1, 0]
+    intents = (1 << 9) | (1 << 12)  # guild messages and DMs
+    async with aiohttp.ClientSession() as session:
+        url = f"wss://127.0.0.1:{fake_discord.port}/"
+        async with session.ws_connect(url, ssl=False) as wrong:
+            await wrong.receive_json()
+            await wrong.send_json({"op": 2, "d": {"token": fake_discord.token, "intents": 0, "shard": [0, 1]}})
+            closed = await wrong.receive()
+            assert closed.data == 4011
+        async with session.ws_connect(url, ssl=False) as zero, session.ws_connect(url, ssl=False) as one:
+            for shard, ws in enumerate((zero, one)):
+                await ws.receive_json()
+                await ws.send_json(
+                    {"op": 2, "d": {"token": fake_discord.token, "intents": intents, "shard": [shard, 2]}}
+                )
+            ready = [await ws.receive_json() for ws in (zero, one)]
+            assert [r["d"]["shard"] for r in ready] == [[0, 2], [1, 2]]
+            names = [{g["id"] for g in r["d"]["guilds"]} for r in ready]
+            assert str(odd.id) in names[1] and str(odd.id) not in names[0]
+            assert str(even.id) in names[0] and str(even.id) not in names[1]
+            created = [
+                [(await ws.receive_json())["d"]["name"] for _ in range(len(n))]
+                for ws, n in zip((zero, one), names, strict=True)
+            ]
+            assert "Odd" in created[1] and "Even" in created[0]
+            await fake_discord.post_as(owner, odd.channel("races"), "on shard one")
+            heard = await one.receive_json()
+            assert heard["t"] == "MESSAGE_CREATE" and heard["d"]["guild_id"] == str(odd.id)
+            await fake_discord.post_as(owner, fake_discord.dm_channel(owner), "a DM")
+            heard = await zero.receive_json()
+            assert heard["t"] == "MESSAGE_CREATE" and "guild_id" not in heard["d"]
 
 
 async def test_history_members_and_channels_can_be_fetched(

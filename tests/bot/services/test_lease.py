@@ -9,10 +9,13 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import select
+from sqlmodel import col
 
 from bot.services.lease import Lease, LeaseHeld
 from bot.store import migrate
 from bot.store.database import Database, connect
+from tests.bot.services.conftest import Harness
 
 
 class Clock:
@@ -96,3 +99,58 @@ async def test_the_heartbeat_stops_and_says_so_when_the_lease_is_lost(db: Databa
     told: list[object] = []
     await asyncio.wait_for(first.keep(asyncio.Event(), told.append), 10)
     assert [(h.host, h.pid) for h in told] == [("stelvio", 202)]  # type: ignore[attr-defined]
+
+
+# --- one owner per shard range, and the races of an owner that is gone ------------------------------
+
+
+async def test_each_shard_range_holds_its_own_lease_and_a_range_twice_is_refused(db: Database) -> None:
+    """Two processes with different shard ranges both run; a third with the first's range is refused."""
+    clock = Clock()
+    low = Lease(db, "shards 0-0 of 2", host="alpe", pid=101, now=clock)
+    high = Lease(db, "shards 1-1 of 2", host="stelvio", pid=202, now=clock)
+    await low.acquire()
+    await high.acquire()
+    again = Lease(db, "shards 0-0 of 2", host="mortirolo", pid=303, now=clock)
+    with pytest.raises(LeaseHeld) as refused:
+        await again.acquire()
+    assert refused.value.holder.pid == 101
+
+
+async def test_the_races_and_jobs_of_a_gone_owner_are_adopted_once(harness: Harness) -> None:
+    """A race of the owner ``shards 1-1 of 2`` whose lease lapsed: the first live process to look adopts it
+    with its deadline (its scheduler now runs it) and its ready step is resolved; a second adopter finds
+    nothing left; an owner whose lease is live keeps its races."""
+    from bot.services import lease as leases
+    from bot.store.tables import Job, RaceRow
+
+    assert harness.ctx is not None
+    gone = "shards 1-1 of 2"
+    race_id, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
+    kept_id, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
+    async with harness.ctx.db.sessions() as session, session.begin():
+        for rid, owner in ((race_id, gone), (kept_id, "shards 2-2 of 3")):
+            row = await session.get(RaceRow, rid)
+            assert row is not None
+            row.owner = owner
+            for job in (await session.execute(select(Job).where(col(Job.race_id) == rid))).scalars():
+                job.owner = owner
+    live = Lease(harness.ctx.db, "shards 2-2 of 3", host="elsewhere", pid=1)
+    await live.acquire()
+    dead = Lease(harness.ctx.db, gone, host="elsewhere", pid=2, now=lambda: datetime.now(UTC) - timedelta(minutes=5))
+    await dead.acquire()  # its heartbeat stopped five minutes ago
+    assert await leases.orphans(harness.ctx.db, "main") == [gone]
+    await harness.order_all(race_id)  # stored meanwhile by shard 0; the owner is gone: nobody resolves
+    assert (await harness.race(race_id)).step == 1
+
+    assert await leases.adopt(harness.ctx.db, "main", gone) == [race_id]
+    assert await leases.adopt(harness.ctx.db, "shards 0-0 of 3", gone) == []
+    assert (await harness.race(race_id)).owner == "main" and (await harness.race(kept_id)).owner != "main"
+    async with harness.ctx.db.sessions() as session:
+        owners = (await session.execute(select(col(Job.owner)).where(col(Job.race_id) == race_id))).scalars().all()
+    assert owners and set(owners) == {"main"}
+    assert await leases.orphans(harness.ctx.db, "main") == []
+    from bot.services import resolution
+
+    await resolution.resolve_if_ready(harness.ctx, race_id)
+    assert (await harness.race(race_id)).step == 2

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy import select
 from sqlmodel import col
 
 from bot.services import lobby
 from bot.services.outcomes import RaceStarted, Refusal, StepResolved
-from bot.store.tables import Member, StepEvents
-from tests.bot.services.conftest import CHANNEL, Harness, member
+from bot.store.tables import Member, Server, StepEvents
+from tests.bot.services.conftest import CHANNEL, SERVER, Harness, member
 
 
 async def test_riders_join_and_leave_and_the_opener_seats_bots(harness: Harness) -> None:
@@ -132,3 +134,21 @@ async def test_the_opener_cancels_a_running_race(harness: Harness) -> None:
     assert (await harness.race(race_id)).status == "cancelled"
     harness.clock.advance(hours=1)
     assert await harness.scheduler.run_due() == []
+
+
+async def test_the_first_lobbies_of_a_new_server_opened_at_once_all_open(harness: Harness) -> None:
+    """Ten members open lobbies at the same moment in a server the bot has never seen (ten channels of a new
+    server, or two processes): the server row is created once and no opening fails on it (PostgreSQL
+    refused the second insert before)."""
+    assert harness.ctx is not None
+    ctx = harness.ctx
+    views = await asyncio.gather(
+        *(lobby.open_lobby(ctx, member(10 + n, f"Rider {n}"), CHANNEL + n, "wyscig") for n in range(10))
+    )
+    assert len({v.race_id for v in views}) == 10
+    await lobby.join(ctx, views[0].race_id, member(99, "Zed"))
+    async with ctx.db.sessions() as session:
+        servers = (await session.execute(select(Server))).scalars().all()
+        members = (await session.execute(select(Member))).scalars().all()
+    assert [s.id for s in servers] == [SERVER]
+    assert len(members) == 11
