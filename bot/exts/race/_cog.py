@@ -84,6 +84,7 @@ class RaceCog(commands.Cog):
         ctx = self.intake.ctx
         server_id = interaction.guild_id
         chosen: Any = None
+        saved_name: str | None = None
         ground_options: dict[str, Any] = {}
         try:
             if server_id is not None:  # who may open races, and where (the server's settings)
@@ -101,6 +102,8 @@ class RaceCog(commands.Cog):
             elif stage:  # a preset, or one of this server's saved stages with the variants saved with it
                 chosen = await stages.resolve_stage(ctx, server_id, ruleset.id, stage)
                 ground_options = await stages.resolve_options(ctx, server_id, ruleset.id, stage)
+                if isinstance(chosen, dict) and server_id is not None:  # a saved stage: players read its name
+                    saved_name = (await stages.get(ctx, server_id, ruleset.id, stage)).name
             # Checked whole, then written in one transaction: a refused lobby leaves nothing behind.
             race = await lobby.open_lobby(
                 ctx,
@@ -111,6 +114,7 @@ class RaceCog(commands.Cog):
                 options={**ground_options, **typed},
                 pace=parse_pace(pace.value) if pace else None,
                 bots=bots,
+                stage_name=saved_name,
             )
         except Refusal as refusal:
             raise UserError(refusal.key, **refusal.message.params) from None
