@@ -19,7 +19,7 @@ from tests.fakediscord.plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Channel
-from tests.scan import counts, discord_texts, scan
+from tests.scan import counters, counts, discord_texts, scan
 
 SHORT = {
     "flamme_rouge": "Sprint de Montagne",
@@ -115,7 +115,7 @@ async def test_every_word_of_a_race_is_a_name(
         Path(os.environ["GREGARIO_SCAN_DUMP"], f"{ruleset}.txt").write_text(
             "\n\n".join(f"--- {where}\n{text}" for where, text in texts), encoding="utf-8"
         )
-    findings = scan(texts, ids)
+    findings = scan(texts, ids) + counters(texts)
     print(f"\n{ruleset}: {len(findings)} findings {counts(findings)}")
     for finding in findings:
         print(f"  {finding}")
