@@ -31,6 +31,12 @@ SHORT = {
 RACES = [*SHORT, "tabella-live"]
 """A race of each system, and Tabella's live mode too (a round per step: its counter names each move)."""
 OPTIONS = {"tabella-live": "mode=live"}
+IDENTITY = {
+    "flamme_rouge": "You ride **",
+    "tabella": "Your token on the picture is **",
+    "mind_cycling": "on the picture: your cyclists are",
+}
+"""How each system's panel says who the player is on the picture (Wyścig's picture names players by name)."""
 
 
 async def _race_ids(table: Table) -> list[str]:
@@ -130,6 +136,9 @@ async def test_every_word_of_a_race_is_a_name(
     said = "\n".join(text for _where, text in texts)
     if race == "tabella-live":  # the counter names each move in words, on the posts and the panels
         assert "· Move 3**" in said and "· Sprint 1" in said, "Tabella's live rounds named by the counter"
+    if ruleset in IDENTITY:  # each panel says first who the player is on the picture
+        panels = [text for where, text in texts if where.startswith("DM ")]
+        assert any(IDENTITY[ruleset] in text for text in panels), f"no identity line on {ruleset}'s panels"
     if ruleset == "wyscig":  # its times in hours and minutes, never a count of minutes
         assert re.search(r"Total time \d+:\d\d", said) and "(min)" not in said
     assert not findings, f"{len(findings)} codes players read: {counts(findings)}"
