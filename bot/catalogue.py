@@ -6,11 +6,12 @@ sizes Discord accepts.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from typing import Any
 
-from bot.i18n import t
+from bot.i18n import catalog, t
 from engine.registry import available_rulesets
 from engine.ruleset import Preset, Ruleset
 
@@ -100,6 +101,23 @@ def _hard_cut(line: str, limit: int) -> int:
     while 0 < cut < len(line) and line[cut - 1] == "`" == line[cut]:
         cut -= 1
     return cut if cut > 0 else limit
+
+
+def option_label(name: str, locale: str | None) -> str:
+    """A rule variant's name as a player reads it ("Riders per player"), never its key (``riders_per_player``);
+    a variant without words falls back to its key with spaces."""
+    key = f"option.name.{name}"
+    return t(key, locale) if key in catalog("en") else name.replace("_", " ")
+
+
+def option_value(value: Any, locale: str | None) -> str:
+    """A variant's value as a player reads it ("next morning", "yes"): a word the catalogue knows, else the
+    value itself (a number), JSON for a list."""
+    code = json.dumps(value) if isinstance(value, bool) else value
+    if isinstance(code, str):
+        key = f"option.value.{code}"
+        return t(key, locale) if key in catalog("en") else code.replace("_", " ")
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else str(value)
 
 
 def find_preset(ruleset: Ruleset[Any], name: str, locale: str = "en") -> Preset | None:

@@ -49,6 +49,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "race.lobby.bot",
         "render.tb.figures",
         "race.panel.no",
+        "option.value.false",
     },
     "pl": {
         "render.fr.type.rouleur",

@@ -135,6 +135,7 @@ class RaceCog(commands.Cog):
         if ruleset is None:
             return []
         done, _, typing = current.rpartition(" ")
+        locale = str(interaction.locale)
         found = []
         for name, field in ruleset.options_model.model_fields.items():
             if not name.startswith(typing.partition("=")[0]):
@@ -142,7 +143,11 @@ class RaceCog(commands.Cog):
             default = field.default if field.default is not None else ""
             pair = f"{name}={json.dumps(default) if not isinstance(default, str) else default}"
             value = f"{done} {pair}".strip()
-            found.append(app_commands.Choice(name=clip(value, 100), value=clip(value, 100)))
+            # Shown in words ("Riders per player: 2"); the pairs typed so far and this one are what is sent.
+            label = catalogue.option_label(name, locale)
+            said = catalogue.option_value(field.default, locale) if field.default is not None else None
+            shown = t("race.option_choice", locale, name=label, value=said) if said is not None else label
+            found.append(app_commands.Choice(name=clip(shown, 100), value=clip(value, 100)))
         return found[: catalogue.CHOICE_LIMIT]
 
     async def _pick(self, interaction: discord.Interaction[Any], race: int | None) -> int:
