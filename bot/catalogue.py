@@ -6,6 +6,7 @@ sizes Discord accepts.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from typing import Any
@@ -100,6 +101,68 @@ def _hard_cut(line: str, limit: int) -> int:
     while 0 < cut < len(line) and line[cut - 1] == "`" == line[cut]:
         cut -= 1
     return cut if cut > 0 else limit
+
+
+OPTION_NAMES = {
+    "finish": "option.name.finish",
+    "finish_overflow": "option.name.finish_overflow",
+    "grid": "option.name.grid",
+    "breakaway": "option.name.breakaway",
+    "meteo": "option.name.meteo",
+    "riders_per_player": "option.name.riders_per_player",
+    "show_deck_contents": "option.name.show_deck_contents",
+    "bots": "option.name.bots",
+    "mode": "option.name.mode",
+    "gazzetta_probability": "option.name.gazzetta_probability",
+    "gazzetta_delay": "option.name.gazzetta_delay",
+    "scia_reading": "option.name.scia_reading",
+    "max_players": "option.name.max_players",
+    "lanes": "option.name.lanes",
+    "team_size": "option.name.team_size",
+    "medal_section": "option.name.medal_section",
+    "placement_order": "option.name.placement_order",
+    "max_rounds": "option.name.max_rounds",
+    "solo": "option.name.solo",
+}
+"""Each rule variant's name as players read it, by its key (the key stays the options' typed syntax)."""
+OPTION_VALUES = {
+    "all": "option.value.all",
+    "first": "option.value.first",
+    "extend": "option.value.extend",
+    "clip": "option.value.clip",
+    "choose": "option.value.choose",
+    "random": "option.value.random",
+    "off": "option.value.off",
+    "on": "option.value.on",
+    "plan": "option.value.plan",
+    "live": "option.value.live",
+    "next_morning": "option.value.next_morning",
+    "immediate": "option.value.immediate",
+    "straight_move": "option.value.straight_move",
+    "flat_terrain": "option.value.flat_terrain",
+    "orders": "option.value.orders",
+    "last": "option.value.last",
+    "true": "option.value.true",
+    "false": "option.value.false",
+}
+"""A variant's word values (and yes/no) as players read them, by the value the options take."""
+
+
+def option_label(name: str, locale: str | None) -> str:
+    """A rule variant's name as a player reads it ("Riders per player"), never its key (``riders_per_player``);
+    a variant without words falls back to its key with spaces."""
+    key = OPTION_NAMES.get(name)
+    return t(key, locale) if key is not None else name.replace("_", " ")
+
+
+def option_value(value: Any, locale: str | None) -> str:
+    """A variant's value as a player reads it ("next morning", "yes"): a word the catalogue knows, else the
+    value itself (a number), JSON for a list."""
+    code = json.dumps(value) if isinstance(value, bool) else value
+    if isinstance(code, str):
+        key = OPTION_VALUES.get(code)
+        return t(key, locale) if key is not None else code.replace("_", " ")
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else str(value)
 
 
 def find_preset(ruleset: Ruleset[Any], name: str, locale: str = "en") -> Preset | None:

@@ -20,28 +20,54 @@ def _word(value: Any, words: Mapping[str, Any], locale: str | None) -> str:
     return t(Message(said["key"], dict(said.get("params") or {}), said["text"]), locale)
 
 
+def clock(minutes: int) -> str:
+    """A time kept in minutes as players read a race time: hours and minutes, ``1:04``, ``6:44``, ``0:57``
+    (docs/message-style.md), never a count of minutes."""
+    sign = "-" if minutes < 0 else ""
+    hours, rest = divmod(abs(minutes), 60)
+    return f"{sign}{hours}:{rest:02d}"
+
+
+def minutes_text(minutes: int, locale: str | None) -> str:
+    """A number of minutes (penalty minutes): ``7 min`` below an hour, ``1:15`` from an hour on."""
+    return clock(minutes) if abs(minutes) >= 60 else t("standings.minutes", locale, minutes=minutes)
+
+
+def _number(value: Any, kind: str | None, locale: str | None) -> str:
+    """A plain figure in the shape its column's kind asks: a ``time`` (minutes) as a clock, ``minutes`` as
+    minutes; anything else as it is."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if kind == "time":
+            return clock(value)
+        if kind == "minutes":
+            return minutes_text(value, locale)
+    return str(value)
+
+
 def figure_text(
     value: Any,
     fmt: str,
     words: Mapping[str, Any] | None = None,
     locale: str | None = None,
     names: Mapping[str, str] | None = None,
+    kind: str | None = None,
 ) -> str:
     """One figure as a table cell: ``per_rider`` values as ``rider value`` pairs (each rider by its name in
     ``names``), lists space-separated (words comma-separated), a missing figure (``None``) as ``-``; a word the
     column translates (``words``, by code: :class:`Message` objects, or their JSON when the result was stored)
-    in ``locale``."""
+    in ``locale``; a time (the column's ``kind``) as hours and minutes."""
     words = words or {}
     if value is None:
         return "-"
     if fmt == "per_rider" and isinstance(value, dict):
         return ", ".join(
-            f"{(names or {}).get(rider, rider)} {figure_text(v, 'number', words, locale)}" for rider, v in value.items()
+            f"{(names or {}).get(rider, rider)} {figure_text(v, 'number', words, locale, kind=kind)}"
+            for rider, v in value.items()
         )
     if fmt == "list" and isinstance(value, list):
-        cells = [figure_text(v, "number", words, locale) for v in value]
+        cells = [figure_text(v, "number", words, locale, kind=kind) for v in value]
         return (", " if any(str(v) in words for v in value) else " ").join(cells) or "-"
-    return _word(value, words, locale) if words else str(value)
+    return _word(value, words, locale) if words else _number(value, kind, locale)
 
 
 def column_label(column: Mapping[str, Any], locale: str | None) -> str:
@@ -64,7 +90,8 @@ def figures_line(
     :func:`rider_lines`."""
     shown = [c for c in columns if per_rider or c.get("format") != "per_rider"]
     cells = [
-        figure_text(figures.get(c["key"]), c.get("format", "number"), c.get("words"), locale, names) for c in shown
+        figure_text(figures.get(c["key"]), c.get("format", "number"), c.get("words"), locale, names, c.get("kind"))
+        for c in shown
     ]
     return " · ".join(f"{column_label(c, locale)} {cell}" for c, cell in zip(shown, cells, strict=True))
 
@@ -82,10 +109,11 @@ def rider_cells(
     riders: list[str] = []
     for c in split:
         riders.extend(r for r in figures[c["key"]] if r not in riders)
-    return [
-        (rider, [figure_text(figures[c["key"]].get(rider), "number", c.get("words"), locale) for c in split])
-        for rider in riders
-    ]
+
+    def cell(c: Mapping[str, Any], rider: str) -> str:
+        return figure_text(figures[c["key"]].get(rider), "number", c.get("words"), locale, kind=c.get("kind"))
+
+    return [(rider, [cell(c, rider) for c in split]) for rider in riders]
 
 
 def rider_lines(
@@ -103,7 +131,8 @@ def rider_lines(
     rows = []
     for rider in riders:
         cells = [
-            f"{column_label(c, locale)} {figure_text(figures[c['key']].get(rider), 'number', c.get('words'), locale)}"
+            f"{column_label(c, locale)} "
+            + figure_text(figures[c["key"]].get(rider), "number", c.get("words"), locale, kind=c.get("kind"))
             for c in split
         ]
         rows.append(((names or {}).get(rider, rider), " · ".join(cells)))

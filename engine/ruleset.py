@@ -35,12 +35,12 @@ Nothing handed out is shared between races: whatever ``awaited``, ``validate``, 
 
 Every public view carries a common progress marker under :data:`PROGRESS_KEY` (``"progress"``), built by
 :func:`progress_marker`: ``{"unit": "round" | "stage", "number": n, "of": total or null, "turn": entrant or
-null, "label": text or null, "lap": n or null}`` -- where the race is (Flamme Rouge's and Mind Cycling's round,
-Tabella's round ``m3``, Wyścig's stage) and, when a single entrant is awaited, whose turn it is; so a front end can
-edit one message per round without knowing the system. ``lap`` is set only by sequential systems (turn by turn,
-one entrant awaited per step): the lap of turns the race is in within its ``number`` (from 1; once finished, the
-last lap). A front end groups turns by it -- a new lap number means the previous lap is complete -- and treats
-``null`` as "one post per step".
+null, "label": message or null, "lap": n or null}`` -- where the race is (Flamme Rouge's and Mind Cycling's round,
+Tabella's round named by a dumped message, "Move 3", Wyścig's stage) and, when a single entrant is awaited, whose
+turn it is; so a front end can edit one message per round without knowing the system. ``lap`` is set only by
+sequential systems (turn by turn, one entrant awaited per step): the lap of turns the race is in within its
+``number`` (from 1; once finished, the last lap). A front end groups turns by it -- a new lap number means the
+previous lap is complete -- and treats ``null`` as "one post per step".
 
 Every state dump carries its format (``"format": "<system>.state/1"``); ``load`` refuses another with
 :class:`StateFormatError`.
@@ -81,12 +81,13 @@ def progress_marker(
     number: int,
     of: int | None,
     turn: str | None,
-    label: str | None = None,
+    label: dict[str, Any] | None = None,
     lap: int | None = None,
 ) -> dict[str, Any]:
     """The common progress marker of a public view: the ``unit`` the race counts in, which one it is at
     (from 1) and of how many (``None``: open-ended), whose turn it is when a single entrant is awaited, the
-    system's own name for the step (Tabella's ``m3``) if it has one, and, for systems played turn by turn,
+    system's own name for the step if it has one (a dumped :class:`~engine.messages.Message`, Tabella's
+    "Move 3", so a front end says it in words in the reader's language), and, for systems played turn by turn,
     the lap of turns now being played (``None``: the system has no laps; a front end posts once per step)."""
     return {"unit": unit, "number": number, "of": of, "turn": turn, "label": label, "lap": lap}
 

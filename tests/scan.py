@@ -8,7 +8,8 @@ earlier version of them, DMs, ephemeral replies, embeds, button labels, select p
 modal titles, labels and placeholders, autocomplete choices, attachments' alt text), each with where it
 was read, so a finding names its place.
 
-The allowlist :data:`ALLOWED` is short and each entry says why it is not a code.
+The allowlist :data:`ALLOWED` is short and each entry says why it is not a code. :func:`counters` checks the
+race's one counter where a headline, a panel or a picture names the moment: it reads in words ("Move 3").
 """
 
 from __future__ import annotations
@@ -75,6 +76,30 @@ def codes(text: str, where: str = "", ids: Iterable[str] = ()) -> list[Finding]:
             continue
         for _match in re.finditer(rf"(?<![\w#-]){re.escape(code)}(?![\w-])", clean):
             found.append(Finding("rider id", code, where, text))
+    return found
+
+
+COUNTER = re.compile(
+    r"^(?:the start|the finish|result|the Gazzetta|Round \d+|Stage \d+(?:, lap \d+)?|Move [1-5]|Sprint [1-3])$"
+)
+"""What the race's one counter may read as in English, where a headline or a panel title names the moment
+(``… · race #3 · Move 3``): the counter's own phrases, never a label of the system's notation (``m3``)."""
+_COUNTED = re.compile(r"race #\d+ · ([^*\n]+?)(?:\*\*|\n|$)")
+_TITLED = re.compile(r"^(?:Wyścig kolarski|Tabella del Destino) · ([^·\n]+?)(?: · |\n|$)", re.M)
+
+
+def counters(texts: Iterable[tuple[str, str]]) -> list[Finding]:
+    """Every counter a headline, a panel title or a picture's title (its alt text) shows that is not in the
+    counter's words (:data:`COUNTER`), each distinct (text, counter) once."""
+    seen: set[tuple[str, str]] = set()
+    found: list[Finding] = []
+    for where, text in texts:
+        pattern = _TITLED if where.endswith("alt text") else _COUNTED
+        for match in pattern.finditer(text):
+            said = match.group(1).strip()
+            if not COUNTER.match(said) and (said, text) not in seen:
+                seen.add((said, text))
+                found.append(Finding("counter", said, where, text))
     return found
 
 

@@ -53,7 +53,7 @@ def standings_table(result: Result, names: dict[str, str]) -> str:
         [
             f"{s.place}.",
             names.get(s.entrant, s.entrant),
-            *(figure_text(s.figures.get(c.key), c.format, c.words, None, names) for c in result.columns),
+            *(figure_text(s.figures.get(c.key), c.format, c.words, None, names, c.kind) for c in result.columns),
         ]
         for s in result.standings
     ]

@@ -106,6 +106,29 @@ class MindCyclingRenderer(SystemRenderer):
             found[str(c.get("id"))] = t(key, locale, name=owner, number=c.get("number"), role=role)
         return found
 
+    def identity(self, view: Mapping[str, Any], entrant: str, locale: str) -> str | None:
+        """ "You are 2 on the picture: your cyclists are S2 (#1 sprinter), D2 (#2 domestique), C2 (#3 climber).":
+        the player's number and each cyclist's token, as the picture draws them."""
+        numbers = _numbers(view)
+        mine = [c for c in view.get("cyclists") or [] if c.get("entrant") == entrant]
+        if entrant not in numbers or not mine:
+            return None
+        cyclists = ", ".join(
+            t(
+                "render.mc.identity_cyclist",
+                locale,
+                token=cyclist_label(c, numbers),
+                cyclist=t(
+                    "render.mc.cyclist_short",
+                    locale,
+                    number=c.get("number"),
+                    role=say(MIND_ROLE, c.get("role"), locale),
+                ),
+            )
+            for c in mine
+        )
+        return t("render.mc.identity", locale, number=numbers[entrant], cyclists=cyclists)
+
     def board(
         self, view: Mapping[str, Any], events: Sequence[EventLike], locale: str, names: Mapping[str, str]
     ) -> Image.Image:

@@ -24,11 +24,14 @@ from typing import Any
 from PIL import Image
 
 from bot.i18n import t
+from bot.progress import counter
 from bot.render.base import EventLike, SystemRenderer, event_data, event_lines
 from bot.render.layout import MARGIN, Canvas
 from bot.render.palette import GRID, INK, MUTED, OKABE_ITO, PAPER, TERRAIN, fade, seat_colour
 from bot.render.tokens import token
 from bot.render.words import TABELLA_SPECIAL, TABELLA_STATUS, TERRAIN_WORDS, say
+from engine.messages import Message
+from engine.ruleset import PROGRESS_KEY
 
 ROWS = ("A", "B", "C")
 LABEL_W = 30
@@ -64,10 +67,17 @@ def token_box(row: str, pair: int | None, k: int) -> tuple[int, int, int, int]:
     return tx, ty, tx + TOKEN_W, ty + TOKEN_H
 
 
-def _round_label(view: Mapping[str, Any], events: Sequence[EventLike]) -> str:
-    """The round the events tell (the view already names the next one), else the view's."""
-    told = [str(d.get("label")) for k, d in event_data(events) if k == "td.round" and d.get("label")]
-    return told[-1] if told else str(view.get("round_label", ""))
+def _round_label(view: Mapping[str, Any], events: Sequence[EventLike], locale: str) -> str:
+    """The round the events tell (the view already names the next one), else the view's, by the race's one
+    counter ("Move 3") as the post's headline and the panel say it."""
+    told = [d.get("name") for k, d in event_data(events) if k == "td.round"]
+    name = told[-1] if told else None
+    if isinstance(name, Mapping) and "key" in name:
+        name = Message(str(name["key"]), dict(name.get("params") or {}), str(name.get("text") or ""))
+    if isinstance(name, Message):
+        return t(name, locale)
+    marker = view.get(PROGRESS_KEY)
+    return counter(marker if isinstance(marker, Mapping) else None, locale)
 
 
 def _place(rider: Mapping[str, Any]) -> str:
@@ -109,7 +119,7 @@ class TabellaRenderer(SystemRenderer):
             canvas.title(title or "", t("render.tb.preview_subtitle", locale, first=rows, last=rows + 2))
         else:
             canvas.title(
-                t("render.tb.title", locale, round=_round_label(view, events), first=rows, last=rows + 2),
+                t("render.tb.title", locale, round=_round_label(view, events, locale), first=rows, last=rows + 2),
                 t("render.tb.subtitle", locale),
             )
         draw = canvas.draw
@@ -232,7 +242,7 @@ class TabellaRenderer(SystemRenderer):
         self, view: Mapping[str, Any], events: Sequence[EventLike], locale: str, names: Mapping[str, str]
     ) -> str:
         rows = int(view.get("rows") or 1)
-        lines = [t("render.tb.title", locale, round=_round_label(view, events), first=rows, last=rows + 2)]
+        lines = [t("render.tb.title", locale, round=_round_label(view, events, locale), first=rows, last=rows + 2)]
         for r_index, row in enumerate(view["course"]):
             cells = []
             for cell in row:

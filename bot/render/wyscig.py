@@ -14,11 +14,14 @@ from typing import Any
 from PIL import Image
 
 from bot.i18n import t
+from bot.progress import counter
 from bot.render.base import EventLike, SystemRenderer, event_data, event_lines
 from bot.render.layout import MARGIN, WIDTH, Canvas
 from bot.render.palette import GRID, INK, MUTED, OKABE_ITO, TERRAIN, YELLOW_JERSEY, seat_colour
 from bot.render.tokens import token
 from bot.render.words import WYSCIG_OUTCOME, say
+from bot.standings import clock
+from engine.ruleset import PROGRESS_KEY
 
 TABLE_TOP = 114
 LINE_H = 44
@@ -28,10 +31,10 @@ CARD_W, CARD_H = 44, 36
 OUTCOMES = ("lead", "pace", "peloton", "penalty", "blocked", "give_back", "skip")
 
 
-def _lap(view: Mapping[str, Any], players: Sequence[Any]) -> int:
-    """The lap being ridden: 1 from the first card of a stage."""
-    played = len(view.get("played") or [])
-    return (played - 1) // max(1, len(players)) + 1 if played else 0
+def _title(view: Mapping[str, Any], locale: str) -> str:
+    """The picture's title: the race's one counter ("Stage 2, lap 4"), from the progress marker the view
+    carries (a post gives the marker of the lap it tells), as the post's headline and the panel say it."""
+    return t("render.wk.title", locale, counter=counter(view.get(PROGRESS_KEY), locale))
 
 
 def _seats(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -57,9 +60,8 @@ class WyscigRenderer(SystemRenderer):
         height = TABLE_TOP + LINE_H * len(players) + 30 + MARGIN
         canvas = Canvas.new(WIDTH, height)
         draw = canvas.draw
-        laps = _lap(view, players)
         canvas.title(
-            t("render.wk.title", locale, stage=view.get("stage_number"), stages=view.get("stages"), lap=laps),
+            _title(view, locale),
             t("render.wk.finished" if view.get("finished") else "render.wk.subtitle", locale),
         )
         # The road: reference speed and terrain.
@@ -158,7 +160,7 @@ class WyscigRenderer(SystemRenderer):
                 OKABE_ITO["vermillion"] if minutes else INK,
                 "lm",
             )
-            times = " ".join(str(x) for x in p.get("times") or []) or "—"
+            times = " ".join(clock(int(x)) for x in p.get("times") or []) or "—"
             canvas.text(
                 (MARGIN + COLUMNS["stages"], cy),
                 times,
@@ -169,7 +171,7 @@ class WyscigRenderer(SystemRenderer):
                 width=COLUMNS["gc"] - COLUMNS["stages"] - 6,
             )
             gc = (
-                f"{p.get('total', 0)}  (" + t("render.place", locale, place=p.get("place", "—")) + ")"
+                f"{clock(int(p.get('total') or 0))}  (" + t("render.place", locale, place=p.get("place", "—")) + ")"
                 if p.get("times")
                 else "—"
             )
@@ -209,10 +211,9 @@ class WyscigRenderer(SystemRenderer):
         self, view: Mapping[str, Any], events: Sequence[EventLike], locale: str, names: Mapping[str, str]
     ) -> str:
         players = _seats(view)
-        laps = _lap(view, players)
         ref = view.get("reference")
         lines = [
-            t("render.wk.title", locale, stage=view.get("stage_number"), stages=view.get("stages"), lap=laps),
+            _title(view, locale),
             t(
                 "render.wk.road",
                 locale,
@@ -235,8 +236,8 @@ class WyscigRenderer(SystemRenderer):
                     t(
                         "render.wk.gc",
                         locale,
-                        times=", ".join(map(str, p["times"])),
-                        total=p.get("total", 0),
+                        times=", ".join(clock(int(x)) for x in p["times"]),
+                        total=clock(int(p.get("total") or 0)),
                         place=p.get("place"),
                     )
                 )

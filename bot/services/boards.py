@@ -64,10 +64,24 @@ async def member_races(ctx: Context, server_id: int, user_id: int) -> list[RaceV
 
 
 async def stage_of(ctx: Context, race_id: int) -> Any:
-    """What names the race's stage: its preset's name, None for the default stage, else its data."""
+    """What names the race's stage: its preset's or saved stage's name, None for the default stage, else its
+    data."""
     async with ctx.db.sessions() as session:
         race = await session.get(RaceRow, race_id)
         return stepping.stage_label(race.ruleset, race.stage, race.stage_name) if race is not None else None
+
+
+async def stage_again(ctx: Context, race_id: int) -> tuple[Any, str | None]:
+    """What a new race on the same stage is opened with (a rematch): the stage as :func:`stage_of` names it,
+    or, for a server's saved stage, the race's copy of its data with its name (the saved stage may have been
+    edited or deleted since)."""
+    async with ctx.db.sessions() as session:
+        race = await session.get(RaceRow, race_id)
+        if race is None:
+            return None, None
+        if race.stage_name is not None and not stepping.is_preset(race.ruleset, race.stage_name):
+            return race.stage, race.stage_name
+        return stepping.stage_label(race.ruleset, race.stage, race.stage_name), None
 
 
 async def posts_of(ctx: Context, race_id: int, step: int | None = None) -> list[Post]:

@@ -64,11 +64,13 @@ async def open_lobby(
     options: dict[str, Any] | None = None,
     pace: Pace | None = None,
     bots: int = 0,
+    stage_name: str | None = None,
 ) -> RaceView:
     """A new lobby in ``channel_id`` with its opener seated and ``bots`` bots of the rule system's default
-    strategy; it is cancelled if nobody starts it in time. The options, the stage and the number of seats
-    are checked before anything is written, and the lobby is written in one transaction: a refused lobby
-    leaves nothing behind."""
+    strategy; it is cancelled if nobody starts it in time. ``stage_name`` names a server's saved stage whose
+    data ``stage`` is, so players read its name (a preset is named by itself). The options, the stage and the
+    number of seats are checked before anything is written, and the lobby is written in one transaction: a
+    refused lobby leaves nothing behind."""
     if ruleset not in stepping.ruleset_ids():
         raise Refusal.of("race.unknown_ruleset", value=ruleset, names=", ".join(stepping.ruleset_ids()))
     options = variants.check_options(ruleset, options or {})
@@ -82,6 +84,8 @@ async def open_lobby(
         pace = parse_pace(chosen) if chosen else ctx.default_pace
     now = ctx.clock.now()
     stage, shown = stepping.stage_copy(ruleset, stage)  # the race keeps its own copy of a preset's data
+    if shown is None and stage_name is not None:
+        shown = stage_name
     async with ctx.db.sessions() as session, session.begin():
         await remember(session, opener, now)
         race = RaceRow(

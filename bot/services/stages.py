@@ -18,9 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import select
 from sqlmodel import col
 
+from bot.catalogue import preset_title
 from bot.services import bounds, variants
 from bot.services.context import Context
 from bot.services.outcomes import Refusal
+from bot.services.server_settings import LANGUAGES
 from bot.store.tables import SavedStage
 from engine.messages import OrderError
 from engine.registry import RULESET_IDS, get_ruleset
@@ -123,6 +125,10 @@ def parse_fields(ruleset_id: str, texts: Mapping[str, str]) -> dict[str, Any]:
         if _only_text(prop):
             data[name] = text
             continue
+        titled = _preset_named(ruleset_id, prop, text)
+        if titled is not None:  # a value written as players read it: a preset's title ("Itemised deck, 108 cards")
+            data[name] = titled
+            continue
         try:
             data[name] = bounds.loads(text)
         except json.JSONDecodeError:
@@ -132,6 +138,17 @@ def parse_fields(ruleset_id: str, texts: Mapping[str, str]) -> dict[str, Any]:
             split = takes_list and text not in words
             data[name] = [p.strip() for p in text.replace(",", " ").split()] if split else text
     return data
+
+
+def _preset_named(ruleset_id: str, prop: Mapping[str, Any], text: str) -> str | None:
+    """The preset whose title (in any language the bot speaks) is ``text``, where the field takes that
+    preset's name among its values (Wyścig's deck): so the help may name the values as players read them."""
+    allowed = prop.get("enum") or []
+    for preset in _rules(ruleset_id).presets():
+        titled = preset.name in allowed and preset.title is not None
+        if titled and any(fold(preset_title(preset, lang)) == fold(text) for lang in LANGUAGES):
+            return preset.name
+    return None
 
 
 def _shown(value: Any) -> str:

@@ -194,9 +194,14 @@ def stage_copy(ruleset: str, stage: Any) -> tuple[Any, str | None]:
     return data, stage if isinstance(stage, str) else None
 
 
+def is_preset(ruleset: str, name: str) -> bool:
+    """Whether ``name`` is one of the rule system's presets (else it names a server's saved stage)."""
+    return any(p.name == name for p in get_ruleset(ruleset).presets())
+
+
 def stage_label(ruleset: str, stage: Any, name: str | None) -> Any:
-    """What names a race's stage to people and the league: its preset's name, ``None`` for the rule
-    system's default stage (copied or not), else the stage data itself."""
+    """What names a race's stage to people and the league: its preset's or saved stage's name, ``None`` for
+    the rule system's default stage (copied or not), else the stage data itself."""
     if name is not None:
         return name
     if stage is not None and not isinstance(stage, str):

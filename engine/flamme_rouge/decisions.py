@@ -179,9 +179,10 @@ def place_decision(state: RaceState, entrant: str, partial: Order) -> Decision:
         )
         prompt = rider_msg("fr.prompt.place_square", "Choose the {rider}'s start square", rider)
     complete = rider is not None and "square" in chosen
-    return decision(
-        entrant, "place", prompt, [] if complete else fields, partial, complete=complete, example="place s 3"
-    )
+    # R-FR-12: the example names a free start square by the board's number, as the buttons do.
+    free = free_start_positions(state)
+    example = f"place {rider or 's'} square {square_of(state, free[0]) if free else 1}"
+    return decision(entrant, "place", prompt, [] if complete else fields, partial, complete=complete, example=example)
 
 
 def bid_decision(state: RaceState, entrant: str, partial: Order) -> Decision:

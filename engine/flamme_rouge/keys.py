@@ -51,6 +51,7 @@ REFUSALS = frozenset(
         "fr.no_rider_to_place",
         "fr.no_such_rider",
         "fr.not_a_start_square",
+        "fr.not_a_start_square_on_board",
         "fr.not_bidding",
         "fr.not_entrant",
         "fr.not_your_rider",

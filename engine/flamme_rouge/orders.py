@@ -4,7 +4,9 @@ Normalised orders per phase (the record's JSON):
 
 - rider choice: ``{"rider": "blue-s"}``
 - Breakaway bid: ``{"bid": {"rider": "r", "card": 6}}`` (``{"bid": {"rider": "r"}}`` is a partial order)
-- grid placement: ``{"place": {"rider": "s", "square": 3}}`` (``square`` = P3)
+- grid placement: ``{"place": {"rider": "s", "square": 3}}`` (``square`` = P3); an order may name the board's
+  square instead, ``{"place": {"rider": "s", "on": 4}}`` (R-FR-12: the numbering players read on the
+  buttons, the posts and the picture), normalised to its P number
 - energy: ``{"first": "r", "cards": {"r": 5, "s": 9}}``; ``first`` is the rider whose hand was drawn first
   (D27). A combined order whose second card is refused keeps the first card and notes the refusal in
   ``"rejected": {"rider": "s", "card": 9}`` (the next decision shows it).
@@ -19,7 +21,7 @@ from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.breakaway import bid_rider, bidders, rider_index
 from engine.flamme_rouge.cards import EXHAUSTION
 from engine.flamme_rouge.deck import HAND_SIZE, drawn, hand_of, hand_values
-from engine.flamme_rouge.grid import free_lane, square_of
+from engine.flamme_rouge.grid import free_lane, p_of, square_of
 from engine.flamme_rouge.state import BID, CHOOSE, COLOURS, DONE, ENERGY, PLACE, RaceState
 from engine.flamme_rouge.texts import listed, type_name
 from engine.messages import Message, OrderError, message_of, phrases
@@ -27,6 +29,8 @@ from engine.ruleset import Order, Validated, validated
 
 LETTERS = {"r": "r", "rouleur": "r", "s": "s", "sprinteur": "s", "sprinter": "s"}
 _CARD = re.compile(r"^([rs])(\d+)$")
+_BOARD_SQUARE = re.compile(r"(?:square|sq)\s*(\d+)")
+"""A start square by the board's number (``square 4``), R-FR-12."""
 
 
 def hand_text(hand: list[int]) -> str | Message:
@@ -58,10 +62,16 @@ def parse_text(text: str) -> Order:
         out: dict[str, Any] = {}
         if rest and rest[0] in LETTERS:
             out["rider"] = LETTERS[rest.pop(0)]
-        if len(rest) == 1 and re.fullmatch(r"p?\d+", rest[0]):
+        board = _BOARD_SQUARE.fullmatch(" ".join(rest))
+        if board is not None:  # R-FR-12: the board's square, as the buttons and the picture number it
+            out["on"] = int(board.group(1))
+        elif len(rest) == 1 and re.fullmatch(r"p?\d+", rest[0]):  # §9.4: the grid position, P1 at the line
             out["square"] = int(rest[0].lstrip("p"))
         elif rest or "rider" not in out:
-            raise _err("fr.bad_place_text", "Write a placement as 'place <r|s> <square>', for example: place s 3")
+            raise _err(
+                "fr.bad_place_text",
+                "Write a placement as `place <r|s> square <number>`, for example: `place s square 4`",
+            )
         return {"place": out}
     if head == "bid":
         rest = words[1:]
@@ -133,7 +143,7 @@ _PHASE_KEYS = {CHOOSE: {"rider"}, BID: {"bid"}, PLACE: {"place"}, ENERGY: {"firs
 _PHASE_HELP = {
     CHOOSE: ("fr.wrong_phase.choose", "It's time to choose your rider, for example: rider blue s"),
     BID: ("fr.wrong_phase.bid", "It's the Breakaway bidding, for example: bid r6"),
-    PLACE: ("fr.wrong_phase.place", "It's your turn on the starting grid, for example: place s 3"),
+    PLACE: ("fr.wrong_phase.place", "It's your turn on the starting grid, for example: `place s square 4`"),
     ENERGY: ("fr.wrong_phase.energy", "It's the energy phase: choose your riders' cards, for example: r5 s9"),
 }
 """What a phase's orders look like: the refusal of an order made for another phase (its key and text)."""
@@ -392,8 +402,19 @@ def validate_place(state: RaceState, entrant: str, body: Order, prev: Order) -> 
         )
     unplaced = sorted(r.kind for r in state.riders_of(entrant) if r.square == 0)
     if not isinstance(body.get("place", {}), dict):  # checked first: a "place" that is not an object refused
-        raise _err("fr.bad_place", "Give a placement as place <r|s> <square>.")
+        raise _err("fr.bad_place", "Give a placement as `place <r|s> square <number>`.")
     merged = {**(prev.get("place") or {}), **(body.get("place") or {})}
+    on = merged.pop("on", None)
+    if on is not None:  # R-FR-12: the board's square, checked and told in that numbering
+        n = state.track.start_squares
+        if isinstance(on, bool) or not isinstance(on, int) or not 1 <= on <= n:
+            raise _err(
+                "fr.not_a_start_square_on_board",
+                "Square {square} is not a start square: the start squares are 1 to {n}.",
+                square=on,
+                n=n,
+            )
+        merged["square"] = p_of(state, on)
     rider = merged.get("rider")
     if rider is None and len(unplaced) == 1:
         rider = unplaced[0]
@@ -421,7 +442,11 @@ def validate_place(state: RaceState, entrant: str, body: Order, prev: Order) -> 
                 n=n,
             )
         if not free_lane(state, square_of(state, square)):
-            raise _err("fr.start_square_full", "Start square P{square} is full; choose another.", square=square)
+            raise _err(
+                "fr.start_square_full",
+                "Square {square} is full; choose another start square.",
+                square=square_of(state, square),
+            )
         out["square"] = square
     return _validated({"place": out}, rider is not None and square is not None)
 

@@ -21,6 +21,7 @@ def public_view(state: RaceState) -> dict[str, Any]:
     ctx = state.ctx
     awaiting = awaited_ids(state)
     view: dict[str, Any] = {
+        "ruleset": "mind_cycling",  # as every system's view names itself (a front end picks its renderer by it)
         "phase": state.phase,
         "round": state.round,
         "mode": state.options["mode"],

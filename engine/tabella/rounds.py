@@ -14,6 +14,7 @@ from engine.tabella.priority import priority_order
 from engine.tabella.specials import bottigliata, drink, gancio, gomitata, scia, stand_up
 from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState
 from engine.tabella.table import ROW_NAMES, cell_name
+from engine.tabella.vocabulary import counter_name
 
 START_EFFECTS = {"A": (2, 2), "B": (1, 1), "C": (0, 0)}
 """§5.2: start -> (V gained, R paid)."""
@@ -38,7 +39,8 @@ def new_context(state: RaceState, number: int, intents: dict[str, Intent]) -> Ro
 def resolve_round(state: RaceState, number: int, intents: dict[str, Intent]) -> RoundContext:
     """Play round ``number`` on ``state`` (changed in place) with every racing rider's intent."""
     ctx = new_context(state, number, intents)
-    ctx.say("td.round", "Round {label}.", round=number, label=ROUNDS[number], priority=list(ctx.priority))
+    name = counter_name(ROUNDS[number])  # the race's counter, in words: "Move 3." (the label stays notation)
+    ctx.say("td.round", "{name}.", round=number, label=ROUNDS[number], name=name, priority=list(ctx.priority))
     if number == 0:
         _start(ctx)
     elif number <= 5:

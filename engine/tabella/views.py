@@ -10,6 +10,7 @@ from engine.ruleset import PROGRESS_KEY, progress_marker
 from engine.tabella.presets import stage_of
 from engine.tabella.state import LAST_ROUND, ROUNDS, RaceState, Rider
 from engine.tabella.table import PAIRS, ROW_NAMES, Course, check_table, classic_table
+from engine.tabella.vocabulary import counter_name
 
 LEGEND = "^ climb, v descent, = flat; a 0 makes a curvone, a 1 a strettoia"
 """How to read :func:`course_board` (§3, D18), written once for the stage boards."""
@@ -112,7 +113,7 @@ def public_view(state: RaceState) -> dict[str, Any]:
             min(state.round, LAST_ROUND) + 1,
             LAST_ROUND + 1,
             None,
-            ROUNDS[state.round] if state.round <= LAST_ROUND else "finished",
+            counter_name(ROUNDS[state.round] if state.round <= LAST_ROUND else "finished").model_dump(),
         ),
         "void": state.void,
         "riders": [public_rider(r) for r in state.riders],

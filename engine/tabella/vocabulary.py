@@ -77,6 +77,18 @@ def part_name(label: str) -> Message:
     return cached_msg("td.part.sprint", "sprint {number}", number=int(label[1]))
 
 
+def counter_name(label: str) -> Message:
+    """The round ``label`` (``m3``) as the race's one counter names it on the post, the panel and the
+    picture: "the start", "Move 3", "Sprint 2", "the finish"; the labels stay the plan syntax's notation."""
+    if label == "start":
+        return cached_msg("td.counter.start", "the start")
+    if label == "finished":
+        return cached_msg("td.counter.finish", "the finish")
+    if label.startswith("m"):
+        return cached_msg("td.counter.move", "Move {number}", number=int(label[1]))
+    return cached_msg("td.counter.sprint", "Sprint {number}", number=int(label[1]))
+
+
 def allowed_text(code: str) -> str:
     rounds = sorted(ALLOWED_ROUNDS[code])
     return ", ".join(ROUNDS[r] for r in rounds)

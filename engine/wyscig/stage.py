@@ -175,19 +175,21 @@ def race_end_event(state: RaceState, winners: list[str], total: int) -> Event:
     if len(names) == 1:
         return event(
             "wk.race_end",
-            "The race is over: {name} wins in {total} minutes.",
+            "The race is over: {name} wins in {time}.",
             winner=winners[0],
             winners=winners,
             name=names[0],
             total=total,
+            time=texts.clock(total),
             count=1,
         )
     return event(
         "wk.race_end",
-        "The race is over: {name} share first place in {total} minutes.",
+        "The race is over: {name} share first place in {time}.",
         winner=winners[0],
         winners=winners,
         name=texts.names(names),
         total=total,
+        time=texts.clock(total),
         count=len(names),
     )

@@ -176,6 +176,13 @@ def shown(card: int, descents: int, speed: int, on_climb: bool) -> Message:
     return message_of("wk.shown.card", {"card": card, "speed": speed}, str(card))
 
 
+def clock(minutes: int) -> str:
+    """A race time kept in minutes as players read it: hours and minutes (``6:44``), the notation of
+    docs/message-style.md; a plain parameter, the same in every language."""
+    hours, rest = divmod(minutes, 60)
+    return f"{hours}:{rest:02d}"
+
+
 def lap_card(name: str, speed: int, outcome: str, blocked: bool, minutes: int) -> Message:
     """One card of the lap line: "Anna 47 (leader)", "Carla 42 +5 min", "Bob 46" (one key per outcome)."""
     params: dict[str, Any] = {"name": name, "speed": speed}

@@ -112,10 +112,10 @@ def result(state: RaceState) -> Result:
             for g in lines
         ],
         columns=[
-            column("total_time", "wk.column.total_time", "Total time (min)", "time"),
+            column("total_time", "wk.column.total_time", "Total time", "time"),
             column("stage_wins", "wk.column.stage_wins", "Stage wins", "count"),
-            column("stage_times", "wk.column.stage_times", "Stage times (min)", "time", "list"),
-            column("penalty_minutes", "wk.column.penalty_minutes", "Penalty minutes", "minutes"),
+            column("stage_times", "wk.column.stage_times", "Stage times", "time", "list"),
+            column("penalty_minutes", "wk.column.penalty_minutes", "Penalty", "minutes"),
         ],
         notes=[
             msg(

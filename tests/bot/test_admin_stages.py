@@ -22,6 +22,7 @@ from engine.registry import get_ruleset
 from tests.bot.services.conftest import Harness
 from tests.fakediscord import DiscordUser, FakeDiscord, Guild
 from tests.fakediscord.world import MEMBER_PERMISSIONS
+from tests.scan import discord_texts, scan
 
 DESIGNS: dict[str, tuple[dict[str, str], dict[str, str], dict[str, Any]]] = {
     # rule system: (what the admin types first, what they change it to, the stage saved at the end)
@@ -77,6 +78,43 @@ def _labelled(ruleset: str, typed: dict[str, Any]) -> dict[str, Any]:
 async def _design(admin: DiscordUser, command: str, ruleset: str, name: str, typed: dict[str, str]) -> Any:
     modal = await (await admin.slash(f"stage {command}", ruleset=ruleset, name=name)).modal()
     return await admin.submit(modal, _labelled(ruleset, typed)), modal
+
+
+@pytest.mark.parametrize("ruleset_id", list(DESIGNS))
+async def test_the_stage_form_names_fields_and_values_in_words(
+    gregario: Any, fake_discord: FakeDiscord, alice: DiscordUser, ruleset_id: str
+) -> None:
+    """/stage new's title, labels and help lines read as an admin's words: no key, no preset code, no option
+    key (``itemised_108``, ``show_deck_contents``)."""
+    await (await alice.slash("stage new", ruleset=ruleset_id, name="Words")).modal()
+    texts = [(where, text) for where, text in discord_texts(fake_discord) if where.startswith("modal")]
+    assert len(texts) >= 3, texts
+    findings = scan(texts)
+    assert not findings, "\n".join(map(str, findings))
+
+
+async def test_a_deck_is_written_as_players_read_it(gregario: Any, guild: Guild, alice: DiscordUser) -> None:
+    """The deck help names a deck by its title, and that title is what the field reads (its code too)."""
+    answer, modal = await _design(
+        alice, "new", "wyscig", "Long Tour", {"deck": "card-count deck, 102 cards", "stages": "2"}
+    )
+    assert "Itemised deck, 108 cards" in json.dumps(modal, ensure_ascii=False), "the help names a deck by its title"
+    assert "Saved Long Tour" in (await answer.reply()).content
+    ctx = await _admin.context(gregario)
+    assert await stages.resolve_stage(ctx, guild.id, "wyscig", "long tour") == {"deck": "total_102", "stages": 2}
+    assert stages.parse_fields("wyscig", {"deck": "Talia szczegółowa, 108 kart"}) == {"deck": "itemised_108"}
+
+
+async def test_race_options_are_suggested_in_words(gregario: Any, alice: DiscordUser) -> None:
+    """/race new's options suggest each variant by its name and value in words; what is sent stays the
+    pairs typed so far and the one picked (the syntax the options read)."""
+    found = await alice.autocomplete("race new", "options", "meteo=random ri", ruleset="flamme_rouge")
+    assert found == [("Riders per player: 2", "meteo=random riders_per_player=2")]
+    every = await alice.autocomplete("race new", "options", "", ruleset="tabella")
+    assert ("When the Gazzetta comes out: next morning", "gazzetta_delay=next_morning") in every
+    for ruleset_id in DESIGNS:
+        shown = await alice.autocomplete("race new", "options", "", ruleset=ruleset_id)
+        assert shown and not scan([("autocomplete", name) for name, _value in shown]), shown
 
 
 @pytest.mark.parametrize("ruleset_id", list(DESIGNS))

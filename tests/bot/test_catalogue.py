@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot import catalogue
+from engine.registry import available_rulesets
 from engine.ruleset import Ruleset
 
 
@@ -121,3 +122,26 @@ def test_every_guide_reads_well_on_discord(rulesets: list[Ruleset[Any]]) -> None
         assert text is not None, ruleset.id
         assert _guide_problems(text) == [], ruleset.id
         assert all(len(piece) <= catalogue.MESSAGE_LIMIT for piece in catalogue.chunks(text))
+
+
+def test_every_rule_variant_and_word_value_has_words() -> None:
+    """Each option of each rule system, and each word its values take, reads in words (the suggestions of
+    /race new name them so): a new variant without words here fails."""
+    for ruleset in available_rulesets():
+        schema = ruleset.options_model.model_json_schema()
+        for name, prop in schema["properties"].items():
+            assert name in catalogue.OPTION_NAMES, (ruleset.id, name)
+            for part in [prop, *prop.get("anyOf", [])]:
+                for value in part.get("enum", []):
+                    if isinstance(value, str):
+                        assert value in catalogue.OPTION_VALUES, (ruleset.id, name, value)
+    assert catalogue.option_label("riders_per_player", "it") == "Corridori per giocatore"
+    assert (
+        catalogue.option_value(True, "en"),
+        catalogue.option_value("next_morning", "pl"),
+        catalogue.option_value(2, "en"),
+    ) == (
+        "yes",
+        "następnego ranka",
+        "2",
+    )

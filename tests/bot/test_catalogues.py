@@ -34,8 +34,9 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
     # Texts that are the same words in the language as in English, on purpose: the rider types of Flamme
     # Rouge (kept in Latin letters outside Bulgarian), the Tabella's Italian terms (R and V, Resistenza and
     # Velocità, in its figures), "bot", words Polish shares with English ("start", "sprinter"), the "+min" column's
-    # abbreviation, and Italian words English borrowed. Texts with no letters besides their placeholders
-    # (numbers, symbols) are allowed without being listed.
+    # and the minutes' abbreviation ("7 min"), the Wyścig picture's title (its name and the counter), and Italian
+    # words English borrowed. Texts with no letters besides their placeholders (numbers, symbols) are allowed
+    # without being listed.
     "it": {
         "render.fr.type.rouleur",
         "render.fr.type.sprinteur",
@@ -43,11 +44,14 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "render.tb.strettoia",
         "render.fr.weather",
         "render.wk.col.minutes",
+        "render.wk.title",
+        "standings.minutes",
         "league.bot_name",
         "race.lobby.bot",
         "render.tb.figures",
         "race.panel.no",
         "command.name.file",
+        "option.value.false",
     },
     "pl": {
         "render.fr.type.rouleur",
@@ -55,6 +59,8 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "render.tb.curvone",
         "render.tb.strettoia",
         "render.wk.col.minutes",
+        "render.wk.title",
+        "standings.minutes",
         "render.tb.figures",
         "race.lobby.bot",
         "league.bot_name",
@@ -64,7 +70,7 @@ SAME_AS_ENGLISH: dict[str, set[str]] = {
         "render.mc.sprinter",
         "command.name.solo",
     },
-    "bg": {"render.tb.curvone", "render.tb.strettoia", "render.tb.figures"},
+    "bg": {"render.tb.curvone", "render.tb.strettoia", "render.tb.figures", "render.wk.title"},
 }
 
 GLOSSARY_EXEMPT = {"mc.bad_intent_key"}

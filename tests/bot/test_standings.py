@@ -32,11 +32,22 @@ def test_the_words_follow_the_readers_language(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_numbers_lists_and_riders_read_as_a_table_shows_them() -> None:
-    """Stage times space-separated, one place per rider, a missing figure as a dash."""
+    """Stage times space-separated in hours and minutes, one place per rider, a missing figure as a dash."""
     columns = [
         column("stage_times", "wk.column.stage_times", "stages", "time", "list").model_dump(),
         column("rider_places", "fr.column.rider_places", "riders", "place", "per_rider").model_dump(),
         column("rounds", "fr.column.rounds", "rounds", "round").model_dump(),
     ]
     figures = {"stage_times": [80, 57], "rider_places": {"blue-r": 1, "blue-s": 4}, "rounds": None}
-    assert figures_line(figures, columns, "en") == "stages 80 57 · riders blue-r 1, blue-s 4 · rounds -"
+    assert figures_line(figures, columns, "en") == "stages 1:20 0:57 · riders blue-r 1, blue-s 4 · rounds -"
+
+
+def test_times_read_as_hours_and_minutes_and_penalties_as_minutes() -> None:
+    """A race's total 404 minutes reads 6:44; penalty minutes read 7 min, and 75 of them 1:15."""
+    columns = [
+        column("total_time", "wk.column.total_time", "Total time", "time").model_dump(),
+        column("penalty_minutes", "wk.column.penalty_minutes", "Penalty", "minutes").model_dump(),
+    ]
+    assert figures_line({"total_time": 404, "penalty_minutes": 7}, columns, "en") == "Total time 6:44 · Penalty 7 min"
+    assert figures_line({"total_time": 57, "penalty_minutes": 75}, columns, "en") == "Total time 0:57 · Penalty 1:15"
+    assert figure_text(None, "number", kind="time") == "-"

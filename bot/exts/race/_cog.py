@@ -88,6 +88,7 @@ class RaceCog(commands.Cog):
         ctx = self.intake.ctx
         server_id = interaction.guild_id
         chosen: Any = None
+        saved_name: str | None = None
         ground_options: dict[str, Any] = {}
         try:
             if server_id is not None:  # who may open races, and where (the server's settings)
@@ -105,6 +106,8 @@ class RaceCog(commands.Cog):
             elif stage:  # a preset, or one of this server's saved stages with the variants saved with it
                 chosen = await stages.resolve_stage(ctx, server_id, ruleset.id, stage)
                 ground_options = await stages.resolve_options(ctx, server_id, ruleset.id, stage)
+                if isinstance(chosen, dict) and server_id is not None:  # a saved stage: players read its name
+                    saved_name = (await stages.get(ctx, server_id, ruleset.id, stage)).name
             # Checked whole, then written in one transaction: a refused lobby leaves nothing behind.
             race = await lobby.open_lobby(
                 ctx,
@@ -115,6 +118,7 @@ class RaceCog(commands.Cog):
                 options={**ground_options, **typed},
                 pace=parse_pace(pace.value) if pace else None,
                 bots=bots,
+                stage_name=saved_name,
             )
         except Refusal as refusal:
             raise UserError(refusal.key, **refusal.message.params) from None
@@ -135,6 +139,7 @@ class RaceCog(commands.Cog):
         if ruleset is None:
             return []
         done, _, typing = current.rpartition(" ")
+        locale = str(interaction.locale)
         found = []
         for name, field in ruleset.options_model.model_fields.items():
             if not name.startswith(typing.partition("=")[0]):
@@ -142,7 +147,11 @@ class RaceCog(commands.Cog):
             default = field.default if field.default is not None else ""
             pair = f"{name}={json.dumps(default) if not isinstance(default, str) else default}"
             value = f"{done} {pair}".strip()
-            found.append(app_commands.Choice(name=clip(value, 100), value=clip(value, 100)))
+            # Shown in words ("Riders per player: 2"); the pairs typed so far and this one are what is sent.
+            label = catalogue.option_label(name, locale)
+            said = catalogue.option_value(field.default, locale) if field.default is not None else None
+            shown = t("race.option_choice", locale, name=label, value=said) if said is not None else label
+            found.append(app_commands.Choice(name=clip(shown, 100), value=clip(value, 100)))
         return found[: catalogue.CHOICE_LIMIT]
 
     async def _pick(self, interaction: discord.Interaction[Any], race: int | None) -> int:

@@ -368,15 +368,19 @@ class Deliverer:
         room = (MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)) // len(turns)
         names = await self.riders.names(race, locale)
         lines: list[str] = []
+        told_lap: dict[str, Any] | None = None  # the marker of the lap's first turn: the lap this message tells
         for turn in turns:
             before = told.before if turn.step == step else await owed.progress_before(self.ctx, race.race_id, turn.step)
+            told_lap = before if told_lap is None else told_lap
             said = self._turn_lines(race, turn, room, locale, names, before)
             lines.extend(said if not lines or said[0] not in lines else said[1:])  # one headline per lap
         content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
         picture = None
         if current is None or closing:  # the board comes with a lap's first turn and its closing edit
             board = await owed.board_after(self.ctx, race.race_id, step)
-            picture = await self._board(race, board, locale, told.turn.events, names)
+            # Titled with the lap the message tells, by the counter of its headline (not the lap after it).
+            shown = {**board, PROGRESS_KEY: told_lap} if board is not None and told_lap else board
+            picture = await self._board(race, shown, locale, told.turn.events, names)
         entries: list[NewPost] = []
         if current is None:
             channel_id = race.channel_id

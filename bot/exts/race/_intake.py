@@ -384,9 +384,15 @@ class Intake:
             old = await lobby.view(self.ctx, race_id)
             if all(s.user_id != me.user_id for s in old.seats):
                 raise Refusal.of("order.not_seated")
-            stage = await boards.stage_of(self.ctx, race_id)
+            stage, stage_name = await boards.stage_again(self.ctx, race_id)
             fresh = await lobby.open_lobby(
-                self.ctx, me, old.channel_id, old.ruleset, stage=stage, pace=parse_pace(old.pace) if old.pace else None
+                self.ctx,
+                me,
+                old.channel_id,
+                old.ruleset,
+                stage=stage,
+                pace=parse_pace(old.pace) if old.pace else None,
+                stage_name=stage_name,
             )
             for seat in old.seats:
                 if seat.user_id is not None and seat.user_id != me.user_id:

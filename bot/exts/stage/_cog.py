@@ -111,7 +111,7 @@ class StageModal(discord.ui.Modal):
         if len(self.inputs) < MODAL_FIELDS:
             self.options = discord.ui.TextInput(
                 label=t("stage.field.options", locale)[:45],
-                placeholder=t("stage.help.options", locale, names=", ".join(stages.option_names(ruleset.id)))[:100],
+                placeholder=t("stage.help.options", locale)[:100],
                 default=" ".join(f"{k}={_compact(v)}" for k, v in (options or {}).items())[:4000] or None,
                 required=False,
                 max_length=4000,

@@ -60,13 +60,29 @@ def check_table(rows: list[list[str]], race: Race) -> Result:
             elif c.format == "list" and c.words:
                 assert cell == ", ".join(t(c.words[v]) for v in value) or "-"  # words (medal names), in English
             elif c.format == "list":
-                assert cell.split() == ([str(v) for v in value] or ["-"])
+                assert cell.split() == ([shown_number(v, c.kind) for v in value] or ["-"])
             else:
-                assert cell == str(value)
+                assert cell == shown_number(value, c.kind)
     text = "\n".join("  ".join(r) for r in rows)
     for raw in ("{", "[", "None", "'"):
         assert raw not in text, f"raw Python {raw!r} in the standings:\n{text}"
     return result
+
+
+def shown_number(value: int, kind: str) -> str:
+    """A figure as a player reads it: a time in hours and minutes, penalty minutes as minutes, else as is."""
+    if kind == "time":
+        return f"{value // 60}:{value % 60:02d}"
+    if kind == "minutes":
+        return f"{value} min" if value < 60 else f"{value // 60}:{value % 60:02d}"
+    return str(value)
+
+
+def minutes(clock: str) -> int:
+    """A time as the table prints it (hours and minutes, ``6:44``) in minutes."""
+    hours, rest = clock.split(":")
+    assert len(rest) == 2, clock
+    return int(hours) * 60 + int(rest)
 
 
 def check_rules(ruleset_id: str, rows: list[list[str]]) -> None:
@@ -83,9 +99,9 @@ def check_rules(ruleset_id: str, rows: list[list[str]]) -> None:
         assert sorted(p for r in riders for p in r) == list(range(1, 1 + sum(len(r) for r in riders)))
     elif ruleset_id == "wyscig":
         # D19: the total is the sum of the stage times (penalties are inside them); lower is better.
-        totals = [int(c["Total time (min)"]) for c in cells]
+        totals = [minutes(c["Total time"]) for c in cells]
         for c in cells:
-            assert int(c["Total time (min)"]) == sum(int(x) for x in c["Stage times (min)"].split())
+            assert minutes(c["Total time"]) == sum(minutes(x) for x in c["Stage times"].split())
         assert totals == sorted(totals)
     elif ruleset_id == "tabella":
         # §7: 10, 8, 5, 3, 2 points for the first five, 1 below; ranked by Velocità.

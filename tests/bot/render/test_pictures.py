@@ -170,8 +170,8 @@ def test_the_result_card_has_the_podium_names_and_figures() -> None:
     swapped = result_card_png("wyscig", result, "Tour", names={"a": "Bob", "b": "Anna"})
     assert swapped != card
     assert result_text("wyscig", result, names={"a": "Anna", "b": "Bob"}).splitlines() == [
-        "1. Anna: GC 100 · stage wins 2 · stages 50 50",
-        "2. Bob: GC 104 · stage wins 0 · stages 52 52",
+        "1. Anna: GC 1:40 · stage wins 2 · stages 0:50 0:50",
+        "2. Bob: GC 1:44 · stage wins 0 · stages 0:52 0:52",
     ]
 
 

@@ -33,7 +33,7 @@ def test_players_place_one_rider_at_a_time_in_turn_order_and_lanes_are_automatic
     with pytest.raises(OrderError, match="Your Sprinteur is already on the grid"):
         race.validate("ben", "place s 2")
     race.play_step({"ben": "place 2"})  # its only unplaced rider
-    with pytest.raises(OrderError, match="Start square P1 is full"):
+    with pytest.raises(OrderError, match="Square 5 is full; choose another start square"):  # P1, told as the board
         race.validate("anna", "place s 1")
     with pytest.raises(OrderError, match="P7 is not a start square: the start area is P1-P5"):
         race.validate("anna", "place s 7")
@@ -42,6 +42,28 @@ def test_players_place_one_rider_at_a_time_in_turn_order_and_lanes_are_automatic
     race.play_step({"anna": "place s 3"})
     assert at(race.state, "black-s") == (3, 1)
     assert race.state.phase == "energy"
+
+
+@pytest.mark.rules("R-FR-12", "9.4", "4.2")
+def test_a_placement_may_name_the_boards_square_and_is_refused_in_that_numbering() -> None:
+    """Ben puts his Sprinteur on square 4 (P2 on a five-square start) by the number the buttons show; a
+    square past the start area and a full one are refused by the board's numbers; the old `place r 1` is P1
+    still; the panel's example names a free square the same way."""
+    race = start(record(players=2, setup={"turn_order": ["ben", "anna"]}))
+    assert race.awaited()[0].example == "place s square 5"  # P1, the frontmost, is square 5
+    race.play_step({"ben": "place s square 4"})
+    assert at(race.state, "blue-s") == (4, 1)
+    with pytest.raises(OrderError) as refused:
+        race.validate("anna", "place s sq 9")
+    assert refused.value.message.text == "Square 9 is not a start square: the start squares are 1 to 5."
+    race.play_step({"anna": {"place": {"rider": "s", "on": 5}}})
+    assert at(race.state, "black-s") == (5, 1)
+    race.play_step({"ben": "place r 1"})  # §9.4 as written: P1, the square just behind the line
+    assert at(race.state, "blue-r") == (5, 2)
+    with pytest.raises(OrderError, match=r"^Square 5 is full; choose another start square\.$"):
+        race.validate("anna", "place r square 5")
+    example = race.awaited()[0].example
+    assert example is not None and example.startswith("place r square ")
 
 
 @pytest.mark.rules("D6")

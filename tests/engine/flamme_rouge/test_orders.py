@@ -36,6 +36,8 @@ def test_the_text_syntax_of_every_order() -> None:
     assert parse_text("bid r") == {"bid": {"rider": "r"}}
     assert parse_text("bid r6") == {"bid": {"rider": "r", "card": 6}}
     assert parse_text("place s 3") == {"place": {"rider": "s", "square": 3}}
+    assert parse_text("place s square 4") == {"place": {"rider": "s", "on": 4}}  # R-FR-12
+    assert parse_text("Place S Sq4") == {"place": {"rider": "s", "on": 4}}
     assert parse_text("rider blue s") == {"rider": "blue-s"}
     with pytest.raises(OrderError, match="I can't read 'x5'"):
         parse_text("x5")

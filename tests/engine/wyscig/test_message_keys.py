@@ -162,8 +162,9 @@ def test_every_key_the_source_names_is_listed_and_nothing_else() -> None:
     assert listed - written == set(), "listed but never written"
 
 
-NOTATION = re.compile(r"^[0-9 ,.+=\-−—]*$")
-"""What a parameter that is not a name may hold: the game's own notation (``47``, ``50 +1 = 52``, ``39, 44``, ``—``)."""
+NOTATION = re.compile(r"^[0-9 ,.+=\-−—]*$|^\d+:\d\d$")
+"""What a parameter that is not a name may hold: the game's own notation (``47``, ``50 +1 = 52``, ``39, 44``, ``—``)
+or a race time in hours and minutes (``6:44``)."""
 NAME_PARAMS = {"name", "leader", "last"}
 """Parameters holding one rider's display name (``leader`` in the info line; an id in an event's data)."""
 NAMES_PARAMS = {"names"}

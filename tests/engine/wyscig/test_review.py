@@ -104,10 +104,10 @@ def test_riders_sharing_first_place_are_both_named_at_the_race_end() -> None:
     assert standings == [("a", 1, 177), ("b", 1, 177), ("c", 3, 183)]
     end = last_event(race, "wk.race_end")
     assert end["winners"] == ["a", "b"]
-    assert end["total"] == 177
+    assert end["total"] == 177 and end["time"] == "2:57"  # a race time in hours and minutes
     assert kinds(race)[-1] == "wk.race_end"
     assert [m.text for step in race.events for e in step if e.kind == "wk.race_end" for m in [e.message]] == [
-        "The race is over: A and B share first place in 177 minutes."
+        "The race is over: A and B share first place in 2:57."
     ]
     # The names are joined by a message of their own, and ``count`` picks the plural form ("share").
     assert end["count"] == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -213,6 +214,11 @@ async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
         for s in told:
             assert told_in(message.text, said[s]), "every turn of the lap is in its message"
         turns += len(told)
+        # The lap's picture (posted with its first turn, refreshed as it closes) is titled by the headline's counter.
+        headline = re.search(r"· (Stage \d+, lap \d+)\*\*", message.text)
+        assert headline is not None, message.text
+        titles = {a.description.splitlines()[0] for a in message.attachments if a.description}
+        assert titles == {f"Wyścig kolarski · {headline.group(1)}"}, (titles, headline.group(1))
     assert turns >= 3, "a lap holds more than one turn"
     laps = await laps_after(table.ctx, table.race_id)
     for lap in lap_posts:

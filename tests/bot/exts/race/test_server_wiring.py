@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.app import Gregario
+from bot.exts.league._render import stage_shown
 from bot.exts.stage._cog import _field_words
-from bot.services import boards, server_settings
+from bot.services import boards, league, server_settings, stepping
+from bot.store.tables import RaceRow
 from tests.fakediscord import DiscordUser, FakeDiscord, Guild
 
 
@@ -24,8 +24,30 @@ async def test_race_new_offers_and_opens_the_servers_saved_stage(gregario: Grega
     lobby = await (await alice.slash("race new", ruleset="tabella", stage="Ridge")).reply()
     assert "Alice" in lobby.text
     assert gregario.runtime is not None
-    stage: Any = await boards.stage_of(gregario.runtime.ctx, 1)
-    assert stage == {"table": "classic", "rows": 3}
+    assert await boards.stage_again(gregario.runtime.ctx, 1) == ({"table": "classic", "rows": 3}, "Ridge")
+
+
+async def test_a_race_on_a_saved_stage_is_told_by_the_stages_name(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser
+) -> None:
+    """The lobby, the race's header and /race board's caption name the saved stage "Ridge", never "a stage of
+    its own"; the league files the race under that name, and a rematch runs on the same copy, named alike."""
+    await _save_stage(alice, "tabella", "Ridge", {"table": "classic", "rows": "3"})
+    lobby = await (await alice.slash("race new", ruleset="tabella", stage="ridge", bots=1)).reply()
+    assert "Stage: Ridge ·" in lobby.text, lobby.text
+    await (await alice.click(lobby, "Start")).acknowledged()
+    await fake_discord.wait_until(lambda: "Start" not in lobby.buttons, 8, lambda: lobby.text)
+    assert "Stage: Ridge ·" in lobby.text and "of its own" not in lobby.text, lobby.text
+    board = await (await alice.slash("race board")).reply()
+    assert "· Ridge ·" in board.text, board.text
+    assert gregario.runtime is not None
+    ctx = gregario.runtime.ctx
+    assert await boards.stage_of(ctx, 1) == "Ridge"
+    async with ctx.db.sessions() as session:
+        race = await session.get(RaceRow, 1)
+    assert race is not None
+    assert league.stage_label(stepping.stage_label(race.ruleset, race.stage, race.stage_name)) == "Ridge"
+    assert stage_shown("tabella", "Ridge", "en") == "Ridge"
 
 
 async def test_an_unknown_stage_is_refused_naming_the_saved_ones(gregario: Gregario, alice: DiscordUser) -> None:

@@ -9,7 +9,7 @@ from bot.i18n import named
 from bot.render.registry import rider_names
 from engine.race import Race
 from engine.ruleset import Entrant
-from tests.scan import codes
+from tests.scan import codes, counters
 
 
 def _tabella_events(riders: int) -> list[dict[str, Any]]:
@@ -65,7 +65,9 @@ def test_the_counter_is_the_progress_markers() -> None:
     """Round, stage and lap, or the system's own name, never a step number."""
     assert counter({"unit": "round", "number": 3}, "en") == "Round 3"
     assert counter({"unit": "stage", "number": 2, "lap": 4}, "en") == "Stage 2, lap 4"
-    assert counter({"unit": "round", "number": 4, "label": "m3"}, "en") == "m3"
+    move = {"key": "td.counter.move", "params": {"number": 3}, "text": "Move 3"}
+    assert counter({"unit": "round", "number": 4, "label": move}, "en") == "Move 3"
+    assert counter({"unit": "round", "number": 4, "label": move}, "it") == "Mossa 3"
     assert counter(None, "en") == "the start"
 
 
@@ -75,3 +77,23 @@ def test_the_scan_finds_each_kind_of_code_and_spares_the_platforms_marks() -> No
     assert found == {"dotted path", "underscore identifier", "python repr", "discord id", "none or bool"}
     assert {f.kind for f in codes("red-r plays 4", ids=["red-r"])} == {"rider id"}
     assert not codes("Deadline <t:1796180034:R>. <@1577442429433284295>, see race-12.json, e.g. A 3R 2S 1D")
+
+
+def test_the_scan_finds_a_counter_that_is_not_in_words() -> None:
+    """A headline, panel title or picture title naming the moment by a label (``m3``) or by a counter of its
+    own (``stage 1/3 · lap 2``) is found; the counter's words are not."""
+    leaked = [
+        ("post", "**Tabella del Destino · race #3 · m3**\n• Anna moves"),
+        ("DM panel", "Tabella del Destino · race #3 · start"),
+        ("post alt text", "Wyścig kolarski · stage 1/3 · lap 2\nL = 47 km/h"),
+    ]
+    assert [f.code for f in counters(leaked)] == ["m3", "start", "stage 1/3"]
+    fine = [
+        ("post", "**Tabella del Destino · race #3 · Move 3**"),
+        ("DM panel", "Flamme Rouge · race #3 · Round 4\nYour Rouleur"),
+        ("post", "**Wyścig kolarski · race #2 · Stage 1, lap 2**"),
+        ("post alt text", "Wyścig kolarski · Stage 2, lap 1\nL = 47 km/h"),
+        ("post alt text", "Tabella del Destino · Sprint 2 · rows 1-3"),
+        ("post", "**Mind Cycling · race #5 · result**"),
+    ]
+    assert counters(fine) == []

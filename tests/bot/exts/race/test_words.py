@@ -5,6 +5,7 @@ internal codes (:mod:`tests.scan`)."""
 from __future__ import annotations
 
 import os
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from tests.fakediscord.plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Channel
-from tests.scan import counts, discord_texts, scan
+from tests.scan import counters, counts, discord_texts, scan
 
 SHORT = {
     "flamme_rouge": "Sprint de Montagne",
@@ -27,6 +28,15 @@ SHORT = {
     "wyscig": '{"deck": "itemised_108", "stages": 1}',
     "mind_cycling": "short",
 }
+RACES = [*SHORT, "tabella-live"]
+"""A race of each system, and Tabella's live mode too (a round per step: its counter names each move)."""
+OPTIONS = {"tabella-live": "mode=live"}
+IDENTITY = {
+    "flamme_rouge": "You ride **",
+    "tabella": "Your token on the picture is **",
+    "mind_cycling": "on the picture: your cyclists are",
+}
+"""How each system's panel says who the player is on the picture (Wyścig's picture names players by name)."""
 
 
 async def _race_ids(table: Table) -> list[str]:
@@ -56,7 +66,7 @@ async def _order(table: Table, entrant: str, step: int, *, change: bool) -> bool
     return True
 
 
-@pytest.mark.parametrize("ruleset", list(SHORT))
+@pytest.mark.parametrize("race", RACES)
 async def test_every_word_of_a_race_is_a_name(
     fake_discord: FakeDiscord,
     bot_settings: Settings,
@@ -64,7 +74,7 @@ async def test_every_word_of_a_race_is_a_name(
     alice: DiscordUser,
     bob: DiscordUser,
     carla: DiscordUser,
-    ruleset: str,
+    race: str,
 ) -> None:
     """Alice, Bob, Carla (absent at first) and a bot race; Alice changes an order; nothing anyone reads
     holds a path, an id, an underscore name, a repr or None."""
@@ -72,7 +82,10 @@ async def test_every_word_of_a_race_is_a_name(
     clock = ManualClock(datetime.now(UTC) - timedelta(days=3, minutes=1))
     async with running_bot(fake, bot_settings, clock=clock) as bot:
         assert bot.runtime is not None
+        ruleset = race.split("-")[0]
         stage = {"stage": SHORT[ruleset]} if SHORT[ruleset] else {}
+        if race in OPTIONS:
+            stage["options"] = OPTIONS[race]
         lobby_message = await (await alice.slash("race new", ruleset=ruleset, pace="fast", **stage)).reply()
         for who in (bob, carla):
             await (await who.click(lobby_message, "Join")).acknowledged()
@@ -112,14 +125,22 @@ async def test_every_word_of_a_race_is_a_name(
         ids = await _race_ids(table)
     texts = discord_texts(fake)
     if os.environ.get("GREGARIO_SCAN_DUMP"):  # read what the players read: a file per system
-        Path(os.environ["GREGARIO_SCAN_DUMP"], f"{ruleset}.txt").write_text(
+        Path(os.environ["GREGARIO_SCAN_DUMP"], f"{race}.txt").write_text(
             "\n\n".join(f"--- {where}\n{text}" for where, text in texts), encoding="utf-8"
         )
-    findings = scan(texts, ids)
-    print(f"\n{ruleset}: {len(findings)} findings {counts(findings)}")
+    findings = scan(texts, ids) + counters(texts)
+    print(f"\n{race}: {len(findings)} findings {counts(findings)}")
     for finding in findings:
         print(f"  {finding}")
     assert changed or ruleset == "wyscig"
+    said = "\n".join(text for _where, text in texts)
+    if race == "tabella-live":  # the counter names each move in words, on the posts and the panels
+        assert "· Move 3**" in said and "· Sprint 1" in said, "Tabella's live rounds named by the counter"
+    if ruleset in IDENTITY:  # each panel says first who the player is on the picture
+        panels = [text for where, text in texts if where.startswith("DM ")]
+        assert any(IDENTITY[ruleset] in text for text in panels), f"no identity line on {ruleset}'s panels"
+    if ruleset == "wyscig":  # its times in hours and minutes, never a count of minutes
+        assert re.search(r"Total time \d+:\d\d", said) and "(min)" not in said
     assert not findings, f"{len(findings)} codes players read: {counts(findings)}"
 
 
