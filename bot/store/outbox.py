@@ -48,6 +48,10 @@ class OwedKind(StrEnum):
     """The result, the record attached, the league's points and Rematch."""
     NEWS_POST = "news_post"
     """Held-back news (Tabella's Gazzetta) with the final result."""
+    STAGE_POST = "stage_post"
+    """A stage's (or a round's) summary once its last lap of turns is told: the standings as they stand."""
+    CLOSING_LINE = "closing_line"
+    """The last DM of a race to a player (``recipient``): their place and a link to the final post."""
 
 
 CHANNEL_NONCES = {

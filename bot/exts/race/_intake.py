@@ -17,11 +17,11 @@ import discord
 
 from bot.catalogue import MESSAGE_LIMIT
 from bot.errors import answered
-from bot.exts.race import _audience, _form, _panel, _posts
+from bot.exts.race import _audience, _form, _layout, _panel, _posts
 from bot.exts.race._delivery import closed_panel, lobby_content
 from bot.exts.race._text import clip, log_pages
 from bot.i18n import t
-from bot.services import boards, lobby, orders, owed, posts
+from bot.services import boards, lobby, orders, owed, posts, resolution
 from bot.services.context import Context
 from bot.services.outcomes import MemberRef, OrderReceipt, PanelView, RaceView, Refusal
 from bot.services.paces import parse_pace
@@ -122,7 +122,7 @@ class Intake:
         *,
         mode: str = "p",
         page: tuple[int, int] | None = None,
-    ) -> tuple[str, discord.ui.View]:
+    ) -> discord.ui.LayoutView:
         race = await lobby.view(self.ctx, panel.race_id)
         locale = str(interaction.locale)
         deadline = await boards.deadline(self.ctx, panel.race_id, panel.step)
@@ -134,6 +134,7 @@ class Intake:
             deadline=deadline,
             mode=mode,
             page=page,
+            accent=_layout.race_accent(panel.race_id),
         )
 
     async def _current(self, interaction: discord.Interaction[Any], race_id: int, step: int, fresh: bool) -> PanelView:
@@ -260,23 +261,23 @@ class Intake:
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        content, view = await self._panel_answer(interaction, panel, mode=f"e{index}")
-        await interaction.response.edit_message(content=content, view=view)
+        layout = await self._panel_answer(interaction, panel, mode=f"e{index}")
+        await interaction.response.edit_message(content=None, view=layout)
 
     async def _confirm(self, interaction: discord.Interaction[Any], race_id: int, step: int, *, edit: bool) -> None:
         try:
             panel = await orders.panel(self.ctx, race_id, interaction.user.id)
         except Refusal:
             panel = None
-        if panel is None or panel.step != step:
-            content = t("race.panel.resolving", str(interaction.locale))
-            view: discord.ui.View | None = None
+        if panel is None or panel.step != step or await resolution.ready(self.ctx, race_id, step):
+            resolving = t("race.panel.resolving", str(interaction.locale))
+            layout = _layout.receipt(resolving, accent=_layout.race_accent(race_id))
         else:
-            content, view = await self._panel_answer(interaction, panel)
+            layout = await self._panel_answer(interaction, panel)
         if edit:
-            await interaction.response.edit_message(content=content, view=view)
+            await interaction.response.edit_message(content=None, view=layout)
         else:
-            await interaction.response.send_message(content, view=view or discord.utils.MISSING, ephemeral=True)
+            await interaction.response.send_message(view=layout, ephemeral=True)
 
     async def _close_if_resolved(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
         """The step resolved while the confirmation was on its way (its panel may have been closed before
@@ -296,9 +297,9 @@ class Intake:
         closing = await owed.closing(self.ctx, race_id, step, interaction.user.id)
         if closing is None:
             return
-        content, view = closed_panel(race, step, closing, str(interaction.locale))
+        receipt = closed_panel(race, step, closing, str(interaction.locale))
         try:
-            await interaction.edit_original_response(content=content, view=view)
+            await interaction.edit_original_response(content=None, view=receipt)
         except discord.HTTPException as exc:
             _log.info("race %s: a confirmation overtaken by its step could not be closed: %s", race_id, exc)
 
@@ -310,8 +311,8 @@ class Intake:
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        content, view = await self._panel_answer(interaction, panel, mode="f")
-        await interaction.response.edit_message(content=content, view=view)
+        layout = await self._panel_answer(interaction, panel, mode="f")
+        await interaction.response.edit_message(content=None, view=layout)
 
     async def turn_page(
         self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, field: int, page: int
@@ -326,8 +327,8 @@ class Intake:
             await self.refuse(interaction, refusal)
             return
         shown, at = ("p", (-1, page)) if mode == "r" else (mode, (field, page))
-        content, view = await self._panel_answer(interaction, panel, mode=shown, page=at)
-        await interaction.response.edit_message(content=content, view=view)
+        layout = await self._panel_answer(interaction, panel, mode=shown, page=at)
+        await interaction.response.edit_message(content=None, view=layout)
 
     async def full_log(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
         """Full log: every event of a step a round post summarised, privately, over as many messages as needed."""
@@ -354,8 +355,8 @@ class Intake:
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        content, view = await self._panel_answer(interaction, panel)
-        await interaction.response.send_message(content, view=view, ephemeral=True)
+        layout = await self._panel_answer(interaction, panel)
+        await interaction.response.send_message(view=layout, ephemeral=True)
 
     async def type_order(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
         try:
