@@ -96,6 +96,13 @@ def _ready(loaded: Loaded, orders: dict[str, OrderRow]) -> bool:
     return all((e in orders and orders[e].complete) or e in gone for e in awaiting)
 
 
+def ready_with(loaded: Loaded, orders: dict[str, OrderRow], entrant: str) -> bool:
+    """Whether the step is ready once ``entrant``'s complete order joins ``orders`` (the others stored)."""
+    awaiting = loaded.race.awaiting or []
+    gone = loaded.gone
+    return all(e == entrant or (e in orders and orders[e].complete) or e in gone for e in awaiting)
+
+
 async def ready(ctx: Context, race_id: int, step: int) -> bool:
     """Whether ``step`` is the race's open step with every awaited order in: it resolves now, so a panel
     answered meanwhile shows no components (the next panel is on its way: one live panel per player)."""

@@ -362,8 +362,8 @@ class Deliverer:
         in memory: the lap's message (a ``LAP`` entry at its first step, with its key), which steps it
         tells (their ``STEP`` entries carry its message id) and where a lap closed (``LAP_DONE``, with the
         next lap's key, at its last step) are all in the ledger, so a restart continues editing the same
-        message. The board picture comes with the lap's first turn and is refreshed on the edit that closes
-        the lap; the edits in between change the text only."""
+        message. The board picture comes with the edit that closes the lap (R-DC-7: the lap's picture, not
+        every turn's); the edits before it change the text only."""
         race, step = told.race, row.step
         laps = [p for p in stored if p.kind is PostKind.LAP]
         done = [p for p in stored if p.kind is PostKind.LAP_DONE]

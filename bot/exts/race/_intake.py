@@ -239,15 +239,16 @@ class Intake:
     async def send(self, interaction: discord.Interaction[Any], race_id: int, step: int, digest: str) -> None:
         """Send my order: the draft the review showed counts for the step (it may resolve it)."""
         try:
-            panel = await self._form_checked(interaction, race_id, step, digest)
-            if not panel.order:
-                raise Refusal.of("interaction.stale_panel")
             user = interaction.user.id
-            receipt = await orders.submit_order(self.ctx, race_id, user, panel.order, step=step, replace=True)
+            # The stored draft only (no panel asked of the rules): the answer comes first.
+            order = await orders.draft(self.ctx, race_id, user, step)
+            if not order or _form.order_digest(order) != digest:
+                raise Refusal.of("interaction.stale_panel")
+            receipt = await orders.submit_order(self.ctx, race_id, user, order, step=step, replace=True)
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        await self._confirm(interaction, race_id, receipt.step, edit=True)
+        await self._confirm(interaction, race_id, receipt.step, edit=True, ready=receipt.ready)
         await self._close_if_resolved(interaction, race_id, receipt.step)
 
     async def edit_part(
@@ -264,11 +265,18 @@ class Intake:
         layout = await self._panel_answer(interaction, panel, mode=f"e{index}")
         await interaction.response.edit_message(content=None, view=layout)
 
-    async def _confirm(self, interaction: discord.Interaction[Any], race_id: int, step: int, *, edit: bool) -> None:
-        try:
-            panel = await orders.panel(self.ctx, race_id, interaction.user.id)
-        except Refusal:
-            panel = None
+    async def _confirm(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, *, edit: bool, ready: bool = False
+    ) -> None:
+        """Answer an order or a pick with the panel as it now stands. ``ready``: the order just stored was
+        the step's last awaited one, so the answer is the resolving line at once, before anything else is
+        read or rendered (the step resolves meanwhile, and Discord wants an answer within 3 s)."""
+        panel: PanelView | None = None
+        if not ready:
+            try:
+                panel = await orders.panel(self.ctx, race_id, interaction.user.id)
+            except Refusal:
+                panel = None
         if panel is None or panel.step != step or await resolution.ready(self.ctx, race_id, step):
             resolving = t("race.panel.resolving", str(interaction.locale))
             layout = _layout.receipt(resolving, accent=_layout.race_accent(race_id))
@@ -372,7 +380,7 @@ class Intake:
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        await self._confirm(interaction, panel.race_id, receipt.step, edit=False)
+        await self._confirm(interaction, panel.race_id, receipt.step, edit=False, ready=receipt.ready)
 
     # --- rematch -------------------------------------------------------------------------------------
     async def rematch(self, interaction: discord.Interaction[Any], race_id: int) -> None:

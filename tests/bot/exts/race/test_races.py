@@ -337,6 +337,14 @@ async def test_a_table_races_to_the_final_post(
         # A closed panel is a one-line receipt without components (R-DC-6); only the newest of each player
         # stays, beside their welcome and the race's closing line.
         panel_ids = {p.message_id for p in panels}
+
+        def closed_line(user: DiscordUser) -> bool:
+            return bool(user.dms()) and "is over" in user.dms()[-1].text
+
+        # The closing lines are owed after the final post (the outbox keeps the race's order): wait for them.
+        await fake.wait_until(
+            lambda: all(closed_line(u) for u in (alice, carla)), 8, lambda: f"no closing line: {carla.dms()[-1:]!r}"
+        )
         for user in (alice, carla):
             kept = [m for m in user.dms() if m.id in panel_ids]
             assert len(kept) == 1, [m.text for m in kept]
