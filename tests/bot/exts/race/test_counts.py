@@ -119,6 +119,13 @@ async def play(fake: FakeDiscord, bot: Gregario, people: list[DiscordUser], rule
     counts = fake.request_counts(start)
     requests = sum(v for k, v in counts.items() if "/interactions/" not in k and "/webhooks/" not in k)
     dms = {p.name: fake.dm_channel(p.user).messages for p in people}
+    # How long the Send clicks waited for their answer (printed for the notes, never asserted: Discord's
+    # limit is 3 s; the figure says how near a loaded machine came to it).
+    sends = [
+        r.at - r.interaction.created
+        for r in fake.requests[start:]
+        if r.interaction is not None and str(r.interaction.data.get("custom_id", "")).startswith("gr:v:")
+    ]
     return {
         "steps": steps,
         "channel posts": posts,
@@ -129,6 +136,9 @@ async def play(fake: FakeDiscord, bot: Gregario, people: list[DiscordUser], rule
         "DMs held": {name: sum(1 for m in ms if not m.deleted) for name, ms in dms.items()},
         "most live": watch.most,
         "requests per step": round(requests / max(steps, 1), 2),
+        "sends": len(sends),
+        "slowest send answer (s)": round(max(sends, default=0.0), 3),
+        "median send answer (s)": round(sorted(sends)[len(sends) // 2], 3) if sends else 0.0,
         "seen": watch.seen,
         "trail": [m.text for m in alice.dms() if not m.deleted],
     }
