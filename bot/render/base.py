@@ -79,6 +79,11 @@ class SystemRenderer(ABC):
         ``None`` where the picture names players by name alone."""
         return None
 
+    def accent(self, view: Mapping[str, Any], entrant: str) -> tuple[int, int, int] | None:
+        """The entrant's colour on the picture (their panel's accent); ``None`` where the picture gives
+        players no colour of their own (the panel then takes the race's)."""
+        return None
+
     def frame_key(self, view: Mapping[str, Any]) -> Hashable:
         """Steps with the same key make one frame of the race's animation (a round by default)."""
         return view.get("round")

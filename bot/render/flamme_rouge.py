@@ -115,6 +115,14 @@ class FlammeRougeRenderer(SystemRenderer):
             found[rid] = kind if short else t("render.fr.rider_named", locale, name=owner, kind=kind)
         return found
 
+    def accent(self, view: Mapping[str, Any], entrant: str) -> RGB | None:
+        """The entrant's team colour, as its tokens are drawn."""
+        mine = [r for r in view.get("riders") or [] if r.get("owner") == entrant]
+        if not mine:
+            return None
+        team = mine[0]["team"]
+        return team_colour(team, _teams(view).get(team, 1) - 1)
+
     def identity(self, view: Mapping[str, Any], entrant: str, locale: str) -> str | None:
         """ "You ride black: your tokens are R1 and S1.", as the picture draws them."""
         mine = [r for r in view.get("riders") or [] if r.get("owner") == entrant]

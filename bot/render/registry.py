@@ -41,3 +41,11 @@ def identity(view: Mapping[str, Any] | None, entrant: str, locale: str) -> str |
     if not isinstance(ruleset_id, str) or ruleset_id not in RENDERER_MODULES:
         return None
     return renderer(ruleset_id).identity(view or {}, entrant, locale)
+
+
+def accent(view: Mapping[str, Any] | None, entrant: str) -> tuple[int, int, int] | None:
+    """The entrant's colour on the race's picture (None: none of their own), from a view that names its system."""
+    ruleset_id = (view or {}).get("ruleset")
+    if not isinstance(ruleset_id, str) or ruleset_id not in RENDERER_MODULES:
+        return None
+    return renderer(ruleset_id).accent(view or {}, entrant)

@@ -89,6 +89,13 @@ def _place(rider: Mapping[str, Any]) -> str:
 class TabellaRenderer(SystemRenderer):
     ruleset_id = "tabella"
 
+    def accent(self, view: Mapping[str, Any], entrant: str) -> tuple[int, int, int] | None:
+        """The colour of the entrant's token: its place in the roster."""
+        for number, rider in enumerate(view.get("riders") or []):
+            if rider.get("id") == entrant:
+                return seat_colour(number)
+        return None
+
     def identity(self, view: Mapping[str, Any], entrant: str, locale: str) -> str | None:
         """ "Your token is 3.": the rider's number on the picture, its place in the roster."""
         for number, rider in enumerate(view.get("riders") or [], start=1):

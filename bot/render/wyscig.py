@@ -45,6 +45,13 @@ def _seats(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 class WyscigRenderer(SystemRenderer):
     ruleset_id = "wyscig"
 
+    def accent(self, view: Mapping[str, Any], entrant: str) -> tuple[int, int, int] | None:
+        """The colour of the entrant's token in the table: their seat's."""
+        for i, player in enumerate(_seats(view)):
+            if player.get("id") == entrant:
+                return seat_colour(i)
+        return None
+
     def frame_key(self, view: Mapping[str, Any]) -> Hashable:
         """A lap: every seat plays once. A stage's end is a frame of its own (its times are in)."""
         played = len(view.get("played") or [])

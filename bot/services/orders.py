@@ -64,7 +64,8 @@ async def submit_order(
                 )
             if seat.entrant not in (race.awaiting or []):
                 raise Refusal.of("order.not_awaited")
-            previous = (await step_orders(session, race_id, current)).get(seat.entrant)
+            others = await step_orders(session, race_id, current)
+            previous = others.get(seat.entrant)
         assert race.state is not None
         try:
             merged_with = None if replace or previous is None else dict(previous.body)
@@ -107,9 +108,14 @@ async def submit_order(
                 await session.execute(
                     text("SELECT pg_notify(:channel, :race)"), {"channel": NOTIFY_CHANNEL, "race": str(race_id)}
                 )
+        # The orders read are the ones this revision holds (the compare-and-set above), so whether the
+        # step is now ready is known without reading again: an answer can say so at once.
+        ready = checked.complete and resolution.ready_with(loaded, others, seat.entrant)
         if checked.complete and race.owner == ctx.owner:
             ctx.spawn(_resolve_and_publish(ctx, race_id))
-        return OrderReceipt(race_id, current, seat.entrant, checked.order, checked.complete, now, previous is not None)
+        return OrderReceipt(
+            race_id, current, seat.entrant, checked.order, checked.complete, now, previous is not None, ready
+        )
     raise Refusal.of("order.busy")
 
 
@@ -130,6 +136,28 @@ def without_last(order: dict[str, Any]) -> dict[str, Any]:
             if rest:
                 trimmed[keys[-1]] = rest
     return trimmed
+
+
+async def draft(ctx: Context, race_id: int, user_id: int, step: int) -> dict[str, Any] | None:
+    """What ``user_id`` has stored for ``step`` (a draft or a sent order; None: nothing), read without asking
+    the rules anything: what Send sends, so its answer is not held up by the engine (Discord wants one
+    within 3 s). Refuses as :func:`panel` does, and a step that is not the open one as stale."""
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, race_id)
+        seat = loaded.seat_of(user_id)
+        if seat is None:
+            raise Refusal.of("order.not_seated")
+        race = loaded.race
+        if race.status != "running" or race.state is None:
+            raise closed(race.status)
+        if seat.left_at_step is not None:
+            raise Refusal.of("race.you_left", race=race_id)
+        if race.step != step:
+            raise Refusal.of("order.stale", step=step, current=race.step)
+        if seat.entrant not in (race.awaiting or []):
+            raise Refusal.of("order.not_awaited")
+        sent = (await step_orders(session, race_id, step)).get(seat.entrant)
+    return dict(sent.body) if sent is not None else None
 
 
 async def panel(

@@ -97,6 +97,9 @@ class OrderReceipt:
     received_at: datetime
     changed: bool
     """True when it replaced an order this entrant had already sent in this step."""
+    ready: bool = False
+    """True when this order was the step's last awaited one: the step resolves now (the answer need not
+    read anything more to say so)."""
 
 
 @dataclass(frozen=True)

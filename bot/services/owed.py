@@ -60,9 +60,33 @@ def _next(loaded: Loaded, step: int, awaiting: stepping.Awaiting) -> list[NewOwe
         return [
             NewOwed(OwedKind.FINAL_POST, 0, None, {"result": awaiting.result}),
             NewOwed(OwedKind.LOBBY_EDIT, step, None, {"why": "finished"}),
+            *_closing_lines(loaded, awaiting.result),
         ]
     riding = [e for e in awaiting.entrants if e not in loaded.gone]  # a member who left gets no more panels
     return [NewOwed(OwedKind.OPEN_PANEL, step + 1, user) for user in _humans(loaded, riding)]
+
+
+def _closing_lines(loaded: Loaded, result: dict[str, Any]) -> list[NewOwed]:
+    """Each riding member's last DM of the race, after the final post it links to: their place of how many."""
+    standings = list(result.get("standings") or [])
+    places = {s.get("entrant"): s.get("place") for s in standings if isinstance(s, dict)}
+    return [
+        NewOwed(OwedKind.CLOSING_LINE, 0, seat.user_id, {"place": places.get(seat.entrant), "of": len(standings)})
+        for seat in loaded.seats
+        if seat.user_id is not None and seat.bot is None and seat.entrant not in loaded.gone
+    ]
+
+
+def _stage_over(step: int, then: stepping.Awaiting, before: dict[str, Any] | None) -> list[NewOwed]:
+    """A stage's summary, owed when a turn told in laps ends its stage (the marker's number moves on) and
+    the race goes on (the race's end has the final post)."""
+    progress = then.progress or {}
+    if then.finished or not before or before.get("lap") is None or progress.get("lap") is None:
+        return []
+    if before.get("number") == progress.get("number"):
+        return []
+    marker = {k: v for k, v in before.items() if k != "lap"}
+    return [NewOwed(OwedKind.STAGE_POST, step, None, {"marker": marker})]
 
 
 def step_resolved(
@@ -73,13 +97,16 @@ def step_resolved(
     then: stepping.Awaiting,
     deadline: datetime | None,
     now: datetime,
+    before: dict[str, Any] | None = None,
 ) -> None:
-    """A step resolved: close its panels, open the next step's, tell it, and finish the race if it is over."""
+    """A step resolved: close its panels, open the next step's, tell it (and the stage it ended, from the
+    progress marker ``before`` it), and finish the race if it is over."""
     assert loaded.race.id is not None
     rows = [NewOwed(OwedKind.CLOSE_PANEL, step, user) for user in _humans(loaded, awaited)]
     after = _next(loaded, step, then)
     opening = [r for r in after if r.kind is OwedKind.OPEN_PANEL]
-    rows += [*opening, _told(loaded, step, then, deadline), *[r for r in after if r.kind is not OwedKind.OPEN_PANEL]]
+    rows += [*opening, _told(loaded, step, then, deadline), *_stage_over(step, then, before)]
+    rows += [r for r in after if r.kind is not OwedKind.OPEN_PANEL]
     store.add_all(session, loaded.race.id, rows, now)
 
 
@@ -223,6 +250,19 @@ async def board_after(ctx: Context, race_id: int, step: int) -> dict[str, Any] |
     return await ctx.workers.run(stepping.public_after, record, step)
 
 
+async def result_after(ctx: Context, race_id: int, step: int) -> Result:
+    """The standings as they stood after resolved ``step`` (a stage's summary): the race's now when it has
+    not moved on since, else the record replayed to that step."""
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, race_id)
+    if loaded.race.step == step + 1 and loaded.race.state is not None:
+        found = await ctx.workers.run(stepping.result_of, loaded.spec, loaded.race.state)
+    else:
+        record = await records.race_record(ctx, race_id)
+        found = await ctx.workers.run(stepping.result_after, record, step)
+    return Result.model_validate(found)
+
+
 async def progress_before(ctx: Context, race_id: int, step: int) -> dict[str, Any]:
     """The progress marker players saw while ``step`` was open (empty: the start): the one counter a panel,
     a post and its picture show, never the step. It is the marker the step before was told with (its
@@ -305,6 +345,14 @@ async def nonce_of(ctx: Context, owed: Owed) -> str:
     async with ctx.db.sessions() as session:
         salt = await store.restore_salt(session, owed.race_id, owed.id)
     return owed.nonce if salt is None else store.nonce(owed.race_id, owed.kind, owed.step, owed.recipient, salt)
+
+
+async def marker_before(session: AsyncSession, race_id: int, step: int) -> dict[str, Any] | None:
+    """The progress marker while ``step`` was open, as the row that told the step before wrote it (None:
+    not known, a race begun before the outbox), read in the resolving transaction."""
+    payload = await store.told_payload(session, race_id, step - 1) if step > 0 else None
+    progress = (payload or {}).get("progress")
+    return dict(progress) if isinstance(progress, dict) else None
 
 
 def reminder_deadline(owed: Owed) -> datetime | None:

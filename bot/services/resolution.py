@@ -96,6 +96,23 @@ def _ready(loaded: Loaded, orders: dict[str, OrderRow]) -> bool:
     return all((e in orders and orders[e].complete) or e in gone for e in awaiting)
 
 
+def ready_with(loaded: Loaded, orders: dict[str, OrderRow], entrant: str) -> bool:
+    """Whether the step is ready once ``entrant``'s complete order joins ``orders`` (the others stored)."""
+    awaiting = loaded.race.awaiting or []
+    gone = loaded.gone
+    return all(e == entrant or (e in orders and orders[e].complete) or e in gone for e in awaiting)
+
+
+async def ready(ctx: Context, race_id: int, step: int) -> bool:
+    """Whether ``step`` is the race's open step with every awaited order in: it resolves now, so a panel
+    answered meanwhile shows no components (the next panel is on its way: one live panel per player)."""
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, race_id)
+        if loaded.race.status != "running" or loaded.race.step != step:
+            return False
+        return _ready(loaded, await step_orders(session, race_id, step))
+
+
 async def resolve_if_ready(ctx: Context, race_id: int) -> list[Happening]:
     """Resolve the race's current step if every awaited order is in (the owner calls this on news)."""
     async with ctx.db.sessions() as session:
@@ -222,7 +239,8 @@ async def _write(
     await session.execute(delete(Job).where(col(Job.race_id) == race.id, col(Job.step) == step))
     race.step, race.awaiting = step + 1, outcome.next.entrants
     opened, deadline = await open_step(ctx, session, loaded, step + 1, outcome.next, now)
-    owed.step_resolved(session, loaded, step, awaited, outcome.next, deadline, now)  # what Discord is owed
+    before = await owed.marker_before(session, race.id, step)
+    owed.step_resolved(session, loaded, step, awaited, outcome.next, deadline, now, before)  # what Discord is owed
     riding = [e for e in outcome.next.entrants if e not in loaded.gone]  # a member who left is not awaited
     resolved = StepResolved(race.id, step, outcome.orders, outcome.events, riding, deadline, outcome.next.progress)
     return [resolved, *opened]

@@ -396,6 +396,11 @@ def decisions_before(
     return {e: asked.get(e) for e in entrants}
 
 
+def result_after(record: RaceRecord, step: int) -> dict[str, Any]:
+    """Where the race stood after resolved ``step``, the record replayed (a stage's summary told late)."""
+    return _replayed_to(record, step).result().model_dump(mode="json")
+
+
 def public_after(record: RaceRecord, step: int) -> dict[str, Any]:
     """The public view after resolved ``step`` (0: the start), the record replayed: the board of a post
     delivered after the race moved on (a restart) shows the race as it stood after that step."""

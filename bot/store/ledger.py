@@ -35,9 +35,13 @@ class PostKind(StrEnum):
     """A lap completed at this step; ``lap`` is the key of the lap that comes next."""
     RESUMED = "resumed"
     """The channel message saying the race resumed from an earlier point (after a restore)."""
+    REMINDER = "reminder"
+    """A member's reminder DM for a step (deleted when the step's panel closes: the trail stays short)."""
+    STAGE = "stage"
+    """A stage's summary, at the step that ended the stage."""
 
 
-ONCE_PER_STEP = frozenset({PostKind.STEP, PostKind.LOBBY, PostKind.FINAL, PostKind.NEWS, PostKind.LAP})
+ONCE_PER_STEP = frozenset({PostKind.STEP, PostKind.LOBBY, PostKind.FINAL, PostKind.NEWS, PostKind.LAP, PostKind.STAGE})
 """Kinds a race has at most one of per step (``DMS_CLOSED``: one per member)."""
 
 

@@ -54,6 +54,10 @@ class OwedKind(StrEnum):
     REOPEN_PANEL = "reopen_panel"
     """A player's DM panel for the step open, sent again after a restore (the one they had may have been
     closed by a resolution the database no longer has); delivered as :attr:`OPEN_PANEL`."""
+    STAGE_POST = "stage_post"
+    """A stage's (or a round's) summary once its last lap of turns is told: the standings as they stand."""
+    CLOSING_LINE = "closing_line"
+    """The last DM of a race to a player (``recipient``): their place and a link to the final post."""
 
 
 CHANNEL_NONCES = {

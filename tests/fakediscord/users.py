@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiohttp
 
-from tests.fakediscord.world import Channel, Interaction, Message, User
+from tests.fakediscord.world import Channel, Interaction, Message, User, walk_components
 
 if TYPE_CHECKING:
     from tests.fakediscord.server import FakeDiscord
@@ -241,7 +241,7 @@ class DiscordUser:
         await self.fake.settle()
         self._check_can_see(message)
         for version in reversed(message.history):
-            shown = [c for row in version.get("components") or [] for c in row.get("components") or []]
+            shown = walk_components(list(version.get("components") or []))  # rows, or a layout's nesting
             found = [c for c in shown if c.get("type") == 2 and c.get("label") == label and c.get("custom_id")]
             if found:
                 data = {"custom_id": found[0]["custom_id"], "component_type": 2}

@@ -20,15 +20,15 @@ import aiohttp
 import discord
 
 from bot.catalogue import MESSAGE_LIMIT
-from bot.exts.race import _audience, _lobby, _panel, _posts
+from bot.exts.race import _audience, _layout, _lobby, _panel, _posts
 from bot.exts.race._components import PanelButton, RematchButton
-from bot.exts.race._text import clip, counter, events_text, stamp, standings_text, told_whole
+from bot.exts.race._text import clip, counter, events_text, stamp, standings_text, told, told_whole
 from bot.i18n import t
 from bot.render.files import board_file, result_file
 from bot.services import boards, league, orders, owed, posts
 from bot.services.context import Context
 from bot.services.dispatch import DeliveryFailed
-from bot.services.outcomes import PanelView, RaceView, Refusal
+from bot.services.outcomes import RaceView, Refusal
 from bot.services.owed import Closing, Final, Told, Turn
 from bot.store.ledger import NewPost, Post, PostKind
 from bot.store.outbox import Delivery, NewOwed, Owed, OwedKind
@@ -58,24 +58,19 @@ async def lobby_content(client: discord.Client, ctx: Context, race: RaceView) ->
     return _lobby.render(race, stage, locale, await owed.closed_dms(ctx, race.race_id), markers)
 
 
-def closed_panel(race: RaceView, step: int, closing: Closing, locale: str | None) -> tuple[str, discord.ui.View]:
-    """A resolved step's panel as it stays: it says the step is resolved and what was played, and keeps
-    its components, disabled: the confirmation's Change for an order the player completed, else the
-    choices they were offered (the decision asked when the step opened, read back from the record)."""
+def closed_panel(race: RaceView, step: int, closing: Closing, locale: str | None) -> discord.ui.LayoutView:
+    """A resolved step's panel as it stays in the player's DMs: a one-line receipt with no components
+    (R-DC-6): the step's title and what was played (an order the rules completed at the deadline told as
+    automatic, in the labels of the decision that was asked). The next decision comes as a new message."""
     played = closing.played
-    body = played.body if played is not None else {}
-    if played is None or played.auto:
-        shown = PanelView(race.race_id, step, closing.entrant, closing.asked, {}, None)
+    if played is not None and played.auto:
+        said = t("race.panel.automatic", locale, order=told(closing.asked, locale) or "…")
+    elif played is not None:
+        said = t("race.panel.played", locale)
     else:
-        shown = PanelView(race.race_id, step, closing.entrant, None, {}, body or None)
-    return _panel.render(
-        shown,
-        title=_audience.title(race, locale, closing.before),
-        locale=locale,
-        deadline=None,
-        closed=True,
-        played=body,
-    )
+        said = t("race.panel.closed", locale)
+    text = clip(f"**{_audience.title(race, locale, closing.before)}** · {said}", MESSAGE_LIMIT)
+    return _layout.receipt(text, accent=_layout.race_accent(race.race_id))
 
 
 class Deliverer:
@@ -118,6 +113,10 @@ class Deliverer:
             return await self._edit_lobby(row)
         if kind is OwedKind.REMINDER:
             return await self._remind(row)
+        if kind is OwedKind.CLOSING_LINE:
+            return await self._closing_line(row)
+        if kind is OwedKind.STAGE_POST:
+            return await self._stage_post(row)
         raise DeliveryFailed(f"unknown kind {kind}", permanent=True)
 
     # --- the lobby ------------------------------------------------------------------------------------
@@ -173,12 +172,16 @@ class Deliverer:
         locale = (await posts.locales(self.ctx, race.server_id, [user])).get(user)
         deadline = await boards.deadline(self.ctx, race.race_id, row.step)
         marker = await owed.progress_before(self.ctx, race.race_id, row.step)
-        content, view = _panel.render(
-            panel, title=_audience.title(race, locale, marker), locale=locale, deadline=deadline
+        layout = _panel.render(
+            panel,
+            title=_audience.title(race, locale, marker),
+            locale=locale,
+            deadline=deadline,
+            accent=_layout.race_accent(race.race_id),
         )
         try:
             channel_id = await _posts.dm_channel(self.client, user)
-            message_id = await _posts.send(self.client, channel_id, content, view=view, nonce=row.nonce)
+            message_id = await _posts.send(self.client, channel_id, None, view=layout, nonce=row.nonce)
         except discord.Forbidden as exc:
             if not _audience.closed_dms_error(exc):
                 raise
@@ -192,11 +195,14 @@ class Deliverer:
 
     async def _close_panels(self, row: Owed) -> Delivery:
         """Close every panel message recorded for the resolved step and this player (two, if an older
-        version sent the panel twice), one edit each, in the player's language."""
+        version sent the panel twice): each becomes a one-line receipt without components, in the player's
+        language. The trail stays short: the player's receipt of the step before and this step's reminder
+        are deleted, so their DMs hold one receipt per race beside the live panel (R-DC-6)."""
         user = row.recipient
         assert user is not None
-        stored = await owed.posts(self.ctx, row.race_id, row.step)
-        panels = [p for p in stored if p.kind is PostKind.PANEL and p.member == user]
+        stored = await owed.posts(self.ctx, row.race_id)
+        mine = [p for p in stored if p.member == user]
+        panels = [p for p in mine if p.kind is PostKind.PANEL and p.step == row.step]
         if not panels:
             return MOOT
         race = await owed.view(self.ctx, row.race_id)
@@ -204,13 +210,50 @@ class Deliverer:
         if closing is None:
             return MOOT
         locale = (await posts.locales(self.ctx, race.server_id, [user])).get(user)
-        content, view = closed_panel(race, row.step, closing, locale)
+        receipt = closed_panel(race, row.step, closing, locale)
         for post in panels:
             try:
-                await _posts.edit(self.client, post.channel_id, post.message_id, content, view)
+                await _posts.edit(self.client, post.channel_id, post.message_id, None, receipt)
             except discord.NotFound:
                 _log.info("race %s: a panel of step %s is gone; nothing to close", race.race_id, row.step)
+        earlier = [p.step for p in mine if p.kind is PostKind.PANEL and p.step < row.step]
+        stale = [
+            p
+            for p in mine
+            if (p.kind is PostKind.PANEL and earlier and p.step == max(earlier))
+            or (p.kind is PostKind.REMINDER and p.step == row.step)
+        ]
+        for post in stale:
+            await _posts.delete(self.client, post.channel_id, post.message_id)
         return Delivery(panels[-1].channel_id, panels[-1].message_id)
+
+    async def _closing_line(self, row: Owed) -> Delivery:
+        """A player's last DM of the race: their place and a link to the final post (after it: the row
+        comes after the final post's)."""
+        user = row.recipient
+        assert user is not None
+        race = await owed.view(self.ctx, row.race_id)
+        if user in await owed.closed_dms(self.ctx, row.race_id):
+            return Delivery(outcome="dms_closed")
+        final = [p for p in await owed.posts(self.ctx, row.race_id, 0) if p.kind is PostKind.FINAL]
+        if not final:
+            return MOOT
+        link = f"https://discord.com/channels/{race.server_id}/{final[0].channel_id}/{final[0].message_id}"
+        locale = (await posts.locales(self.ctx, race.server_id, [user])).get(user)
+        ruleset = get_ruleset(race.ruleset).name
+        place, of = row.payload.get("place"), row.payload.get("of")
+        if place is not None and of:
+            text = t("race.dm.closing", locale, race=race.race_id, ruleset=ruleset, place=place, of=of, link=link)
+        else:
+            text = t("race.dm.closing_unplaced", locale, race=race.race_id, ruleset=ruleset, link=link)
+        try:
+            channel_id = await _posts.dm_channel(self.client, user)
+            message_id = await _posts.send(self.client, channel_id, text, nonce=row.nonce)
+        except discord.Forbidden as exc:
+            if not _audience.closed_dms_error(exc):
+                raise
+            return Delivery(outcome="dms_closed")
+        return Delivery(channel_id, message_id)
 
     async def _remind(self, row: Owed) -> Delivery:
         user = row.recipient
@@ -229,7 +272,9 @@ class Deliverer:
                 raise
             _log.info("race %s: reminder not delivered to %s (DMs closed)", race.race_id, user)
             return Delivery(outcome="dms_closed")
-        return Delivery(channel_id, message_id)
+        return Delivery(
+            channel_id, message_id, posts=[NewPost(row.step, PostKind.REMINDER, channel_id, message_id, user)]
+        )
 
     # --- steps told -----------------------------------------------------------------------------------
     async def _board(
@@ -287,17 +332,15 @@ class Deliverer:
                 tail.append(t("race.panel.deadline", locale, when=stamp(told.deadline)))
         return tail
 
-    async def _open_orders(self, told: Told, locale: str | None) -> discord.ui.View | None:
+    async def _open_orders(self, told: Told, locale: str | None) -> list[discord.ui.Item[Any]]:
         """Open my orders, while a player with closed DMs is awaited."""
         race = told.race
         closed = await owed.closed_dms(self.ctx, race.race_id)
         seats = {s.entrant: s.user_id for s in race.seats}
         if not any(seats.get(e) in closed for e in told.awaiting):
-            return None
-        view = discord.ui.View(timeout=None)
+            return []
         label = t("race.button.open_orders", locale)
-        view.add_item(PanelButton("o", race.race_id, told.turn.step + 1, label, style=discord.ButtonStyle.primary))
-        return view
+        return [PanelButton("o", race.race_id, told.turn.step + 1, label, style=discord.ButtonStyle.primary)]
 
     async def _tell(self, row: Owed) -> Delivery:
         """One channel post per resolution (step 0: the start): headline, events, who was automatic, who
@@ -323,15 +366,16 @@ class Deliverer:
         room = MESSAGE_LIMIT - sum(len(x) + 1 for x in tail)
         lines = self._turn_lines(race, told.turn, room, locale, names, told.before)
         content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
-        view = await self._open_orders(told, locale)
+        buttons = await self._open_orders(told, locale)
         if not told_whole(told.turn.events, locale, room - LOG_MARGIN, names):
-            view = view or discord.ui.View(timeout=None)  # the post summarised: the whole log one click away
-            view.add_item(PanelButton("e", race.race_id, row.step, t("race.button.full_log", locale)))
+            # The post summarised: the whole log one click away.
+            buttons.append(PanelButton("e", race.race_id, row.step, t("race.button.full_log", locale)))
         # The picture is titled with the round the post tells (its moves drawn), as the headline is.
         shown = {**board, PROGRESS_KEY: told.before} if board is not None and told.before else board
         picture = await self._board(race, shown, locale, told.turn.events, names)
+        layout = _layout.post(content, accent=_layout.race_accent(race.race_id), picture=picture, buttons=buttons)
         message_id = await _posts.send(
-            self.client, race.channel_id, content, view=view, files=[picture] if picture else [], nonce=row.nonce
+            self.client, race.channel_id, None, view=layout, files=[picture] if picture else [], nonce=row.nonce
         )
         entries = [NewPost(row.step, PostKind.STEP, race.channel_id, message_id)]
         if marker.get("lap") is not None:
@@ -348,8 +392,8 @@ class Deliverer:
         in memory: the lap's message (a ``LAP`` entry at its first step, with its key), which steps it
         tells (their ``STEP`` entries carry its message id) and where a lap closed (``LAP_DONE``, with the
         next lap's key, at its last step) are all in the ledger, so a restart continues editing the same
-        message. The board picture comes with the lap's first turn and is refreshed on the edit that closes
-        the lap; the edits in between change the text only."""
+        message. The board picture comes with the edit that closes the lap (R-DC-7: the lap's picture, not
+        every turn's); the edits before it change the text only."""
         race, step = told.race, row.step
         laps = [p for p in stored if p.kind is PostKind.LAP]
         done = [p for p in stored if p.kind is PostKind.LAP_DONE]
@@ -360,7 +404,7 @@ class Deliverer:
         key = (current.lap or now) if current is not None else pending
         closing = now != key or told.last  # the race's last turn closes its lap
         tail = self._waiting(told, locale)
-        view = await self._open_orders(told, locale)
+        buttons = await self._open_orders(told, locale)
         turns = [told.turn]
         if current is not None:
             earlier = [p.step for p in stored if p.kind is PostKind.STEP and p.message_id == current.message_id]
@@ -376,25 +420,52 @@ class Deliverer:
             lines.extend(said if not lines or said[0] not in lines else said[1:])  # one headline per lap
         content = clip("\n".join([*lines, *tail]), MESSAGE_LIMIT)
         picture = None
-        if current is None or closing:  # the board comes with a lap's first turn and its closing edit
+        if closing:  # the board comes with the lap's closing edit: the lap's picture, not every turn's
             board = await owed.board_after(self.ctx, race.race_id, step)
             # Titled with the lap the message tells, by the counter of its headline (not the lap after it).
             shown = {**board, PROGRESS_KEY: told_lap} if board is not None and told_lap else board
             picture = await self._board(race, shown, locale, told.turn.events, names)
         entries: list[NewPost] = []
+        layout = _layout.post(content, accent=_layout.race_accent(race.race_id), picture=picture, buttons=buttons)
+        files = [picture] if picture else []
         if current is None:
             channel_id = race.channel_id
-            message_id = await _posts.send(
-                self.client, channel_id, content, view=view, files=[picture] if picture else [], nonce=row.nonce
-            )
+            message_id = await _posts.send(self.client, channel_id, None, view=layout, files=files, nonce=row.nonce)
             entries.append(NewPost(step, PostKind.LAP, channel_id, message_id, lap=key))
         else:
             channel_id, message_id = current.channel_id, current.message_id
-            await _posts.edit(self.client, channel_id, message_id, content, view, files=[picture] if picture else [])
+            await _posts.edit(self.client, channel_id, message_id, None, layout, files=files)
         entries.append(NewPost(step, PostKind.STEP, channel_id, message_id))
         if closing:
             entries.append(NewPost(step, PostKind.LAP_DONE, 0, message_id, lap=now))
         return Delivery(channel_id, message_id, posts=entries)
+
+    async def _stage_post(self, row: Owed) -> Delivery:
+        """A stage's summary once its last lap is told: the standings as they stand after it, in the
+        system's own figures (the general classification of a Wyścig race)."""
+        stored = await owed.posts(self.ctx, row.race_id, row.step)
+        if any(p.kind is PostKind.STAGE for p in stored):
+            return MOOT
+        race = await owed.view(self.ctx, row.race_id)
+        locale = await _audience.channel_locale(self.client, self.ctx, race)
+        names = await self.riders.names(race, locale)
+        result = await owed.result_after(self.ctx, race.race_id, row.step)
+        standings = [s.model_dump(mode="json") for s in result.standings]
+        columns = [c.model_dump(mode="json") for c in result.columns]
+        marker = dict(row.payload.get("marker") or {})
+        head = t(
+            "race.post.stage_over",
+            locale,
+            ruleset=get_ruleset(race.ruleset).name,
+            race=race.race_id,
+            counter=counter(marker, locale),
+        )
+        content = clip("\n".join([head, standings_text(standings, names, locale, columns)]), MESSAGE_LIMIT)
+        layout = _layout.post(content, accent=_layout.race_accent(race.race_id))
+        message_id = await _posts.send(self.client, race.channel_id, None, view=layout, nonce=row.nonce)
+        return Delivery(
+            race.channel_id, message_id, posts=[NewPost(row.step, PostKind.STAGE, race.channel_id, message_id)]
+        )
 
     # --- the result -----------------------------------------------------------------------------------
     async def _final_post(self, row: Owed) -> Delivery:

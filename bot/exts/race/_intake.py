@@ -17,12 +17,12 @@ import discord
 
 from bot.catalogue import MESSAGE_LIMIT
 from bot.errors import answered
-from bot.exts.race import _audience, _form, _panel, _posts
+from bot.exts.race import _audience, _form, _layout, _panel, _posts
 from bot.exts.race._delivery import closed_panel, lobby_content
 from bot.exts.race._text import clip, log_pages
 from bot.i18n import t
 from bot.promptly import sent_message
-from bot.services import boards, lobby, orders, owed, posts
+from bot.services import boards, lobby, orders, owed, posts, resolution
 from bot.services.context import Context
 from bot.services.outcomes import MemberRef, OrderReceipt, PanelView, RaceView, Refusal
 from bot.services.paces import parse_pace
@@ -123,7 +123,7 @@ class Intake:
         *,
         mode: str = "p",
         page: tuple[int, int] | None = None,
-    ) -> tuple[str, discord.ui.View]:
+    ) -> discord.ui.LayoutView:
         race = await lobby.view(self.ctx, panel.race_id)
         locale = str(interaction.locale)
         deadline = await boards.deadline(self.ctx, panel.race_id, panel.step)
@@ -135,6 +135,7 @@ class Intake:
             deadline=deadline,
             mode=mode,
             page=page,
+            accent=_layout.race_accent(panel.race_id),
         )
 
     async def _current(self, interaction: discord.Interaction[Any], race_id: int, step: int, fresh: bool) -> PanelView:
@@ -241,15 +242,16 @@ class Intake:
     async def send(self, interaction: discord.Interaction[Any], race_id: int, step: int, digest: str) -> None:
         """Send my order: the draft the review showed counts for the step (it may resolve it)."""
         try:
-            panel = await self._form_checked(interaction, race_id, step, digest)
-            if not panel.order:
-                raise Refusal.of("interaction.stale_panel")
             user = interaction.user.id
-            receipt = await orders.submit_order(self.ctx, race_id, user, panel.order, step=step, replace=True)
+            # The stored draft only (no panel asked of the rules): the answer comes first.
+            order = await orders.draft(self.ctx, race_id, user, step)
+            if not order or _form.order_digest(order) != digest:
+                raise Refusal.of("interaction.stale_panel")
+            receipt = await orders.submit_order(self.ctx, race_id, user, order, step=step, replace=True)
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        await self._confirm(interaction, race_id, receipt.step, edit=True)
+        await self._confirm(interaction, race_id, receipt.step, edit=True, ready=receipt.ready)
         await self._close_if_resolved(interaction, race_id, receipt.step)
 
     async def edit_part(
@@ -263,23 +265,30 @@ class Intake:
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        content, view = await self._panel_answer(interaction, panel, mode=f"e{index}")
-        await interaction.response.edit_message(content=content, view=view)
+        layout = await self._panel_answer(interaction, panel, mode=f"e{index}")
+        await interaction.response.edit_message(content=None, view=layout)
 
-    async def _confirm(self, interaction: discord.Interaction[Any], race_id: int, step: int, *, edit: bool) -> None:
-        try:
-            panel = await orders.panel(self.ctx, race_id, interaction.user.id)
-        except Refusal:
-            panel = None
-        if panel is None or panel.step != step:
-            content = t("race.panel.resolving", str(interaction.locale))
-            view: discord.ui.View | None = None
+    async def _confirm(
+        self, interaction: discord.Interaction[Any], race_id: int, step: int, *, edit: bool, ready: bool = False
+    ) -> None:
+        """Answer an order or a pick with the panel as it now stands. ``ready``: the order just stored was
+        the step's last awaited one, so the answer is the resolving line at once, before anything else is
+        read or rendered (the step resolves meanwhile, and Discord wants an answer within 3 s)."""
+        panel: PanelView | None = None
+        if not ready:
+            try:
+                panel = await orders.panel(self.ctx, race_id, interaction.user.id)
+            except Refusal:
+                panel = None
+        if panel is None or panel.step != step or await resolution.ready(self.ctx, race_id, step):
+            resolving = t("race.panel.resolving", str(interaction.locale))
+            layout = _layout.receipt(resolving, accent=_layout.race_accent(race_id))
         else:
-            content, view = await self._panel_answer(interaction, panel)
+            layout = await self._panel_answer(interaction, panel)
         if edit:
-            await interaction.response.edit_message(content=content, view=view)
+            await interaction.response.edit_message(content=None, view=layout)
         else:
-            await interaction.response.send_message(content, view=view or discord.utils.MISSING, ephemeral=True)
+            await interaction.response.send_message(view=layout, ephemeral=True)
 
     async def _close_if_resolved(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
         """The step resolved while the confirmation was on its way (its panel may have been closed before
@@ -299,9 +308,9 @@ class Intake:
         closing = await owed.closing(self.ctx, race_id, step, interaction.user.id)
         if closing is None:
             return
-        content, view = closed_panel(race, step, closing, str(interaction.locale))
+        receipt = closed_panel(race, step, closing, str(interaction.locale))
         try:
-            await interaction.edit_original_response(content=content, view=view)
+            await interaction.edit_original_response(content=None, view=receipt)
         except discord.HTTPException as exc:
             _log.info("race %s: a confirmation overtaken by its step could not be closed: %s", race_id, exc)
 
@@ -313,8 +322,8 @@ class Intake:
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        content, view = await self._panel_answer(interaction, panel, mode="f")
-        await interaction.response.edit_message(content=content, view=view)
+        layout = await self._panel_answer(interaction, panel, mode="f")
+        await interaction.response.edit_message(content=None, view=layout)
 
     async def turn_page(
         self, interaction: discord.Interaction[Any], race_id: int, step: int, mode: str, field: int, page: int
@@ -329,8 +338,8 @@ class Intake:
             await self.refuse(interaction, refusal)
             return
         shown, at = ("p", (-1, page)) if mode == "r" else (mode, (field, page))
-        content, view = await self._panel_answer(interaction, panel, mode=shown, page=at)
-        await interaction.response.edit_message(content=content, view=view)
+        layout = await self._panel_answer(interaction, panel, mode=shown, page=at)
+        await interaction.response.edit_message(content=None, view=layout)
 
     async def full_log(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
         """Full log: every event of a step a round post summarised, privately, over as many messages as needed."""
@@ -357,8 +366,8 @@ class Intake:
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        content, view = await self._panel_answer(interaction, panel)
-        await interaction.response.send_message(content, view=view, ephemeral=True)
+        layout = await self._panel_answer(interaction, panel)
+        await interaction.response.send_message(view=layout, ephemeral=True)
 
     async def type_order(self, interaction: discord.Interaction[Any], race_id: int, step: int) -> None:
         try:
@@ -374,7 +383,7 @@ class Intake:
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        await self._confirm(interaction, panel.race_id, receipt.step, edit=False)
+        await self._confirm(interaction, panel.race_id, receipt.step, edit=False, ready=receipt.ready)
 
     # --- rematch -------------------------------------------------------------------------------------
     async def rematch(self, interaction: discord.Interaction[Any], race_id: int) -> None:

@@ -17,10 +17,11 @@ from typing import Any
 import discord
 
 from bot.catalogue import MESSAGE_LIMIT
-from bot.exts.race import _form
+from bot.exts.race import _form, _layout
 from bot.exts.race._components import FormButton, PanelButton, PartSelect, PickButton, PickSelect
 from bot.exts.race._text import BUTTON_LABEL_LIMIT, OPTION_LABEL_LIMIT, clip, say, stamp, told
 from bot.i18n import t
+from bot.render.registry import accent as registry_accent
 from bot.render.registry import identity
 from bot.services.outcomes import PanelView
 from engine.ruleset import set_path
@@ -100,47 +101,29 @@ def render(
     deadline: datetime | None,
     mode: str = "p",
     page: tuple[int, int] | None = None,
-    closed: bool = False,
     note: str | None = None,
-    played: dict[str, Any] | None = None,
-) -> tuple[str, discord.ui.View]:
-    """The panel's text and components, one of three screens:
+    accent: int | None = None,
+) -> discord.ui.LayoutView:
+    """The panel laid out (:func:`bot.exts.race._layout.panel`: a container in the player's colour, else
+    ``accent``, the race's), one of two screens (a closed panel is a one-line receipt:
+    :func:`bot.exts.race._delivery.closed_panel`):
 
     - *asking*: the parts still to decide (the decision's fields), with Back to the previous part;
       ``mode`` "f" asks the whole order again (Change), "e<n>" asks part ``n`` again (from the review);
     - *review*, once the rules call the order complete: each part with its value in words, a select to
       change any part, the optional parts still open (paged three at a time, ``page`` (-1, n)), and
-      **Send my order** while it is a draft (a sent order says it counts);
-    - *closed*: the step has resolved; the panel says so and what was ``played``, and keeps the
-      components it showed (the confirmation's Change, or the decision's choices when the player never
-      completed an order), every one disabled, so nobody wonders whether it still works.
-
+      **Send my order** while it is a draft (a sent order says it counts).
     **Type my order** is on every screen."""
     decision = panel.decision or {}
     complete = bool(panel.order) and (bool(decision.get("complete")) or not decision.get("fields"))
     lines = [f"**{title}**"]
-    you = identity(panel.view, panel.entrant, locale or "en") if not closed else None
+    you = identity(panel.view, panel.entrant, locale or "en")
     if you:
         lines.append(you)  # their colour and tokens first, as the picture shows them
     if note:
         lines.append(note)
     view = discord.ui.View(timeout=None)
-    if closed:
-        lines.append(t("race.panel.closed", locale))
-        automatic = told(decision, locale) if played and not panel.order else ""
-        if automatic:
-            # The player completed no order: what the rules played for them is told as automatic.
-            lines.append(t("race.panel.automatic", locale, order=automatic))
-        elif played:
-            lines.append(t("race.panel.played", locale))
-        if complete:
-            _control(view, PanelButton("c", panel.race_id, panel.step, t("race.button.change", locale)))
-        else:
-            _ask(view, panel, decision, locale, "p", page)
-            _control(view, PanelButton("t", panel.race_id, panel.step, t("race.button.type", locale)))
-        for item in view.children:
-            item.item.disabled = True  # type: ignore[attr-defined]
-    elif mode == "f" or mode.startswith("e") or not complete:
+    if mode == "f" or mode.startswith("e") or not complete:
         lines += _asking_lines(panel, decision, locale, mode)
         _ask(view, panel, decision, locale, mode, page)
         if mode != "p" or panel.order:
@@ -150,9 +133,11 @@ def render(
         _control(view, PanelButton("t", panel.race_id, panel.step, t("race.button.type", locale)))
     else:
         lines += _review(view, panel, decision, locale, page)
-    if deadline is not None and not closed:
+    if deadline is not None:
         lines.append(t("race.panel.deadline", locale, when=stamp(deadline)))
-    return clip("\n".join(line for line in lines if line), MESSAGE_LIMIT), view
+    text = clip("\n".join(line for line in lines if line), MESSAGE_LIMIT)
+    colour = _layout.rgb(registry_accent(panel.view, panel.entrant)) if panel.view else None
+    return _layout.panel(text, view, accent=colour if colour is not None else accent)
 
 
 def _control(view: discord.ui.View, item: Any, row: int = CONTROL_ROW) -> None:

@@ -8,6 +8,7 @@ persistent (:mod:`._components`), so no view is stored.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,15 +19,15 @@ from discord.http import handle_message_parameters
 async def send(
     client: discord.Client,
     channel_id: int,
-    content: str,
+    content: str | None,
     *,
-    view: discord.ui.View | None = None,
+    view: discord.ui.View | discord.ui.LayoutView | None = None,
     files: Sequence[discord.File] = (),
     nonce: str | None = None,
 ) -> int:
-    """Post a message and return its id."""
+    """Post a message and return its id (a ``LayoutView`` carries all of its text: no ``content``)."""
     with handle_message_parameters(
-        content=content,
+        content=content if content is not None else discord.utils.MISSING,
         view=view if view is not None else discord.utils.MISSING,
         files=list(files) if files else discord.utils.MISSING,
         nonce=nonce,
@@ -40,13 +41,14 @@ async def edit(
     client: discord.Client,
     channel_id: int,
     message_id: int,
-    content: str,
-    view: discord.ui.View | None = None,
+    content: str | None,
+    view: discord.ui.View | discord.ui.LayoutView | None = None,
     *,
     files: Sequence[discord.File] = (),
 ) -> None:
     """Replace a message's text and components (``view=None`` removes them); ``files``, if any, replace its
-    attachments (none given: the attachments stay as they are)."""
+    attachments (none given: the attachments stay as they are). ``content`` None clears it (a layout holds
+    its own text: a plain message edited into a layout loses its content)."""
     with handle_message_parameters(
         content=content,
         view=view,
@@ -54,6 +56,12 @@ async def edit(
         allowed_mentions=discord.AllowedMentions.none(),
     ) as params:
         await client.http.edit_message(channel_id, message_id, params=params)
+
+
+async def delete(client: discord.Client, channel_id: int, message_id: int) -> None:
+    """Delete a message; one already gone is no error (a delete delivered twice deletes once)."""
+    with contextlib.suppress(discord.NotFound):
+        await client.http.delete_message(channel_id, message_id)
 
 
 async def dm_channel(client: discord.Client, user_id: int) -> int:

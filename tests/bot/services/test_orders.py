@@ -168,3 +168,26 @@ async def test_a_draft_waits_for_send_and_back_can_empty_it(harness: Harness) ->
     assert sent.complete
     await harness.ctx.idle()
     assert any(isinstance(h, StepResolved) and h.step == 1 for h in harness.posted), "sent, it resolves the step"
+
+
+async def test_the_receipt_says_whether_it_was_the_steps_last_order_and_a_draft_reads_back(harness: Harness) -> None:
+    """Send answers at once from the receipt: only the order that completes the step says it resolves now
+    (a draft never does); the stored draft reads back as stored, and a step that is not open is stale."""
+    assert harness.ctx is not None
+    race_id = await _tabella_live(harness)
+    first = await orders.submit_order(harness.ctx, race_id, 1, await harness.human_order(race_id, "u1"), step=1)
+    assert first.complete and not first.ready
+    drafted = await harness.human_order(race_id, "u2")
+    as_draft = await orders.submit_order(harness.ctx, race_id, 2, drafted, step=1, draft=True)
+    assert not as_draft.ready and await orders.draft(harness.ctx, race_id, 2, 1) == as_draft.order
+    assert await orders.draft(harness.ctx, race_id, 3, 1) is None
+    second = await orders.submit_order(harness.ctx, race_id, 2, drafted, step=1, replace=True)
+    assert second.complete and not second.ready, "the third rider is still awaited"
+    harness.clock.advance(5)
+    changed = await orders.submit_order(harness.ctx, race_id, 1, await harness.human_order(race_id, "u1"), step=1)
+    assert not changed.ready, "a change by a rider who had ordered does not complete the step"
+    last = await orders.submit_order(harness.ctx, race_id, 3, await harness.human_order(race_id, "u3"), step=1)
+    assert last.ready
+    with pytest.raises(Refusal) as stale:
+        await orders.draft(harness.ctx, race_id, 1, 0)
+    assert stale.value.key == "order.stale"

@@ -14,6 +14,7 @@ from bot.services.stepping import asked_fields
 from engine.messages import OrderError
 from engine.registry import get_ruleset
 from engine.ruleset import Entrant, Order, set_path
+from tests.bot.exts.race.rendered import rendered
 from tests.logged import LoggedRace
 
 SYSTEMS = [
@@ -36,7 +37,7 @@ def _screens(panel: PanelView) -> list[dict[str, Any]]:
     """Every component of the panel's screens: the one shown, and each page of a review's optional parts."""
     found: list[dict[str, Any]] = []
     for number in range(8):
-        _text, view = _panel.render(panel, title="Race", locale="en", deadline=None, page=(-1, number))
+        _text, view = rendered(panel, title="Race", locale="en", deadline=None, page=(-1, number))
         assert len(view.to_components()) <= 5, "at most five rows"
         found += [c for row in view.to_components() for c in row["components"]]
     return found
@@ -63,7 +64,7 @@ def _check_reachable(race: LoggedRace, who: str, partial: Order) -> list[dict[st
             assert [v for v, _ in pick.options] == [c["value"] for c in field["choices"]]
     for index, part in enumerate(_form.parts(data)):
         if _panel.part_pick(part, "en").options:
-            _text, view = _panel.render(panel, title="Race", locale="en", deadline=None, mode=f"e{index}")
+            _text, view = rendered(panel, title="Race", locale="en", deadline=None, mode=f"e{index}")
             edit = [c for row in view.to_components() for c in row["components"]]
             assert _form.part_digest(part) in _digests(edit), "a part asked again shows its choices"
     return fields

@@ -6,8 +6,12 @@ from typing import Any
 
 from bot.exts.race import _form, _panel, _text
 from bot.exts.race._cog import parse_options
+from bot.exts.race._delivery import closed_panel
 from bot.services.orders import without_last
-from bot.services.outcomes import PanelView
+from bot.services.outcomes import PanelView, RaceView
+from bot.services.owed import Closing, Played
+from tests.bot.exts.race.rendered import rendered
+from tests.fakediscord.world import INTERACTIVE, walk_components
 from tests.scan import codes
 
 
@@ -29,7 +33,7 @@ def _components(view: Any) -> list[dict[str, Any]]:
 def test_a_few_choices_are_buttons_and_many_are_a_select_paged_by_25() -> None:
     """Three cards are three buttons; sixty squares are a 25-option select with a Next page button."""
     panel = PanelView(1, 3, "u1", _decision(_choice(["card"], 3), _choice(["square"], 60)), {}, None)
-    _content, view = _panel.render(panel, title="Race", locale="en", deadline=None)
+    _content, view = rendered(panel, title="Race", locale="en", deadline=None)
     parts = _components(view)
     assert [c["label"] for c in parts if c["custom_id"].startswith("gr:b:1:3:p:0:")] == ["0", "1", "2"]
     select = next(c for c in parts if c["type"] == 3)
@@ -42,7 +46,7 @@ def test_a_few_choices_are_buttons_and_many_are_a_select_paged_by_25() -> None:
 def test_the_second_page_offers_the_next_25_values() -> None:
     """Page 2 of sixty squares lists choices 25 to 49, with Previous and Next."""
     panel = PanelView(1, 3, "u1", _decision(_choice(["square"], 60)), {}, None)
-    _content, view = _panel.render(panel, title="Race", locale="en", deadline=None, page=(0, 1))
+    _content, view = rendered(panel, title="Race", locale="en", deadline=None, page=(0, 1))
     parts = _components(view)
     select = next(c for c in parts if c["type"] == 3)
     assert [o["value"] for o in select["options"]][:2] == ["25", "26"]
@@ -53,7 +57,7 @@ def test_a_sent_order_is_confirmed_with_change() -> None:
     """Once the order is sent the panel says what was recorded; Change and Type my order stay, Send goes."""
     asked = {**_choice(["card"], 8), "value": 7}
     panel = PanelView(1, 3, "u1", {**_decision(complete=True), "asked": [asked]}, {}, {"card": 7}, sent=True)
-    content, view = _panel.render(panel, title="Race", locale="en", deadline=None)
+    content, view = rendered(panel, title="Race", locale="en", deadline=None)
     assert "Your order: Card: 7." in content, "told in the decision's own labels"
     labels = [c.get("label") for c in _components(view) if c["type"] == 2]
     assert labels == ["Back", "Change", "Type my order"]
@@ -67,7 +71,7 @@ def test_a_complete_draft_is_reviewed_before_it_is_sent() -> None:
     bottle = {**_choice(["bottle"], 2), "label": {"key": "x.b", "params": {}, "text": "Pass the bottle"}}
     decision = {**_decision(bottle, complete=True), "asked": [card, lane]}
     panel = PanelView(1, 3, "u1", decision, {}, {"card": 7, "lane": 2})
-    content, view = _panel.render(panel, title="Race", locale="en", deadline=None)
+    content, view = rendered(panel, title="Race", locale="en", deadline=None)
     assert "• Card: 7\n• Lane: 2" in content and "not sent yet" in content
     assert "You may also choose: Pass the bottle." in content, "the optional part left is named"
     parts = _components(view)
@@ -88,7 +92,7 @@ def test_a_part_asked_again_shows_that_field_alone() -> None:
     card = {**_choice(["card"], 8), "value": 7}
     lane = {**_choice(["lane"], 3), "value": 2}
     panel = PanelView(1, 3, "u1", {**_decision(complete=True), "asked": [card, lane]}, {}, {"card": 7, "lane": 2})
-    content, view = _panel.render(panel, title="Race", locale="en", deadline=None, mode="e1")
+    content, view = rendered(panel, title="Race", locale="en", deadline=None, mode="e1")
     parts = _components(view)
     sign = _form.part_digest(lane)
     assert sign != _form.part_digest({**lane, "value": 1}), "the id tells which value the part held"
@@ -105,7 +109,7 @@ def test_a_number_without_maximum_is_offered_past_24_in_pages() -> None:
     pick = _panel.pick_of(field, "en")
     assert pick.options[25] == (25, "25") and (60, "60") in pick.options
     panel = PanelView(1, 3, "u1", _decision(field), {}, None)
-    _content, view = _panel.render(panel, title="Race", locale="en", deadline=None, page=(0, 2))
+    _content, view = rendered(panel, title="Race", locale="en", deadline=None, page=(0, 2))
     select = next(c for c in _components(view) if c["type"] == 3)
     assert select["placeholder"] == "Sprint 1" and "60" in [o["label"] for o in select["options"]]
 
@@ -158,25 +162,26 @@ def test_options_are_key_value_pairs_read_as_json() -> None:
     }
 
 
-def test_a_closed_panel_keeps_its_choices_disabled() -> None:
-    """An absent player's panel, closed at the deadline, still shows its three cards and Type my order, greyed."""
-    asked = {**_choice(["card"], 3), "value": 2}
-    decision = {**_decision(_choice(["card"], 3)), "asked": [asked]}
-    panel = PanelView(1, 3, "u1", decision, {}, None)
-    content, view = _panel.render(panel, title="Race", locale="en", deadline=None, closed=True, played={"card": 2})
-    parts = _components(view)
-    assert [c.get("label") for c in parts] == ["0", "1", "2", "Type my order"]
-    assert all(c.get("disabled") for c in parts)
-    assert "The race has moved on" in content
-    assert "the rules played for you: Card: 2" in content, "an automatic order is told as automatic, in labels"
+def _receipt(played: Played | None, asked: dict[str, Any] | None = None) -> tuple[str, list[dict[str, Any]]]:
+    race = RaceView(7, 1, 2, 3, "flamme_rouge", "running", "fast", 900, 4, [])
+    layout = closed_panel(race, 4, Closing(1, "u1", played, asked, {"number": 3}), "en").to_components()
+    text = "\n".join(c["content"] for c in walk_components(layout) if c.get("type") == 10)
+    return text, [c for c in walk_components(layout) if c.get("type") in INTERACTIVE]
 
 
-def test_a_closed_confirmation_keeps_change_disabled() -> None:
-    """A panel that confirmed a complete order closes with its Change button greyed out."""
-    panel = PanelView(1, 3, "u1", None, {}, {"card": 7})
-    content, view = _panel.render(panel, title="Race", locale="en", deadline=None, closed=True, played={"card": 7})
-    assert [(c.get("label"), c.get("disabled")) for c in _components(view)] == [("Change", True)]
-    assert "Your order was played as you sent it." in content and "card" not in content
+def test_a_closed_panel_is_a_one_line_receipt_without_components() -> None:
+    """A panel that confirmed a complete order closes to one line: its round and that it was played."""
+    text, items = _receipt(Played("u1", {"card": 7}, "player"))
+    assert items == [], "a resolved panel keeps no component: the live panel is the next one"
+    assert "\n" not in text and "Round 3" in text and "Your order was played as you sent it." in text
+    assert "card" not in text
+
+
+def test_an_automatic_order_is_told_in_the_receipt_in_the_labels_asked() -> None:
+    """An absent player's receipt says the rules played for them, in the decision's labels."""
+    asked = {**_decision(_choice(["card"], 3)), "asked": [{**_choice(["card"], 3), "value": 2}]}
+    text, items = _receipt(Played("u1", {"card": 2}, "auto"), asked)
+    assert items == [] and "the rules played for you: Card: 2" in text
 
 
 def test_an_order_is_told_in_the_labels_of_the_fields_that_asked_it() -> None:
@@ -227,6 +232,6 @@ def test_a_flamme_rouge_panel_says_first_which_riders_are_yours() -> None:
     asked = started.awaited()[0]
     view = started.ruleset.private_view(started.state, asked.entrant)
     shown = PanelView(1, 1, asked.entrant, asked.model_dump(mode="json"), view, None)
-    content, _view = _panel.render(shown, title="Race", locale="en", deadline=None)
+    content, _view = rendered(shown, title="Race", locale="en", deadline=None)
     colour = next(r["team"] for r in view["riders"] if r["owner"] == asked.entrant)
     assert content.splitlines()[1].startswith(f"You ride **{colour}**: your tokens are "), content

@@ -59,6 +59,8 @@ def _figures(
             "panel DMs",
             "panel closes",
             "reminders",
+            "trail deletes",
+            "closing lines",
             "channel edits",
             "lap edits",
             "failed DMs",
@@ -90,6 +92,10 @@ def _figures(
                 found["failed DMs"] += 1
             elif r.method == "PATCH":
                 found["panel closes"] += 1
+            elif r.method == "DELETE":
+                found["trail deletes"] += 1
+            elif " is over" in content:
+                found["closing lines"] += 1
             elif "waiting for your order" in content:
                 found["reminders"] += 1
             else:
@@ -328,18 +334,26 @@ async def test_a_table_races_to_the_final_post(
         )
         assert figures["panel DMs"] == len(panels), "one DM per awaited player with open DMs per decision"
         assert figures["panel closes"] == len(panels), "each panel closed once"
-        # Closed panels keep their buttons, disabled: the confirmation's Change, or the choices an absent
-        # player was offered.
+        # A closed panel is a one-line receipt without components (R-DC-6); only the newest of each player
+        # stays, beside their welcome and the race's closing line.
         panel_ids = {p.message_id for p in panels}
-        closed_panels = [m for u in (alice, carla) for m in u.dms() if m.id in panel_ids]
-        assert len(closed_panels) == len(panels)
-        for message in closed_panels:
-            assert "The race has moved on" in message.text, message.text
-            assert message.items() and all(c.get("disabled") for c in message.items()), message.items()
-        if absent not in table.closed:
-            unanswered = next(m for m in table.players[absent].dms() if m.id in panel_ids and step_of(m) == 1)
-            offered = [c for c in unanswered.items() if str(c.get("custom_id", "")).startswith(("gr:b:", "gr:s:"))]
-            assert offered, "the absent player's closed panel still shows the choices offered, disabled"
+
+        def closed_line(user: DiscordUser) -> bool:
+            return bool(user.dms()) and "is over" in user.dms()[-1].text
+
+        # The closing lines are owed after the final post (the outbox keeps the race's order): wait for them.
+        await fake.wait_until(
+            lambda: all(closed_line(u) for u in (alice, carla)), 8, lambda: f"no closing line: {carla.dms()[-1:]!r}"
+        )
+        for user in (alice, carla):
+            kept = [m for m in user.dms() if m.id in panel_ids]
+            assert len(kept) == 1, [m.text for m in kept]
+            assert not kept[0].items() and "\n" not in kept[0].text, kept[0].text
+            assert "is over" in user.dms()[-1].text and "https://discord.com/channels/" in user.dms()[-1].text
+        if absent not in table.closed and absent_order is not None:
+            # The absent player's first receipt (deleted since: the trail keeps the newest) told the automatic order.
+            first = next(m for m in fake.dm_channel(table.players[absent].user).messages if m.id in panel_ids)
+            assert "the rules played for you" in first.text, first.text
         assert figures["failed DMs"] == 0, "a player known to have closed DMs is not tried again"
         assert logged_errors(tmp_path) == [], "the `gregario run` process logged no error"
         per_step = {k: round(v / steps, 2) for k, v in figures.items()}
