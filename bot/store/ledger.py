@@ -32,9 +32,26 @@ class PostKind(StrEnum):
     """A lap's message (turns of a sequential system), stored at its first turn; ``lap`` is its key."""
     LAP_DONE = "lap_done"
     """A lap completed at this step; ``lap`` is the key of the lap that comes next."""
+    THREAD = "thread"
+    """The race's thread (``channel_id`` and ``message_id``: the thread's id, which is its lobby message's)."""
+    THREAD_REFUSED = "thread_refused"
+    """The bot may not open threads in the race's channel (no message: ids 0): the race is posted there."""
+    FINAL_COPY = "final_copy"
+    """The final post's copy in the race's thread (``FINAL`` is the channel's, the one links point to)."""
 
 
-ONCE_PER_STEP = frozenset({PostKind.STEP, PostKind.LOBBY, PostKind.FINAL, PostKind.NEWS, PostKind.LAP})
+ONCE_PER_STEP = frozenset(
+    {
+        PostKind.STEP,
+        PostKind.LOBBY,
+        PostKind.FINAL,
+        PostKind.NEWS,
+        PostKind.LAP,
+        PostKind.THREAD,
+        PostKind.THREAD_REFUSED,
+        PostKind.FINAL_COPY,
+    }
+)
 """Kinds a race has at most one of per step (``DMS_CLOSED``: one per member)."""
 
 

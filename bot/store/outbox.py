@@ -48,6 +48,13 @@ class OwedKind(StrEnum):
     """The result, the record attached, the league's points and Rematch."""
     NEWS_POST = "news_post"
     """Held-back news (Tabella's Gazzetta) with the final result."""
+    OPEN_THREAD = "open_thread"
+    """The race's thread, opened from its lobby message as the race starts (or the channel kept, where the
+    bot may not open threads or the server chose the channel): where its posts go."""
+    ARCHIVE_THREAD = "archive_thread"
+    """The race's thread archived once it ended (a cancelled race says so there first)."""
+    RACE_CANCELLED = "race_cancelled"
+    """A seated player told by DM that the race was cancelled (``recipient``), their live panels closed."""
 
 
 CHANNEL_NONCES = {
