@@ -298,6 +298,7 @@ async def cancel(
             _may_manage(loaded, by, manager)
         if loaded.race.status not in ("lobby", "running"):
             raise closed(loaded.race.status)
+        under_way = loaded.race.status == "running"  # read before the update below refreshes the row
         moved = await session.execute(
             update(RaceRow)
             .where(
@@ -311,7 +312,7 @@ async def cancel(
             raise Refusal.of("race.busy")
         await session.execute(delete(Job).where(col(Job.race_id) == race_id))
         owed.lobby_changed(session, race_id, reason, now)
-        if loaded.race.status == "running":  # the players are told, their panels closed, the thread archived
+        if under_way:  # the players are told, their panels closed, the thread archived
             owed.race_cancelled(session, loaded, now)
     journal.cancelled(race_id, loaded.race.server_id, reason)
     return RaceCancelled(race_id, reason)

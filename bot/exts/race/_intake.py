@@ -105,10 +105,9 @@ class Intake:
                 if not manager and current.opener_id != me.user_id:
                     raise Refusal.of("lobby.not_opener")
                 await interaction.response.defer()
+                # The lobby becomes the race's header by the edit the start owes (after its thread is
+                # opened, so it links to it): an edit here could land after that one and undo it.
                 await lobby.start(self.ctx, race_id, me.user_id, manager=manager)
-                race = await lobby.view(self.ctx, race_id)
-                content, view = await lobby_content(self.client, self.ctx, race)
-                await interaction.edit_original_response(content=content, view=view)
                 return
             else:
                 return
