@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy import select
 from sqlmodel import col
 
 from bot.services import lobby
 from bot.services.outcomes import RaceStarted, Refusal, StepResolved
-from bot.store.tables import Member, StepEvents
+from bot.store.tables import Member, RaceRow, StepEvents
 from tests.bot.services.conftest import CHANNEL, Harness, member
 
 
@@ -132,3 +134,30 @@ async def test_the_opener_cancels_a_running_race(harness: Harness) -> None:
     assert (await harness.race(race_id)).status == "cancelled"
     harness.clock.advance(hours=1)
     assert await harness.scheduler.run_due() == []
+
+
+async def test_two_rematch_presses_at_once_open_one_lobby(harness: Harness) -> None:
+    """Anna and Rider 2 press Rematch on the same finished race at the same moment: one lobby (the
+    database's uniqueness decides, not memory), both seated, the same bot; a third press changes nothing."""
+    ctx = harness.ctx
+    assert ctx is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=2, bots=1)
+    await harness.play_out(race_id)
+    assert (await harness.race(race_id)).status == "finished"
+    (first, opened_first), (second, opened_second) = await asyncio.gather(
+        lobby.rematch(ctx, race_id, member(1, "Anna")), lobby.rematch(ctx, race_id, member(2))
+    )
+    assert sorted([opened_first, opened_second]) == [False, True], "one press opens it, the other joins it"
+    assert first.race_id == second.race_id
+    again, opened = await lobby.rematch(ctx, race_id, member(2))
+    assert (again.race_id, opened) == (first.race_id, False)
+    async with ctx.db.sessions() as session:
+        found = (await session.execute(select(RaceRow).where(col(RaceRow.rematch_of) == race_id))).scalars().all()
+    assert [r.id for r in found] == [first.race_id]
+    seats = await harness.seats(first.race_id)
+    assert {s.user_id for s in seats.values() if s.user_id} == {1, 2}
+    assert len([s for s in seats.values() if s.bot]) == len(
+        [s for s in (await harness.seats(race_id)).values() if s.bot]
+    )
+    with pytest.raises(Refusal):
+        await lobby.rematch(ctx, race_id, member(9))  # not a rider of the race
