@@ -139,7 +139,7 @@ def test_the_readme_gives_the_permissions_and_scopes_the_invite_uses() -> None:
     assert f"`{PERMISSIONS.value}`" in section
     words = {"View Channels": "view_channel", "Send Messages": "send_messages", "Embed Links": "embed_links"}
     words |= {"Send Messages in Threads": "send_messages_in_threads", "Attach Files": "attach_files"}
-    words |= {"Read Message History": "read_message_history"}
+    words |= {"Read Message History": "read_message_history", "Create Public Threads": "create_public_threads"}
     assert discord.Permissions(**dict.fromkeys(words.values(), True)) == PERMISSIONS
     assert all(name in section for name in words)
     assert all(f"`{scope}`" in section for scope in SCOPES)

@@ -224,6 +224,9 @@ class Deliverer:
             await _posts.send(self.client, place.thread_id, text, nonce=row.nonce)
         try:
             await self.client.http.edit_channel(place.thread_id, archived=True)
+        except discord.Forbidden as exc:  # no Manage Threads: Discord archives it after a week without posts
+            _log.info("race %s: may not archive its thread (%s)", race.race_id, exc.code)
+            return Delivery(outcome="archive_refused")
         except discord.HTTPException as exc:
             if exc.code != THREAD_ARCHIVED:
                 raise
