@@ -327,6 +327,12 @@ async def posts(ctx: Context, race_id: int, step: int | None = None) -> list[Pos
         return await ledger.posts_of(session, race_id, step)
 
 
+async def superseded(ctx: Context, owed: Owed) -> bool:
+    """Whether a later row of the same kind is owed for the race (a later lobby edit makes this one moot)."""
+    async with ctx.db.sessions() as session:
+        return await store.owed_later(session, owed)
+
+
 async def closed_dms(ctx: Context, race_id: int) -> set[int]:
     async with ctx.db.sessions() as session:
         return await ledger.closed_dms(session, race_id)

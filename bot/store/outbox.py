@@ -277,6 +277,23 @@ async def rows_of(session: AsyncSession, race_id: int | None = None, *, pending:
     return [Record(_owed(r), r.done_at, r.delivered, r.outcome, r.channel_id, r.message_id, r.claimed_by) for r in rows]
 
 
+async def owed_later(session: AsyncSession, owed: Owed) -> bool:
+    """Whether a row of ``owed``'s kind is owed after it for its race (not done yet): delivered after it,
+    in its race's order, so a row that brings a message up to date (the lobby's edit) may leave it to that
+    one (a backlog of told steps owes one header edit, not one per step)."""
+    later = await session.execute(
+        select(col(OutboxRow.id))
+        .where(
+            col(OutboxRow.race_id) == owed.race_id,
+            col(OutboxRow.kind) == owed.kind.value,
+            col(OutboxRow.id) > owed.id,
+            col(OutboxRow.done_at).is_(None),
+        )
+        .limit(1)
+    )
+    return later.first() is not None
+
+
 TOLD_KINDS = (OwedKind.STEP_POST, OwedKind.LAP_TURN)
 """The rows that tell a resolved step (their payload holds the step's own progress marker)."""
 

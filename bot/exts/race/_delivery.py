@@ -161,9 +161,11 @@ class Deliverer:
 
     # --- the lobby ------------------------------------------------------------------------------------
     async def _edit_lobby(self, row: Owed) -> Delivery:
-        """Bring the lobby message up to date (seats, DMs closed, running/finished/cancelled)."""
+        """Bring the lobby message up to date (seats, DMs closed, running/finished/cancelled). A later
+        edit owed for the race makes this one moot: it shows the race as it is then (a backlog of steps
+        told after a restart edits the header once, not once per step, Discord's edit limit spared)."""
         stored = [p for p in await owed.posts(self.ctx, row.race_id, 0) if p.kind is PostKind.LOBBY]
-        if not stored:
+        if not stored or await owed.superseded(self.ctx, row):
             return MOOT
         race = await owed.view(self.ctx, row.race_id)
         content, view = await lobby_content(self.client, self.ctx, race)
