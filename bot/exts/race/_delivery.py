@@ -69,6 +69,8 @@ THREAD_NAME_LIMIT = 100
 """Discord's longest thread name."""
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 """A race's thread stays open a week without posts (a daily race's round); the bot archives it at the end."""
+LOBBY_WAITS = 3
+"""Times the thread's opening waits for its lobby message to be recorded (retried after 1, 2, 4 s)."""
 THREAD_ALREADY_CREATED = 160004
 """Discord's code for a message that already started a thread."""
 THREAD_ARCHIVED = 50083
@@ -185,8 +187,12 @@ class Deliverer:
         if any(p.kind in (PostKind.THREAD, PostKind.THREAD_REFUSED) for p in stored):
             return MOOT
         lobby = next((p for p in stored if p.kind is PostKind.LOBBY), None)
+        if lobby is None and row.attempts < LOBBY_WAITS:
+            # Start pressed before the lobby's answer was recorded (the soak's people are that quick):
+            # the race's posts wait a few seconds for it rather than go to the channel for good.
+            raise DeliveryFailed("the lobby message is not recorded yet", permanent=False)
         if lobby is None:
-            return MOOT  # no lobby message to start it from: the race is posted in its channel
+            return MOOT  # no lobby message to start it from (lost in a crash): the race is posted in its channel
         race = await owed.view(self.ctx, row.race_id)
         if (await server_settings.get_settings(self.ctx, race.server_id)).race_posts == "channel":
             return Delivery(outcome="channel")
