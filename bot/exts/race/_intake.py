@@ -272,10 +272,9 @@ class Intake:
         except Refusal:
             panel = None
         if panel is None or panel.step != step:
-            # The step resolved meanwhile: the receipt links to where its news is told (the race's thread,
-            # or its channel where it has none).
-            place = await owed.place(self.ctx, await lobby.view(self.ctx, race_id))
-            content = t("race.panel.resolving", str(interaction.locale), where=f"<#{place.posts_to}>")
+            # The step resolved meanwhile: the receipt says where to follow it, without another read of
+            # the database inside the interaction's three seconds.
+            content = t("race.panel.resolving", str(interaction.locale))
             view: discord.ui.View | None = None
         else:
             content, view = await self._panel_answer(interaction, panel)
