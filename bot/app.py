@@ -37,13 +37,15 @@ PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    create_public_threads=True,
     embed_links=True,
     attach_files=True,
     read_message_history=True,
 )
 """What the bot asks for in a server (the README lists them in words; the integer is ``PERMISSIONS.value``):
-see the channel, post in it and in its threads, with embeds and files (race pictures, race records), and read
-the messages it answers. Today's commands answer through interactions, which need none of these."""
+see the channel, post in it and in its threads, open a race's public thread from its lobby, with embeds and
+files (race pictures, race records), and read the messages it answers. Today's commands answer through
+interactions, which need none of these."""
 
 
 def invite_url(application_id: int) -> str:

@@ -7,15 +7,17 @@ cancel. Starting fixes the seats, draws the seed, stores the opening events and 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
 from bot.bots import bot_name
-from bot.services import journal, owed, resolution, server_settings, stepping, variants
+from bot.services import boards, journal, owed, resolution, server_settings, stepping, variants
 from bot.services.context import Context
 from bot.services.outcomes import Happening, MemberRef, RaceCancelled, RaceStarted, RaceView, Refusal, closed
 from bot.services.paces import Pace, parse_pace
@@ -65,18 +67,23 @@ async def open_lobby(
     pace: Pace | None = None,
     bots: int = 0,
     stage_name: str | None = None,
+    rematch_of: int | None = None,
+    others: Sequence[MemberRef] = (),
+    bot_seats: Sequence[str] = (),
 ) -> RaceView:
     """A new lobby in ``channel_id`` with its opener seated and ``bots`` bots of the rule system's default
     strategy; it is cancelled if nobody starts it in time. ``stage_name`` names a server's saved stage whose
     data ``stage`` is, so players read its name (a preset is named by itself). The options, the stage and the
     number of seats are checked before anything is written, and the lobby is written in one transaction: a
-    refused lobby leaves nothing behind."""
+    refused lobby leaves nothing behind. A rematch (``rematch_of``) seats ``others`` and bots of
+    ``bot_seats``'s strategies too, in the same transaction; a second lobby for the same race fails on the
+    database's uniqueness (``IntegrityError``)."""
     if ruleset not in stepping.ruleset_ids():
         raise Refusal.of("race.unknown_ruleset", value=ruleset, names=", ".join(stepping.ruleset_ids()))
     options = variants.check_options(ruleset, options or {})
     variants.check_stage(ruleset, stage)
     most = variants.most_seats(ruleset, stage, options)
-    if 1 + bots > most:
+    if 1 + bots + len(others) + len(bot_seats) > most:
         raise Refusal.of("lobby.too_many_bots", count=most, bots=most - 1)
     _strategies, strategy = stepping.strategies(ruleset)
     if pace is None:  # i17: the server's default pace (/settings) when the opener names none, else the bot's
@@ -100,6 +107,7 @@ async def open_lobby(
             pace=pace.name,
             pace_seconds=pace.seconds,
             created_at=now,
+            rematch_of=rematch_of,
         )
         session.add(race)
         await session.flush()
@@ -109,6 +117,17 @@ async def open_lobby(
         )
         for number in range(1, bots + 1):
             session.add(_bot_seat(race.id, number, number, strategy))
+        position = bots + 1
+        for other in others:
+            await remember(session, other, now)
+            entrant = f"u{other.user_id}"
+            session.add(
+                Seat(race_id=race.id, position=position, entrant=entrant, name=other.name, user_id=other.user_id)
+            )
+            position += 1
+        for number, chosen in enumerate(bot_seats, bots + 1):
+            session.add(_bot_seat(race.id, position, number, chosen))
+            position += 1
         due = now + timedelta(seconds=ctx.lobby_timeout_seconds)
         session.add(Job(race_id=race.id, kind=resolution.LOBBY_TIMEOUT, step=0, owner=ctx.owner, due_at=due))
         await session.flush()
@@ -135,8 +154,8 @@ async def _next_position(session: AsyncSession, race_id: int) -> int:
     return 0 if value is None else int(value) + 1
 
 
-async def join(ctx: Context, race_id: int, member: MemberRef) -> RaceView:
-    """Take a seat in the lobby."""
+async def join(ctx: Context, race_id: int, member: MemberRef, *, edit_lobby: bool = False) -> RaceView:
+    """Take a seat in the lobby (``edit_lobby``: the lobby message is owed an edit, as no click edits it)."""
     now = ctx.clock.now()
     async with ctx.db.sessions() as session, session.begin():
         loaded = await _lobby(session, race_id)
@@ -148,6 +167,8 @@ async def join(ctx: Context, race_id: int, member: MemberRef) -> RaceView:
         entrant = f"u{member.user_id}"
         session.add(Seat(race_id=race_id, position=position, entrant=entrant, name=member.name, user_id=member.user_id))
         await session.flush()
+        if edit_lobby:
+            owed.lobby_changed(session, race_id, "joined", now)
         return (await load(session, race_id)).view()
 
 
@@ -290,6 +311,7 @@ async def cancel(
             _may_manage(loaded, by, manager)
         if loaded.race.status not in ("lobby", "running"):
             raise closed(loaded.race.status)
+        under_way = loaded.race.status == "running"  # read before the update below refreshes the row
         moved = await session.execute(
             update(RaceRow)
             .where(
@@ -303,8 +325,58 @@ async def cancel(
             raise Refusal.of("race.busy")
         await session.execute(delete(Job).where(col(Job.race_id) == race_id))
         owed.lobby_changed(session, race_id, reason, now)
+        if under_way:  # the players are told, their panels closed, the thread archived
+            owed.race_cancelled(session, loaded, now)
     journal.cancelled(race_id, loaded.race.server_id, reason)
     return RaceCancelled(race_id, reason)
+
+
+async def _rematch_lobby(ctx: Context, race_id: int) -> int | None:
+    async with ctx.db.sessions() as session:
+        found = await session.execute(select(col(RaceRow.id)).where(col(RaceRow.rematch_of) == race_id))
+        return found.scalar_one_or_none()
+
+
+async def rematch(ctx: Context, race_id: int, member: MemberRef) -> tuple[RaceView, bool]:
+    """Rematch of a finished race: the first press opens one lobby with the same seats (the presser opens
+    it), every later press joins that lobby (True: this press opened it). One lobby per race however the
+    presses race, in one process or two: ``races.rematch_of`` is unique, so the losing insert fails and
+    its presser joins the winner's lobby."""
+    async with ctx.db.sessions() as session:
+        old = await load(session, race_id)
+    if old.seat_of(member.user_id) is None:
+        raise Refusal.of("order.not_seated")
+    if await _rematch_lobby(ctx, race_id) is None:
+        race = old.race
+        others = [
+            MemberRef(member.server_id, s.user_id, s.name)
+            for s in old.seats
+            if s.user_id is not None and s.user_id != member.user_id and s.bot is None
+        ]
+        stage, stage_name = await boards.stage_again(ctx, race_id)
+        try:
+            fresh = await open_lobby(
+                ctx,
+                member,
+                race.channel_id,
+                race.ruleset,
+                stage=stage,
+                stage_name=stage_name,
+                pace=Pace(race.pace, race.pace_seconds),
+                rematch_of=race_id,
+                others=others,
+                bot_seats=[s.bot for s in old.seats if s.bot is not None],
+            )
+            return fresh, True
+        except IntegrityError:
+            pass  # another press opened it meanwhile: join it
+    found = await _rematch_lobby(ctx, race_id)
+    if found is None:
+        raise Refusal.of("race.busy")
+    current = await view(ctx, found)
+    if any(s.user_id == member.user_id for s in current.seats):
+        return current, False
+    return await join(ctx, found, member, edit_lobby=True), False
 
 
 async def view(ctx: Context, race_id: int) -> RaceView:

@@ -10,6 +10,7 @@ when it is delivered late (who was awaited then, the result as it stood), never 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,11 +26,13 @@ from bot.services.outcomes import RaceView
 from bot.services.queries import Loaded, iso, load, utc
 from bot.store import ledger
 from bot.store import outbox as store
-from bot.store.ledger import Post
+from bot.store.ledger import Post, PostKind
 from bot.store.outbox import NewOwed, Owed, OwedKind
 from bot.store.tables import OrderRow, StepEvents
 from engine.record import RaceRecord
 from engine.ruleset import PROGRESS_KEY, Result
+
+_log = logging.getLogger(__name__)
 
 # --- writing: in the transaction of the change ---------------------------------------------------------
 
@@ -61,6 +64,7 @@ def _next(loaded: Loaded, step: int, awaiting: stepping.Awaiting) -> list[NewOwe
             NewOwed(OwedKind.FINAL_POST, 0, None, {"result": awaiting.result}),
             NewOwed(OwedKind.LOBBY_EDIT, step, None, {"why": "finished"}),
             *_closing_lines(loaded, awaiting.result),
+            NewOwed(OwedKind.ARCHIVE_THREAD, 0, None, {"why": "finished"}),
         ]
     riding = [e for e in awaiting.entrants if e not in loaded.gone]  # a member who left gets no more panels
     return [NewOwed(OwedKind.OPEN_PANEL, step + 1, user) for user in _humans(loaded, riding)]
@@ -113,11 +117,12 @@ def step_resolved(
 def race_started(
     session: AsyncSession, loaded: Loaded, opened: stepping.Awaiting, deadline: datetime | None, now: datetime
 ) -> None:
-    """A race started: the first panels, the start post, the lobby's edit (and the end, if it is over already)."""
+    """A race started: its thread (first, so every post of the race goes there), the first panels, the
+    start post, the lobby's edit (and the end, if it is over already)."""
     assert loaded.race.id is not None
     after = _next(loaded, 0, opened)
     opening = [r for r in after if r.kind is OwedKind.OPEN_PANEL]
-    rows = [*opening, _told(loaded, 0, opened, deadline)]
+    rows = [NewOwed(OwedKind.OPEN_THREAD), *opening, _told(loaded, 0, opened, deadline)]
     rows += [r for r in after if r.kind is not OwedKind.OPEN_PANEL] or [
         NewOwed(OwedKind.LOBBY_EDIT, 0, None, {"why": "started"})
     ]
@@ -129,11 +134,24 @@ def lobby_changed(session: AsyncSession, race_id: int, why: str, now: datetime) 
     store.add(session, race_id, NewOwed(OwedKind.LOBBY_EDIT, 0, None, {"why": why}), now)
 
 
+def race_cancelled(session: AsyncSession, loaded: Loaded, now: datetime) -> None:
+    """A race cancelled under way: each seated player still riding is told in their DMs (their live
+    panels closed), and the race's thread says so and is archived. The lobby's edit is owed apart."""
+    assert loaded.race.id is not None
+    step = loaded.race.step
+    riding = [s.entrant for s in loaded.seats if s.entrant not in loaded.gone]
+    rows = [NewOwed(OwedKind.RACE_CANCELLED, step, user) for user in _humans(loaded, riding)]
+    rows.append(NewOwed(OwedKind.ARCHIVE_THREAD, 0, None, {"why": "cancelled"}))
+    store.add_all(session, loaded.race.id, rows, now)
+
+
 def news_published(
     session: AsyncSession, race_id: int, kind: str, events: list[dict[str, Any]], result: dict[str, Any], now: datetime
 ) -> None:
+    """Held-back news: posted in the race's thread (unarchived by the post), which is archived again."""
     payload = {"kind": kind, "events": events, "result": result}
     store.add(session, race_id, NewOwed(OwedKind.NEWS_POST, 0, None, payload), now)
+    store.add(session, race_id, NewOwed(OwedKind.ARCHIVE_THREAD, 1, None, {"why": "news"}), now)
 
 
 def reminders_due(
@@ -370,6 +388,68 @@ async def posts(ctx: Context, race_id: int, step: int | None = None) -> list[Pos
         return await ledger.posts_of(session, race_id, step)
 
 
+async def superseded(ctx: Context, owed: Owed) -> bool:
+    """Whether a later row of the same kind is owed for the race (a later lobby edit makes this one moot)."""
+    async with ctx.db.sessions() as session:
+        return await store.owed_later(session, owed)
+
+
 async def closed_dms(ctx: Context, race_id: int) -> set[int]:
     async with ctx.db.sessions() as session:
         return await ledger.closed_dms(session, race_id)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a race's posts go: its thread once opened, else its channel (``refused``: the bot may not open
+    threads there, which the lobby says once)."""
+
+    channel_id: int
+    thread_id: int | None
+    refused: bool
+
+    @property
+    def posts_to(self) -> int:
+        """The channel (a thread is a channel) the race's posts are made in."""
+        return self.thread_id or self.channel_id
+
+
+def place_of(race: RaceView, stored: Iterable[Post]) -> Place:
+    """The race's place read from its ledger (already read by the caller)."""
+    entries = list(stored)
+    thread = next((p.channel_id for p in entries if p.kind is PostKind.THREAD), None)
+    refused = any(p.kind is PostKind.THREAD_REFUSED for p in entries)
+    return Place(race.channel_id, thread, refused)
+
+
+async def place(ctx: Context, race: RaceView) -> Place:
+    """Where ``race``'s posts go now (its ledger read)."""
+    return place_of(race, await posts(ctx, race.race_id, 0))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a running race stands, for its lobby's header: the counter players see now and the leader."""
+
+    marker: dict[str, Any]
+    leader: str | None
+    """The entrant alone in first place (None: nobody leads yet, or several share it)."""
+
+
+async def standing(ctx: Context, race_id: int) -> Standing | None:
+    """The running race's counter and leader (None: not running). A result the rules cannot give mid-race
+    leaves the leader out; it never holds the lobby's edit back."""
+    async with ctx.db.sessions() as session:
+        loaded = await load(session, race_id)
+    if loaded.race.status != "running" or loaded.race.state is None:
+        return None
+    marker = await progress_before(ctx, race_id, loaded.race.step)
+    leader = None
+    if loaded.race.step > 1:
+        try:
+            result = await ctx.workers.run(stepping.result_of, loaded.spec, loaded.race.state)
+            first = [s for s in result.get("standings") or [] if s.get("place") == 1]
+            leader = str(first[0]["entrant"]) if len(first) == 1 else None
+        except Exception:
+            _log.warning("race %s: no standings for the lobby's header", race_id, exc_info=True)
+    return Standing(marker, leader)

@@ -28,6 +28,8 @@ from bot.store.tables import ServerSettingsRow
 
 AUTO_MOVES = ("rules", "bot")
 """How an absent player's order is completed: by the rules' automatic order, or by the default bot."""
+RACE_POSTS = ("thread", "channel")
+"""Where a race's posts go: a thread opened from its lobby message, or the lobby's channel itself."""
 OPENERS = ("everyone", "managers")
 """Who may open races: any member, or only members who pass the permission check."""
 LANGUAGES = (
@@ -61,6 +63,8 @@ class ServerSettings:
     """The server's language (the posts everyone reads; each player's own panels follow their locale)."""
     timezone: str = "UTC"
     """An IANA time zone: the Gazzetta's morning and daily deadlines are counted in it."""
+    race_posts: str = "thread"
+    """Where a race's posts go once it starts (:data:`RACE_POSTS`): its own thread, or the channel."""
 
     def allows_channel(self, channel_id: int) -> bool:
         return not self.race_channels or channel_id in self.race_channels
@@ -174,6 +178,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("manager_role", "settings.name.manager_role", _role, _show_role),
     Setting("language", "settings.name.language", _one_of(LANGUAGES, "settings.bad_choice")),
     Setting("timezone", "settings.name.timezone", _timezone),
+    Setting("race_posts", "settings.name.race_posts", _one_of(RACE_POSTS, "settings.bad_choice")),
 )
 """Every setting, in the order ``/settings`` shows them."""
 

@@ -39,9 +39,27 @@ class PostKind(StrEnum):
     """A member's reminder DM for a step (deleted when the step's panel closes: the trail stays short)."""
     STAGE = "stage"
     """A stage's summary, at the step that ended the stage."""
+    THREAD = "thread"
+    """The race's thread (``channel_id`` and ``message_id``: the thread's id, which is its lobby message's)."""
+    THREAD_REFUSED = "thread_refused"
+    """The bot may not open threads in the race's channel (no message: ids 0): the race is posted there."""
+    FINAL_COPY = "final_copy"
+    """The final post's copy in the race's thread (``FINAL`` is the channel's, the one links point to)."""
 
 
-ONCE_PER_STEP = frozenset({PostKind.STEP, PostKind.LOBBY, PostKind.FINAL, PostKind.NEWS, PostKind.LAP, PostKind.STAGE})
+ONCE_PER_STEP = frozenset(
+    {
+        PostKind.STEP,
+        PostKind.LOBBY,
+        PostKind.FINAL,
+        PostKind.NEWS,
+        PostKind.LAP,
+        PostKind.THREAD,
+        PostKind.THREAD_REFUSED,
+        PostKind.FINAL_COPY,
+        PostKind.STAGE,
+    }
+)
 """Kinds a race has at most one of per step (``DMS_CLOSED``: one per member)."""
 
 

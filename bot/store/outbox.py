@@ -58,6 +58,13 @@ class OwedKind(StrEnum):
     """A stage's (or a round's) summary once its last lap of turns is told: the standings as they stand."""
     CLOSING_LINE = "closing_line"
     """The last DM of a race to a player (``recipient``): their place and a link to the final post."""
+    OPEN_THREAD = "open_thread"
+    """The race's thread, opened from its lobby message as the race starts (or the channel kept, where the
+    bot may not open threads or the server chose the channel): where its posts go."""
+    ARCHIVE_THREAD = "archive_thread"
+    """The race's thread archived once it ended (a cancelled race says so there first)."""
+    RACE_CANCELLED = "race_cancelled"
+    """A seated player told by DM that the race was cancelled (``recipient``), their live panels closed."""
 
 
 CHANNEL_NONCES = {
@@ -284,6 +291,23 @@ async def rows_of(session: AsyncSession, race_id: int | None = None, *, pending:
         query = query.where(col(OutboxRow.done_at).is_(None))
     rows = (await session.execute(query)).scalars()
     return [Record(_owed(r), r.done_at, r.delivered, r.outcome, r.channel_id, r.message_id, r.claimed_by) for r in rows]
+
+
+async def owed_later(session: AsyncSession, owed: Owed) -> bool:
+    """Whether a row of ``owed``'s kind is owed after it for its race (not done yet): delivered after it,
+    in its race's order, so a row that brings a message up to date (the lobby's edit) may leave it to that
+    one (a backlog of told steps owes one header edit, not one per step)."""
+    later = await session.execute(
+        select(col(OutboxRow.id))
+        .where(
+            col(OutboxRow.race_id) == owed.race_id,
+            col(OutboxRow.kind) == owed.kind.value,
+            col(OutboxRow.id) > owed.id,
+            col(OutboxRow.done_at).is_(None),
+        )
+        .limit(1)
+    )
+    return later.first() is not None
 
 
 TOLD_KINDS = (OwedKind.STEP_POST, OwedKind.LAP_TURN)

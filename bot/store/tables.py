@@ -55,7 +55,11 @@ class RaceRow(SQLModel, table=True):
     """A race, from its lobby to its result."""
 
     __tablename__ = "races"
-    __table_args__ = (Index(None, "status", "owner"), Index(None, "server_id", "status"))
+    __table_args__ = (
+        Index(None, "status", "owner"),
+        Index(None, "server_id", "status"),
+        UniqueConstraint("rematch_of"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     server_id: int = Field(sa_column=Column(BigInteger, ForeignKey("servers.id", ondelete="CASCADE"), nullable=False))
@@ -88,6 +92,11 @@ class RaceRow(SQLModel, table=True):
     created_at: datetime = _time()
     started_at: datetime | None = _time(nullable=True)
     finished_at: datetime | None = _time(nullable=True)
+    rematch_of: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("races.id", ondelete="SET NULL"), nullable=True)
+    )
+    """The finished race this lobby is the rematch of: unique, so two Rematch presses open one lobby (the
+    second insert fails in the database and joins the first, whichever process took them)."""
 
 
 class Seat(SQLModel, table=True):

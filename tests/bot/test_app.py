@@ -116,14 +116,16 @@ async def test_start_up_logs_who_the_bot_is_and_its_invite_link(
     fake_discord: FakeDiscord, caplog: pytest.LogCaptureFixture, tmp_path: Path
 ) -> None:
     """One line, "Logged in as NAME — invite: URL", the URL built from the application id with both scopes
-    and the permissions the README lists (view, send, send in threads, embed, attach, read history)."""
+    and the permissions the README lists (view, send, send in threads, create public threads, embed, attach,
+    read history)."""
     settings = Settings(_env_file=None, token=fake_discord.token, sync_commands=False, **_local(tmp_path))
     with caplog.at_level(logging.INFO, logger="bot.app"):
         async with running_bot(fake_discord, settings):
             pass
     lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("Logged in as")]
     # 1024 view + 2048 send + 16384 embed + 32768 attach + 65536 history + 2**38 send in threads
-    permissions = 1024 + 2048 + 16384 + 32768 + 65536 + 2**38
+    # + 2**35 create public threads (a race's thread)
+    permissions = 1024 + 2048 + 16384 + 32768 + 65536 + 2**38 + 2**35
     assert lines == [
         f"Logged in as Gregario — invite: https://discord.com/oauth2/authorize?client_id={fake_discord.application_id}"
         f"&scope=bot+applications.commands&permissions={permissions}"
@@ -139,7 +141,7 @@ def test_the_readme_gives_the_permissions_and_scopes_the_invite_uses() -> None:
     assert f"`{PERMISSIONS.value}`" in section
     words = {"View Channels": "view_channel", "Send Messages": "send_messages", "Embed Links": "embed_links"}
     words |= {"Send Messages in Threads": "send_messages_in_threads", "Attach Files": "attach_files"}
-    words |= {"Read Message History": "read_message_history"}
+    words |= {"Read Message History": "read_message_history", "Create Public Threads": "create_public_threads"}
     assert discord.Permissions(**dict.fromkeys(words.values(), True)) == PERMISSIONS
     assert all(name in section for name in words)
     assert all(f"`{scope}`" in section for scope in SCOPES)

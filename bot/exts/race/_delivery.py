@@ -12,9 +12,10 @@ closed DMs or any other refusal are permanent and recorded).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import io
 import logging
-from typing import Any
+from typing import Any, Literal
 
 import aiohttp
 import discord
@@ -25,7 +26,7 @@ from bot.exts.race._components import PanelButton, RematchButton
 from bot.exts.race._text import clip, counter, events_text, stamp, standings_text, told, told_whole
 from bot.i18n import t
 from bot.render.files import board_file, result_file
-from bot.services import boards, league, orders, owed, posts
+from bot.services import boards, league, orders, owed, posts, server_settings
 from bot.services.context import Context
 from bot.services.dispatch import DeliveryFailed
 from bot.services.outcomes import RaceView, Refusal
@@ -50,12 +51,45 @@ def lap_key(marker: dict[str, Any]) -> str:
 
 
 async def lobby_content(client: discord.Client, ctx: Context, race: RaceView) -> tuple[str, discord.ui.View]:
-    """The lobby, a public message: in the channel's language, whoever clicked."""
+    """The lobby, a public message: in the channel's language, whoever clicked. Once the race started it
+    is the race's header: the round, the leader and the link to the race's thread."""
     stage = await boards.stage_of(ctx, race.race_id)
     locale = await _audience.channel_locale(client, ctx, race)
     left = {s.left_at_step for s in race.seats if s.left_at_step is not None}
     markers = {step: await owed.progress_before(ctx, race.race_id, step) for step in left}
-    return _lobby.render(race, stage, locale, await owed.closed_dms(ctx, race.race_id), markers)
+    header = None
+    if race.status != "lobby":
+        place = await owed.place(ctx, race)
+        now = await owed.standing(ctx, race.race_id)
+        leader = _audience.names(race).get(now.leader) if now is not None and now.leader else None
+        header = _lobby.Header(place.thread_id, place.refused, now.marker if now else None, leader)
+    return _lobby.render(race, stage, locale, await owed.closed_dms(ctx, race.race_id), markers, header)
+
+
+THREAD_NAME_LIMIT = 100
+"""Discord's longest thread name."""
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+"""A race's thread stays open a week without posts (a daily race's round); the bot archives it at the end."""
+LOBBY_WAITS = 3
+"""Times the thread's opening waits for its lobby message to be recorded (retried after 1, 2, 4 s)."""
+THREAD_ALREADY_CREATED = 160004
+"""Discord's code for a message that already started a thread."""
+THREAD_ARCHIVED = 50083
+"""Discord's code for an operation on an archived thread (archiving it again)."""
+
+
+def copy_nonce(nonce: str) -> str:
+    """The nonce of a post's copy in the race's thread (the final post): another message, another nonce."""
+    return "c" + hashlib.sha256(nonce.encode()).hexdigest()[:24]
+
+
+async def _copies(files: list[discord.File]) -> list[bytes]:
+    """The bytes of files to send twice (a ``discord.File`` is read by the first send)."""
+    read = []
+    for file in files:
+        file.fp.seek(0)
+        read.append(file.fp.read())
+    return read
 
 
 def closed_panel(race: RaceView, step: int, closing: Closing, locale: str | None) -> discord.ui.LayoutView:
@@ -71,6 +105,12 @@ def closed_panel(race: RaceView, step: int, closing: Closing, locale: str | None
         said = t("race.panel.closed", locale)
     text = clip(f"**{_audience.title(race, locale, closing.before)}** · {said}", MESSAGE_LIMIT)
     return _layout.receipt(text, accent=_layout.race_accent(race.race_id))
+
+
+def _header_edit(step: int, last: bool) -> list[NewOwed]:
+    """The lobby's edit a told step owes (the header's round and leader), except the start's and the last
+    step's, which the race's start and end owe already."""
+    return [NewOwed(OwedKind.LOBBY_EDIT, 0, None, {"why": "step"})] if step and not last else []
 
 
 class Deliverer:
@@ -117,13 +157,21 @@ class Deliverer:
             return await self._closing_line(row)
         if kind is OwedKind.STAGE_POST:
             return await self._stage_post(row)
+        if kind is OwedKind.OPEN_THREAD:
+            return await self._open_thread(row)
+        if kind is OwedKind.ARCHIVE_THREAD:
+            return await self._archive_thread(row)
+        if kind is OwedKind.RACE_CANCELLED:
+            return await self._cancelled(row)
         raise DeliveryFailed(f"unknown kind {kind}", permanent=True)
 
     # --- the lobby ------------------------------------------------------------------------------------
     async def _edit_lobby(self, row: Owed) -> Delivery:
-        """Bring the lobby message up to date (seats, DMs closed, running/finished/cancelled)."""
+        """Bring the lobby message up to date (seats, DMs closed, running/finished/cancelled). A later
+        edit owed for the race makes this one moot: it shows the race as it is then (a backlog of steps
+        told after a restart edits the header once, not once per step, Discord's edit limit spared)."""
         stored = [p for p in await owed.posts(self.ctx, row.race_id, 0) if p.kind is PostKind.LOBBY]
-        if not stored:
+        if not stored or await owed.superseded(self.ctx, row):
             return MOOT
         race = await owed.view(self.ctx, row.race_id)
         content, view = await lobby_content(self.client, self.ctx, race)
@@ -150,10 +198,108 @@ class Deliverer:
         ]
         if deadline is not None:
             lines.append(t("race.panel.deadline", locale, when=stamp(deadline)))
-        message_id = await _posts.send(self.client, race.channel_id, "\n".join(lines), nonce=row.nonce)
-        return Delivery(
-            race.channel_id, message_id, posts=[NewPost(row.step, PostKind.RESUMED, race.channel_id, message_id)]
-        )
+        where = (await owed.place(self.ctx, race)).posts_to  # the race's thread, or its channel
+        message_id = await _posts.send(self.client, where, "\n".join(lines), nonce=row.nonce)
+        return Delivery(where, message_id, posts=[NewPost(row.step, PostKind.RESUMED, where, message_id)])
+
+    # --- the race's thread -----------------------------------------------------------------------------
+    async def _open_thread(self, row: Owed) -> Delivery:
+        """Open the race's public thread from its lobby message, named after the race, where its posts go.
+
+        Crash-safe without a nonce: Discord gives a thread started from a message the message's id, and a
+        message starts one thread only (160004), so a delivery cut off after the thread was made (its id
+        never stored) finds the thread again as the lobby message's id rather than making a second one.
+        Where the bot may not open threads (403) the race is posted in the channel, which the lobby says
+        once; a server that chose the channel in ``/settings`` gets no thread and no such line."""
+        stored = await owed.posts(self.ctx, row.race_id, 0)
+        if any(p.kind in (PostKind.THREAD, PostKind.THREAD_REFUSED) for p in stored):
+            return MOOT
+        lobby = next((p for p in stored if p.kind is PostKind.LOBBY), None)
+        if lobby is None and row.attempts < LOBBY_WAITS:
+            # Start pressed before the lobby's answer was recorded (the soak's people are that quick):
+            # the race's posts wait a few seconds for it rather than go to the channel for good.
+            raise DeliveryFailed("the lobby message is not recorded yet", permanent=False)
+        if lobby is None:
+            return MOOT  # no lobby message to start it from (lost in a crash): the race is posted in its channel
+        race = await owed.view(self.ctx, row.race_id)
+        if (await server_settings.get_settings(self.ctx, race.server_id)).race_posts == "channel":
+            return Delivery(outcome="channel")
+        locale = await _audience.channel_locale(self.client, self.ctx, race)
+        stage = _lobby.stage_name(await boards.stage_of(self.ctx, race.race_id), race.ruleset, locale)
+        ruleset = get_ruleset(race.ruleset).name
+        name = clip(t("race.thread.name", locale, ruleset=ruleset, race=race.race_id, stage=stage), THREAD_NAME_LIMIT)
+        try:
+            data: Any = await self.client.http.start_thread_with_message(
+                lobby.channel_id, lobby.message_id, name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+            thread_id = int(data["id"])
+        except discord.Forbidden as exc:
+            _log.info(
+                "race %s: may not open a thread in %s (%s); posting in the channel",
+                race.race_id,
+                lobby.channel_id,
+                exc.code,
+            )
+            return Delivery(outcome="threads_refused", posts=[NewPost(0, PostKind.THREAD_REFUSED, 0, 0)])
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ALREADY_CREATED:
+                raise
+            thread_id = lobby.message_id  # made before a crash cut the answer off: it has the message's id
+        return Delivery(thread_id, thread_id, posts=[NewPost(0, PostKind.THREAD, thread_id, thread_id)])
+
+    async def _archive_thread(self, row: Owed) -> Delivery:
+        """Archive the race's thread once the race ended (a cancelled race says so in it first). Archiving
+        an archived thread (a delivery cut off after the archive) counts as done."""
+        race = await owed.view(self.ctx, row.race_id)
+        place = await owed.place(self.ctx, race)
+        if place.thread_id is None:
+            return MOOT
+        if row.payload.get("why") == "cancelled":
+            locale = await _audience.channel_locale(self.client, self.ctx, race)
+            text = t("race.thread.cancelled", locale, ruleset=get_ruleset(race.ruleset).name, race=race.race_id)
+            await _posts.send(self.client, place.thread_id, text, nonce=row.nonce)
+        try:
+            await self.client.http.edit_channel(place.thread_id, archived=True)
+        except discord.Forbidden as exc:  # no Manage Threads: Discord archives it after a week without posts
+            _log.info("race %s: may not archive its thread (%s)", race.race_id, exc.code)
+            return Delivery(outcome="archive_refused")
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED:
+                raise
+        return Delivery(place.thread_id, place.thread_id)
+
+    async def _cancelled(self, row: Owed) -> Delivery:
+        """A seated player told by DM that the race was cancelled; the panels they had open for the step
+        it stopped at lose their components and say so (a closed DM is recorded, not an error)."""
+        user = row.recipient
+        assert user is not None
+        race = await owed.view(self.ctx, row.race_id)
+        locale = (await posts.locales(self.ctx, race.server_id, [user])).get(user)
+        text = t("race.dm.cancelled", locale, ruleset=get_ruleset(race.ruleset).name, race=race.race_id)
+        live = [
+            p
+            for p in await owed.posts(self.ctx, row.race_id, row.step)
+            if p.kind is PostKind.PANEL and p.member == user
+        ]
+        if live:
+            marker = await owed.progress_before(self.ctx, race.race_id, row.step)
+            closed = clip(_audience.title(race, locale, marker) + "\n" + text, MESSAGE_LIMIT)
+            for post in live:
+                try:
+                    receipt = _layout.receipt(closed, accent=_layout.race_accent(race.race_id))
+                    await _posts.edit(self.client, post.channel_id, post.message_id, None, receipt)
+                except discord.NotFound:
+                    _log.info("race %s: a panel of step %s is gone; nothing to close", race.race_id, row.step)
+        if user in await owed.closed_dms(self.ctx, row.race_id):
+            return Delivery(outcome="dms_closed")
+        try:
+            channel_id = await _posts.dm_channel(self.client, user)
+            message_id = await _posts.send(self.client, channel_id, text, nonce=row.nonce)
+        except discord.Forbidden as exc:
+            if not _audience.closed_dms_error(exc):
+                raise
+            return Delivery(outcome="dms_closed")
+        return Delivery(channel_id, message_id)
 
     # --- panels ---------------------------------------------------------------------------------------
     async def _open_panel(self, row: Owed) -> Delivery:
@@ -374,14 +520,15 @@ class Deliverer:
         shown = {**board, PROGRESS_KEY: told.before} if board is not None and told.before else board
         picture = await self._board(race, shown, locale, told.turn.events, names)
         layout = _layout.post(content, accent=_layout.race_accent(race.race_id), picture=picture, buttons=buttons)
+        where = owed.place_of(race, stored).posts_to  # the race's thread, or its channel
         message_id = await _posts.send(
-            self.client, race.channel_id, None, view=layout, files=[picture] if picture else [], nonce=row.nonce
+            self.client, where, None, view=layout, files=[picture] if picture else [], nonce=row.nonce
         )
-        entries = [NewPost(row.step, PostKind.STEP, race.channel_id, message_id)]
+        entries = [NewPost(row.step, PostKind.STEP, where, message_id)]
         if marker.get("lap") is not None:
             # The first lap starts after the start post: remember which lap the next turn belongs to.
             entries.append(NewPost(row.step, PostKind.LAP_DONE, 0, message_id, lap=lap_key(marker)))
-        return Delivery(race.channel_id, message_id, posts=entries)
+        return Delivery(where, message_id, posts=entries, then=_header_edit(row.step, told.last))
 
     async def _lap_turn(
         self, row: Owed, told: Told, marker: dict[str, Any], stored: list[Post], locale: str | None
@@ -429,7 +576,7 @@ class Deliverer:
         layout = _layout.post(content, accent=_layout.race_accent(race.race_id), picture=picture, buttons=buttons)
         files = [picture] if picture else []
         if current is None:
-            channel_id = race.channel_id
+            channel_id = owed.place_of(race, stored).posts_to  # the race's thread, or its channel
             message_id = await _posts.send(self.client, channel_id, None, view=layout, files=files, nonce=row.nonce)
             entries.append(NewPost(step, PostKind.LAP, channel_id, message_id, lap=key))
         else:
@@ -438,7 +585,8 @@ class Deliverer:
         entries.append(NewPost(step, PostKind.STEP, channel_id, message_id))
         if closing:
             entries.append(NewPost(step, PostKind.LAP_DONE, 0, message_id, lap=now))
-        return Delivery(channel_id, message_id, posts=entries)
+        then = _header_edit(step, told.last) if closing else []
+        return Delivery(channel_id, message_id, posts=entries, then=then)
 
     async def _stage_post(self, row: Owed) -> Delivery:
         """A stage's summary once its last lap is told: the standings as they stand after it, in the
@@ -462,17 +610,17 @@ class Deliverer:
         )
         content = clip("\n".join([head, standings_text(standings, names, locale, columns)]), MESSAGE_LIMIT)
         layout = _layout.post(content, accent=_layout.race_accent(race.race_id))
-        message_id = await _posts.send(self.client, race.channel_id, None, view=layout, nonce=row.nonce)
-        return Delivery(
-            race.channel_id, message_id, posts=[NewPost(row.step, PostKind.STAGE, race.channel_id, message_id)]
-        )
+        where = (await owed.place(self.ctx, race)).posts_to  # the race's thread, or its channel
+        message_id = await _posts.send(self.client, where, None, view=layout, nonce=row.nonce)
+        return Delivery(where, message_id, posts=[NewPost(row.step, PostKind.STAGE, where, message_id)])
 
     # --- the result -----------------------------------------------------------------------------------
     async def _final_post(self, row: Owed) -> Delivery:
         """The result (or the held-back news with the final result), the record attached, the league's
         points, Rematch. The league credits the race first (idempotent), so the points are there."""
         kind = PostKind.NEWS if row.kind is OwedKind.NEWS_POST else PostKind.FINAL
-        if any(p.kind is kind for p in await owed.posts(self.ctx, row.race_id)):
+        stored = await owed.posts(self.ctx, row.race_id)
+        if any(p.kind is kind for p in stored):
             return MOOT
         await league.credit_safely(self.ctx, row.race_id)
         final = await owed.final(self.ctx, row)
@@ -503,8 +651,25 @@ class Deliverer:
             _log.warning("race %s: the result card failed; the post goes out without it", race.race_id, exc_info=True)
         view = discord.ui.View(timeout=None)
         view.add_item(RematchButton(race.race_id, t("race.button.rematch", locale)))
+        place = owed.place_of(race, stored)
+        if final.news:  # the Gazzetta is the race's news: in its thread (the channel's if it has none)
+            where = place.posts_to
+            message_id = await _posts.send(self.client, where, content, view=view, files=files, nonce=row.nonce)
+            return Delivery(where, message_id, posts=[NewPost(0, kind, where, message_id)])
+        # The final post, in the thread and in the channel (the one links point to), each with its nonce.
+        entries = []
+        if place.thread_id is not None:
+            sent = await _copies(files)
+            names_of = [f.filename for f in files]
+            copy = [discord.File(io.BytesIO(b), filename=n) for b, n in zip(sent, names_of, strict=True)]
+            copy_id = await _posts.send(
+                self.client, place.thread_id, content, view=view, files=copy, nonce=copy_nonce(row.nonce)
+            )
+            entries.append(NewPost(0, PostKind.FINAL_COPY, place.thread_id, copy_id))
+            files = [discord.File(io.BytesIO(b), filename=n) for b, n in zip(sent, names_of, strict=True)]
         message_id = await _posts.send(self.client, race.channel_id, content, view=view, files=files, nonce=row.nonce)
-        return Delivery(race.channel_id, message_id, posts=[NewPost(0, kind, race.channel_id, message_id)])
+        entries.append(NewPost(0, kind, race.channel_id, message_id))
+        return Delivery(race.channel_id, message_id, posts=entries)
 
     async def _league_lines(self, race: RaceView, final: Final, names: dict[str, str], locale: str | None) -> list[str]:
         """What the race earned in the server's league, or, on the news post, the points it corrected. A

@@ -24,8 +24,7 @@ from bot.i18n import t
 from bot.promptly import sent_message
 from bot.services import boards, lobby, orders, owed, posts, resolution
 from bot.services.context import Context
-from bot.services.outcomes import MemberRef, OrderReceipt, PanelView, RaceView, Refusal
-from bot.services.paces import parse_pace
+from bot.services.outcomes import OrderReceipt, PanelView, RaceView, Refusal
 from bot.services.permissions import may_manage
 from bot.store.ledger import PostKind
 from engine.registry import get_ruleset
@@ -36,6 +35,11 @@ _log = logging.getLogger(__name__)
 def welcome_nonce(race_id: int, user_id: int) -> str:
     """The welcome DM's nonce (at most 25 characters): a join clicked twice welcomes once."""
     return "gw" + hashlib.sha256(f"{race_id}:{user_id}".encode()).hexdigest()[:23]
+
+
+def lobby_nonce(race_id: int) -> str:
+    """The nonce of a lobby the bot posts itself (a rematch pressed in a thread): posted once."""
+    return "gl" + hashlib.sha256(f"lobby:{race_id}".encode()).hexdigest()[:23]
 
 
 class Intake:
@@ -102,10 +106,9 @@ class Intake:
                 if not manager and current.opener_id != me.user_id:
                     raise Refusal.of("lobby.not_opener")
                 await interaction.response.defer()
+                # The lobby becomes the race's header by the edit the start owes (after its thread is
+                # opened, so it links to it): an edit here could land after that one and undo it.
                 await lobby.start(self.ctx, race_id, me.user_id, manager=manager)
-                race = await lobby.view(self.ctx, race_id)
-                content, view = await lobby_content(self.client, self.ctx, race)
-                await interaction.edit_original_response(content=content, view=view)
                 return
             else:
                 return
@@ -387,32 +390,28 @@ class Intake:
 
     # --- rematch -------------------------------------------------------------------------------------
     async def rematch(self, interaction: discord.Interaction[Any], race_id: int) -> None:
-        """A new lobby with the same seats: the clicker opens it, the others are seated again."""
+        """Rematch: the first press opens one new lobby with the same seats (the presser opens it), in the
+        race's channel even when pressed on the final post's copy in the thread; a later press, by anyone
+        who rode, is told where that lobby is (and seated there if they had left it)."""
         me = _audience.member_ref(interaction)
         try:
-            old = await lobby.view(self.ctx, race_id)
-            if all(s.user_id != me.user_id for s in old.seats):
-                raise Refusal.of("order.not_seated")
-            stage, stage_name = await boards.stage_again(self.ctx, race_id)
-            fresh = await lobby.open_lobby(
-                self.ctx,
-                me,
-                old.channel_id,
-                old.ruleset,
-                stage=stage,
-                pace=parse_pace(old.pace) if old.pace else None,
-                stage_name=stage_name,
-            )
-            for seat in old.seats:
-                if seat.user_id is not None and seat.user_id != me.user_id:
-                    other = MemberRef(me.server_id, seat.user_id, seat.name)
-                    fresh = await lobby.join(self.ctx, fresh.race_id, other)
-                elif seat.bot is not None:
-                    fresh = await lobby.add_bot(self.ctx, fresh.race_id, me.user_id, seat.bot, manager=True)
+            fresh, opened = await lobby.rematch(self.ctx, race_id, me)
         except Refusal as refusal:
             await self.refuse(interaction, refusal)
             return
-        await self.post_lobby(interaction, fresh)
+        locale = str(interaction.locale)
+        if opened and interaction.channel_id == fresh.channel_id:
+            await self.post_lobby(interaction, fresh)
+            return
+        if opened:  # pressed in the race's thread: the lobby goes to the channel, the answer is private
+            await self.welcome(fresh, interaction.user.id, locale)
+            content, view = await lobby_content(self.client, self.ctx, fresh)
+            message_id = await _posts.send(
+                self.client, fresh.channel_id, content, view=view, nonce=lobby_nonce(fresh.race_id)
+            )
+            await posts.record_post(self.ctx, fresh.race_id, 0, PostKind.LOBBY, fresh.channel_id, message_id)
+        text = t("race.rematch.joined", locale, race=fresh.race_id, channel=f"<#{fresh.channel_id}>")
+        await interaction.response.send_message(text, ephemeral=True)
 
     async def post_lobby(self, interaction: discord.Interaction[Any], race: RaceView) -> None:
         """Answer with the lobby (public) and remember its message to edit it later."""

@@ -7,6 +7,7 @@ edited in place, never posted again.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -58,15 +59,31 @@ PACE_WORDS = {"live": "race.pace.live", "fast": "race.pace.fast", "daily": "race
 """The named paces' words; a custom pace is told by its duration alone."""
 
 
+@dataclass(frozen=True)
+class Header:
+    """What the lobby says once the race started: where the race is posted, and where it stands."""
+
+    thread_id: int | None = None
+    """The race's thread (its posts are there; the header links to it)."""
+    refused: bool = False
+    """The bot may not open threads in the channel: the race is posted in it (said once, here)."""
+    marker: Mapping[str, Any] | None = None
+    """The progress marker of the step open now (a running race)."""
+    leader: str | None = None
+    """The leader's name (a running race, once someone leads)."""
+
+
 def render(
     race: RaceView,
     stage: Any,
     locale: str | None,
     closed_dms: set[int],
     markers: Mapping[int, Mapping[str, Any]] | None = None,
+    header: Header | None = None,
 ) -> tuple[str, discord.ui.View]:
     """The lobby (or header) text and its buttons (none once the race started or ended). ``markers``: the
-    progress marker of each step a member left in, so the header says when by the race's one counter."""
+    progress marker of each step a member left in, so the header says when by the race's one counter;
+    ``header``: where the race is posted and where it stands."""
     ruleset = get_ruleset(race.ruleset)
     high = race.most_seats
     lines = [
@@ -99,8 +116,25 @@ def render(
         "cancelled": "race.lobby.cancelled",
     }.get(race.status, "race.lobby.footer")
     lines.append(t(status, locale))
+    if header is not None:
+        lines.extend(header_lines(race, header, locale))
     view = discord.ui.View(timeout=None)
     if race.status == "lobby":
         for action, key, style in ACTIONS:
             view.add_item(LobbyButton(race.race_id, action, t(key, locale), style))
     return clip("\n".join(lines), MESSAGE_LIMIT), view
+
+
+def header_lines(race: RaceView, header: Header, locale: str | None) -> list[str]:
+    """A started race's lines under the seats: where it stands (running), the link to its thread, or,
+    where the bot may not open threads, that the race is posted in the channel."""
+    lines = []
+    if race.status == "running" and header.marker:
+        lines.append(t("race.lobby.now", locale, counter=counter(header.marker, locale)))
+        if header.leader:
+            lines.append(t("race.lobby.leader", locale, name=header.leader))
+    if header.thread_id is not None:
+        lines.append(t("race.lobby.thread", locale, thread=f"<#{header.thread_id}>"))
+    elif header.refused:
+        lines.append(t("race.lobby.no_thread", locale))
+    return lines

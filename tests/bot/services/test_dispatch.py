@@ -45,18 +45,20 @@ class Recorder:
 async def test_a_start_and_a_step_owe_their_panels_posts_and_closes_in_their_own_transactions(
     harness: Harness,
 ) -> None:
-    """Starting owes the first panels, the start post and the lobby's edit; a resolved step owes its
-    panels' closes, the next panels, then its post, all written before anything is delivered."""
+    """Starting owes the race's thread (first: every post of the race goes there), the first panels, the
+    start post and the lobby's edit; a resolved step owes its panels' closes, the next panels, then its
+    post, all written before anything is delivered."""
     assert harness.ctx is not None
     race_id, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
     users = [u for _e, u in await harness.awaited_humans(race_id)]
     assert _kinds(await _rows(harness.ctx, race_id)) == [
+        (OwedKind.OPEN_THREAD, 0, None),
         *[(OwedKind.OPEN_PANEL, 1, u) for u in users],
         (OwedKind.STEP_POST, 0, None),
         (OwedKind.LOBBY_EDIT, 0, None),
     ]
     await harness.order_all(race_id)
-    later = _kinds(await _rows(harness.ctx, race_id))[len(users) + 2 :]
+    later = _kinds(await _rows(harness.ctx, race_id))[len(users) + 3 :]
     assert later[: len(users)] == [(OwedKind.CLOSE_PANEL, 1, u) for u in users]
     assert later[-1] == (OwedKind.STEP_POST, 1, None)
     assert all(r.done_at is None for r in await _rows(harness.ctx, race_id)), "nothing delivered without Discord"
@@ -64,7 +66,8 @@ async def test_a_start_and_a_step_owe_their_panels_posts_and_closes_in_their_own
 
 async def test_a_finished_race_owes_its_final_post_even_if_the_process_dies_right_after(harness: Harness) -> None:
     """The last step commits and the process dies before posting anything: the final post, the lobby's
-    edit and the last step's post are rows in the database, with the result as it stood."""
+    edit, the thread's archive and the last step's post are rows in the database, with the result as it
+    stood."""
     assert harness.ctx is not None
     race_id, _ = await harness.open_and_start("flamme_rouge", humans=1, bots=1)
     await harness.play_out(race_id)
@@ -77,7 +80,7 @@ async def test_a_finished_race_owes_its_final_post_even_if_the_process_dies_righ
     assert final[0].payload["result"]["standings"], "the result as the last step left it"
     kinds = [r.owed.kind for r in pending]
     assert kinds.index(OwedKind.FINAL_POST) > max(i for i, k in enumerate(kinds) if k is OwedKind.STEP_POST)
-    assert kinds[-1] is OwedKind.LOBBY_EDIT
+    assert kinds[-2:] == [OwedKind.LOBBY_EDIT, OwedKind.ARCHIVE_THREAD], "the thread archived once it is all told"
 
 
 async def test_a_reminder_is_owed_with_its_claim(harness: Harness) -> None:
@@ -260,6 +263,26 @@ async def test_a_delivery_writes_its_ledger_entries_and_what_it_owes_in_turn(har
     rows = await _rows(harness.ctx, race_id)
     assert rows[-1].owed.kind is OwedKind.LOBBY_EDIT and rows[-1].owed.payload == {"why": "dms_closed"}
     assert all(r.done_at is not None for r in rows)
+
+
+async def test_a_lobby_edit_with_a_later_one_owed_is_superseded_by_it(harness: Harness) -> None:
+    """A backlog of told steps owes one header edit each: every one but the last is superseded (the last
+    shows the race as it is then), and once the later one is done the earlier would no longer be."""
+    assert harness.ctx is not None
+    from bot.services import owed
+
+    race_id, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
+    async with harness.ctx.db.sessions() as session, session.begin():
+        for _ in range(3):
+            outbox.add(session, race_id, outbox.NewOwed(OwedKind.LOBBY_EDIT, 0, None, {"why": "step"}), _now())
+    edits = [r.owed for r in await _rows(harness.ctx, race_id, pending=True) if r.owed.kind is OwedKind.LOBBY_EDIT]
+    assert len(edits) == 4, "the start's edit and three more"
+    assert [await owed.superseded(harness.ctx, e) for e in edits] == [True, True, True, False]
+    start = next(r.owed for r in await _rows(harness.ctx, race_id, pending=True) if r.owed.kind is OwedKind.STEP_POST)
+    assert not await owed.superseded(harness.ctx, start), "only a row of the same kind supersedes"
+    for later in edits[1:]:
+        await outbox.give_up(harness.ctx.db, later, "delivered elsewhere", _now())
+    assert not await owed.superseded(harness.ctx, edits[0]), "only a later edit not done yet supersedes"
 
 
 @pytest.mark.parametrize("kind", list(OwedKind))

@@ -10,7 +10,7 @@ from sqlmodel import col
 
 from bot.services import lobby
 from bot.services.outcomes import RaceStarted, Refusal, StepResolved
-from bot.store.tables import Member, Server, StepEvents
+from bot.store.tables import Member, RaceRow, Server, StepEvents
 from tests.bot.services.conftest import CHANNEL, SERVER, Harness, member
 
 
@@ -152,3 +152,30 @@ async def test_the_first_lobbies_of_a_new_server_opened_at_once_all_open(harness
         members = (await session.execute(select(Member))).scalars().all()
     assert [s.id for s in servers] == [SERVER]
     assert len(members) == 11
+
+
+async def test_two_rematch_presses_at_once_open_one_lobby(harness: Harness) -> None:
+    """Anna and Rider 2 press Rematch on the same finished race at the same moment: one lobby (the
+    database's uniqueness decides, not memory), both seated, the same bot; a third press changes nothing."""
+    ctx = harness.ctx
+    assert ctx is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=2, bots=1)
+    await harness.play_out(race_id)
+    assert (await harness.race(race_id)).status == "finished"
+    (first, opened_first), (second, opened_second) = await asyncio.gather(
+        lobby.rematch(ctx, race_id, member(1, "Anna")), lobby.rematch(ctx, race_id, member(2))
+    )
+    assert sorted([opened_first, opened_second]) == [False, True], "one press opens it, the other joins it"
+    assert first.race_id == second.race_id
+    again, opened = await lobby.rematch(ctx, race_id, member(2))
+    assert (again.race_id, opened) == (first.race_id, False)
+    async with ctx.db.sessions() as session:
+        found = (await session.execute(select(RaceRow).where(col(RaceRow.rematch_of) == race_id))).scalars().all()
+    assert [r.id for r in found] == [first.race_id]
+    seats = await harness.seats(first.race_id)
+    assert {s.user_id for s in seats.values() if s.user_id} == {1, 2}
+    assert len([s for s in seats.values() if s.bot]) == len(
+        [s for s in (await harness.seats(race_id)).values() if s.bot]
+    )
+    with pytest.raises(Refusal):
+        await lobby.rematch(ctx, race_id, member(9))  # not a rider of the race

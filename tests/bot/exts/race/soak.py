@@ -693,8 +693,11 @@ class Soak:
         logical delivery are a message twice. A create with an enforced nonce is one delivery (one outbox
         row, one nonce: Discord and the fake return the message already made for a nonce repeated); a
         create without one is compared by its first line when created (a panel's or a post's title names
-        the race and its counter, a reminder its deadline), as before the outbox."""
-        channels: list[Channel] = [self.channel, *(self.fake.dm_channel(p.user) for p in self.people)]
+        the race and its counter, a reminder its deadline), as before the outbox. The races' threads are
+        channels of their own: a final post's copy in its thread (its own nonce) is another delivery than
+        the post in the channel, each counted once where it was made."""
+        threads = sorted((c for c in self.fake.channels.values() if c.parent is self.channel), key=lambda c: c.id)
+        channels: list[Channel] = [self.channel, *threads, *(self.fake.dm_channel(p.user) for p in self.people)]
         nonces = {message.id: nonce for (_channel, nonce), (message, _when) in self.fake._nonces.items()}
         counted: Counter[str] = Counter()
         seen: Counter[tuple[str, str]] = Counter()
@@ -704,7 +707,7 @@ class Soak:
                     continue
                 original = message.history[0] if message.history else message.payload()
                 first = str(original.get("content") or "").split("\n")[0]
-                counted["DM" if channel.is_dm else "channel"] += 1
+                counted["DM" if channel.is_dm else "thread" if channel.is_thread else "channel"] += 1
                 seen[(channel.name, f"{first} (nonce {nonces[message.id]})" if message.id in nonces else first)] += 1
         self.report.messages.update(counted)
         twice = [f"{n} times in {where}: {first[:100]!r}" for (where, first), n in seen.items() if n > 1]

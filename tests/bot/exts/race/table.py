@@ -12,14 +12,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.exts.race._delivery import copy_nonce
 from bot.i18n import t
 from bot.services import boards, lobby, owed, posts, records
 from bot.services.context import Context
+from bot.store import outbox
+from bot.store.outbox import OwedKind
 from engine.race import Race, replay
 from engine.ruleset import PROGRESS_KEY
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
-from tests.fakediscord.world import Message
+from tests.fakediscord.world import Channel, Message
 
 TIMEOUT = 20.0
 POLL = 0.02
@@ -83,9 +86,47 @@ def told_in(text: str, lines: list[str]) -> bool:
     return all(line in text for line in lines)
 
 
+def threads_of(user: DiscordUser, channel: Channel | None = None) -> list[Channel]:
+    """The races' threads opened in the person's channel (or ``channel``), oldest first."""
+    where = channel or user.channel
+    return sorted(
+        (c for c in user.fake.channels.values() if c.parent is not None and c.parent is where), key=lambda c: c.id
+    )
+
+
+def race_reads(user: DiscordUser, channel: Channel | None = None) -> list[Message]:
+    """What the person reads of the races in their channel (or ``channel``): the channel's messages and
+    those of the races' threads opened from it, oldest first. A race's posts go to its thread (or to the
+    channel without one); its final post is in both, two messages."""
+    seen = [*user.read(channel), *(m for thread in threads_of(user, channel) for m in user.read(thread))]
+    return sorted(seen, key=lambda m: m.id)
+
+
+def is_final(message: Message) -> bool:
+    """Whether a post carries a race record (the final post or its thread copy, the Gazzetta)."""
+    return any(a.filename.startswith("race-") for a in message.attachments)
+
+
+def is_final_copy(fake: FakeDiscord, thread: Channel, message: Message) -> bool:
+    """Whether ``message`` is the copy of a final post in its race's thread: made with the copy's nonce,
+    the one derived from the final post's own (the Gazzetta, posted in the thread only, is not one)."""
+    for attachment in message.attachments:
+        name = attachment.filename
+        if name.startswith("race-") and name.endswith(".json") and name[5:-5].isdigit():
+            expected = copy_nonce(outbox.nonce(int(name[5:-5]), OwedKind.FINAL_POST, 0))
+            made = fake._nonces.get((thread.id, expected))
+            return made is not None and made[0] is message
+    return False
+
+
 def finals(user: DiscordUser) -> list[Message]:
-    """Posts carrying a race record (the final post, the Gazzetta)."""
-    return [m for m in user.read() if any(a.filename.startswith("race-") for a in m.attachments)]
+    """Posts carrying a race record that the person reads in their channel and its races' threads (the
+    final post, the Gazzetta in the thread), oldest first: each delivery once, so a final post's copy in
+    the thread is left out (the channel's is the one links point to)."""
+    found = [m for m in user.read() if is_final(m)]
+    for thread in threads_of(user):
+        found += [m for m in user.read(thread) if is_final(m) and not is_final_copy(user.fake, thread, m)]
+    return sorted(found, key=lambda m: m.id)
 
 
 async def pick(user: DiscordUser, panel: Message, *, last: bool = False) -> None:
@@ -133,7 +174,8 @@ class Table:
         return None
 
     async def panel(self, entrant: str, step: int) -> Message:
-        """The player's panel for ``step`` (waiting for its DM, or opening it from the round post)."""
+        """The player's panel for ``step`` (waiting for its DM, or opening it from the round post, in the
+        race's thread or its channel)."""
         user = self.players[entrant]
         if entrant not in self.closed:
             found: Message = await self.fake.wait_until(
@@ -147,7 +189,7 @@ class Table:
 
         def post() -> Message | None:
             return next(
-                (m for m in reversed(user.read()) if any(c.get("custom_id") == wanted for c in m.items())), None
+                (m for m in reversed(race_reads(user)) if any(c.get("custom_id") == wanted for c in m.items())), None
             )
 
         where: Message = await self.fake.wait_until(post, TIMEOUT, lambda: f"no Open my orders for step {step}")
@@ -175,7 +217,7 @@ class Table:
         raise AssertionError(f"{entrant} never completed an order at step {step}: {panel.text}")
 
     async def post_of(self, step: int) -> Message | None:
-        """The channel post that tells ``step`` (as the bot stored it)."""
+        """The post that tells ``step``, in the race's thread or its channel (as the bot stored it)."""
         stored = [p for p in await boards.posts_of(self.ctx, self.race_id, step) if p.kind == "step"]
         if not stored:
             return None
@@ -193,12 +235,26 @@ class Table:
         raise AssertionError("the race never started")
 
     async def all_told(self) -> None:
-        """Wait until every step resolved so far is told in the channel (the Start click's work, and the
-        bots' turns it chained, are done), so a test may stop the bot without cutting a post in half."""
+        """Wait until every step resolved so far is told in the race's thread (the Start click's work, and
+        the bots' turns it chained, are done), so a test may stop the bot without cutting a post in half."""
         deadline = time.monotonic() + TIMEOUT
         while await posts.unposted_steps(self.ctx, self.race_id):
             if time.monotonic() > deadline:
                 raise AssertionError("resolved steps were never told")
+            await asyncio.sleep(POLL)
+        await self.fake.settle(0.2, 5)
+
+    async def delivered(self) -> None:
+        """Wait until nothing the race owes Discord is left undelivered (a backlog told after a restart),
+        then until the fake is quiet: a quiet moment alone may fall inside the backlog (a picture drawn)."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            async with self.ctx.db.sessions() as session:
+                left = await outbox.rows_of(session, self.race_id, pending=True)
+            if not left:
+                break
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never delivered: {[(r.owed.kind.value, r.owed.step) for r in left]}")
             await asyncio.sleep(POLL)
         await self.fake.settle(0.2, 5)
 

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from bot.app import Gregario
+from bot.i18n import t
 from bot.store.ledger import PostKind
-from tests.bot.exts.race.table import Table, laps_after, told_in, turn_texts
+from tests.bot.exts.race.table import Table, laps_after, race_reads, told_in, turn_texts
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Message
@@ -31,6 +32,13 @@ def first_field_labels(panel: Message) -> list[str]:
         else:
             labels += [option["label"] for option in component.get("options", [])]
     return labels
+
+
+async def _recorded(table: Table, answer: Message) -> bool:
+    """Whether the answer to a typed order says it was recorded: the panel showing the order, or, when the
+    order completed the step and the step resolved before the answer (the resolution runs beside it), the
+    receipt saying the race moves on, in its thread."""
+    return "Your order" in answer.text or answer.text == t("race.panel.resolving", "en")
 
 
 async def _started(gregario: Gregario, fake: FakeDiscord, alice: DiscordUser) -> Table:
@@ -59,7 +67,7 @@ async def test_a_typed_order_is_recorded_and_a_bad_one_refused(
     card = first_field_labels(panel)[0].split()[0]
     modal = await (await alice.click(panel, "Type my order")).modal()
     recorded = await (await alice.submit(modal, {"Your order": f"play {card}"}, channel=panel.channel)).reply()
-    assert "Your order" in recorded.text, f"play {card} was refused: {recorded.text}"
+    assert await _recorded(table, recorded), f"play {card} was refused: {recorded.text}"
     await table.wait_step_after(step)
 
 
@@ -83,7 +91,7 @@ async def test_a_typed_card_is_found_beside_the_descent_buttons(
     assert card not in descents
     modal = await (await alice.click(panel, "Type my order")).modal()
     recorded = await (await alice.submit(modal, {"Your order": f"play {card}"}, channel=panel.channel)).reply()
-    assert "Your order" in recorded.text, f"play {card} was refused: {recorded.text}"
+    assert await _recorded(table, recorded), f"play {card} was refused: {recorded.text}"
     await table.wait_step_after(step)
 
 
@@ -156,9 +164,11 @@ async def test_a_step_resolved_but_never_posted_is_posted_once_after_a_restart(
 
     async with running_bot(fake_discord, bot_settings) as bot:
         table = await _started(bot, fake_discord, alice)
-        await alice.wait_for(lambda m: "race #1 · the start" in m.text, what="the start post")
+        await fake_discord.wait_until(
+            lambda: [m for m in race_reads(alice) if "race #1 · the start" in m.text], 3, lambda: "no start post"
+        )
         await fake_discord.settle(0.2, 3)
-        channel_before = [m.id for m in alice.read()]
+        seen_before = [m.id for m in race_reads(alice)]
         async with table.ctx.db.sessions() as session, session.begin():
             # the start post, and the bot's turns if the bot rode first
             posted = sorted(p.message_id for p in (await session.execute(step_posts())).scalars())
@@ -172,7 +182,7 @@ async def test_a_step_resolved_but_never_posted_is_posted_once_after_a_restart(
     async with running_bot(fake_discord, bot_settings) as bot:
         assert bot.runtime is not None
         await fake_discord.settle(0.3, 5)
-        assert [m.id for m in alice.read()] == channel_before, "posted again with the same nonces: no new message"
+        assert [m.id for m in race_reads(alice)] == seen_before, "posted again with the same nonces: no new message"
         async with bot.runtime.ctx.db.sessions() as session:
             stored = sorted(p.message_id for p in (await session.execute(step_posts())).scalars())
             assert stored == posted, "each post's id is stored again"
@@ -181,7 +191,7 @@ async def test_a_step_resolved_but_never_posted_is_posted_once_after_a_restart(
 async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
     gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser
 ) -> None:
-    """Wyścig turn by turn: each lap's turns fill one channel message (posted once, edited per later turn);
+    """Wyścig turn by turn: each lap's turns fill one message in the race's thread (posted once, edited per later turn);
     when the lap number moves on, the next turn starts a new message."""
     from bot.services import boards
 
@@ -203,12 +213,12 @@ async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
     assert len(lap_posts) >= 3, "three laps begun"
     assert len({p.message_id for p in lap_posts}) == len(lap_posts), "each lap is a message of its own"
     assert [p.lap for p in lap_posts[:2]] == ["1:1", "1:2"]
-    channel = {m.id: m for m in alice.read()}
+    seen = {m.id: m for m in race_reads(alice)}
     turns = 0
     for lap in lap_posts[:2]:  # complete laps
         told = sorted(p.step for p in stored if p.kind == "step" and p.message_id == lap.message_id)
         assert told and told[0] == lap.step, "the lap's message starts with its first turn"
-        message = channel[lap.message_id]
+        message = seen[lap.message_id]
         assert len(message.history) == len(told) - 1, "posted at the first turn, edited once per later turn"
         said = await turn_texts(table.ctx, table.race_id, told)
         for s in told:
@@ -234,4 +244,4 @@ async def test_a_lap_of_turns_is_one_message_edited_and_the_next_lap_a_new_one(
         for line in lines
     ]
     fresh = [line for line in following if line not in earlier]
-    assert not any(line in channel[lap_posts[0].message_id].text for line in fresh), "the next lap's turns go elsewhere"
+    assert not any(line in seen[lap_posts[0].message_id].text for line in fresh), "the next lap's turns go elsewhere"

@@ -26,8 +26,13 @@ def _panel(user: DiscordUser) -> Message | None:
     return live[-1] if live else None
 
 
+def _finals_in(messages: list[Message]) -> list[Message]:
+    return [m for m in messages if any(a.filename.startswith("race-") for a in m.attachments)]
+
+
 def _finals(user: DiscordUser) -> list[Message]:
-    return [m for m in user.read() if any(a.filename.startswith("race-") for a in m.attachments)]
+    """The final post in the channel."""
+    return _finals_in(user.read())
 
 
 async def _play_first(user: DiscordUser, panel: Message, attempt: int = 0) -> None:
@@ -94,8 +99,17 @@ async def test_a_race_from_lobby_to_result(
     assert "League points:" in finals[0].text and "Alice +" in finals[0].text, "the post shows what the league gave"
     assert not any(mark in finals[0].text for mark in ("{", "[", "None")), "figures labelled, not raw Python"
     assert any(a.filename.endswith(".png") for a in finals[0].attachments), "the final post has its result card"
-    rounds = [m for m in alice.read() if m.id != lobby.id and m.id != finals[0].id and not m.ephemeral]
-    assert rounds, "round posts in the channel"
+    channel = [m.id for m in alice.read() if not m.ephemeral]
+    assert channel == [lobby.id, finals[0].id], "the channel keeps the lobby and the final post only"
+    thread = fake_discord.channels[lobby.id]
+    assert thread.is_thread and thread.parent is fake_discord.guilds[0].channel("races")
+    await fake_discord.wait_until(lambda: thread.archived, 5, lambda: "the race's thread is archived once it ended")
+    in_thread = [m for m in alice.read(thread) if not m.ephemeral]
+    assert _finals_in(in_thread), "the final post is also posted in the thread"
+    rounds = [m for m in in_thread if not _finals_in([m])]
+    assert rounds, "round posts in the race's thread"
+    header = next(m for m in alice.read() if m.id == lobby.id)
+    assert f"<#{thread.id}>" in header.text, "the lobby links to the race's thread"
     unpictured = [m.text[:60] for m in rounds if not any(a.filename.endswith(".png") for a in m.attachments)]
     assert unpictured == [], "every round post carries the board's picture"
     rematch = await (await alice.click(finals[0], "Rematch")).reply()

@@ -10,7 +10,7 @@ import pytest
 import bot.i18n
 from bot.services import server_settings
 from bot.settings import Settings
-from tests.bot.exts.race.table import Table, finals
+from tests.bot.exts.race.table import Table, finals, race_reads, threads_of
 from tests.fakediscord.plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
@@ -66,9 +66,10 @@ async def test_channel_posts_follow_the_servers_preferred_locale(
     from the French catalogue, while Alice (English) gets her panels in English."""
     guild.locale = "fr"
     await _race_to_the_end(fake_discord, bot_settings, alice, "[fr] ")
-    channel = [m for m in alice.read() if not m.ephemeral_for]
+    channel = [m for m in race_reads(alice) if not m.ephemeral_for]  # the channel and the race's thread
     assert len(channel) >= 3, "the lobby, round posts and the final post"
     assert all(m.text.startswith("[fr] ") for m in channel), [m.text[:40] for m in channel if "[fr]" not in m.text]
+    assert [thread.name[:5] for thread in threads_of(alice)] == ["[fr] "], "the race's thread is named in French"
     assert finals(alice)[0].buttons == [f"[fr] {ENGLISH['race.button.rematch']}"]
     assert alice.dms() and not any("[fr]" in m.text for m in alice.dms()), "DMs speak the player's language"
     assert any(m.items() for m in alice.dms()), "her panels came"
@@ -91,5 +92,6 @@ async def test_the_language_an_admin_chose_comes_before_the_servers_locale(
     finally:
         await ctx.db.close()
     await _race_to_the_end(fake_discord, bot_settings, alice, "[de] ")
-    channel = [m for m in alice.read() if not m.ephemeral_for]
+    channel = [m for m in race_reads(alice) if not m.ephemeral_for]  # the channel and the race's thread
     assert channel and all(m.text.startswith("[de] ") for m in channel), [m.text[:40] for m in channel]
+    assert [thread.name[:5] for thread in threads_of(alice)] == ["[de] "], "the race's thread is named in German"

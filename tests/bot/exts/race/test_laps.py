@@ -10,7 +10,7 @@ from bot.settings import Settings
 from bot.store.database import connect
 from bot.store.ledger import PostKind
 from engine.race import replay
-from tests.bot.exts.race.table import Table, lap_of, laps_after, told_in, turn_texts
+from tests.bot.exts.race.table import Table, lap_of, laps_after, race_reads, told_in, turn_texts
 from tests.fakediscord.plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
@@ -55,10 +55,11 @@ async def test_a_lap_ended_while_the_bot_was_down_is_closed_in_its_own_message(
 
     async with running_bot(fake, bot_settings) as bot:
         assert bot.runtime is not None
-        await fake.settle(0.3, 5)
+        table.ctx = bot.runtime.ctx
+        await table.delivered()
         stored = await boards.posts_of(bot.runtime.ctx, race_id)
         said = await turn_texts(bot.runtime.ctx, race_id, list(range(1, now)))
-    channel = {m.id: m for m in alice.read()}
+    seen = {m.id: m for m in race_reads(alice)}
     by_message: dict[int, list[int]] = {}
     for post in stored:
         if post.kind == "step" and post.step:
@@ -68,7 +69,7 @@ async def test_a_lap_ended_while_the_bot_was_down_is_closed_in_its_own_message(
     for message_id, steps in by_message.items():
         # A turn's lap is the marker's before it (after the step before).
         assert {laps[s - 1] for s in steps} == {lap_posts[message_id]}, f"one lap per message: {steps}"
-        text = channel[message_id].text
+        text = seen[message_id].text
         assert all(told_in(text, said[s]) for s in steps), "every turn of the lap is in its message"
         others = [line for s in set(range(1, now)) - set(steps) for line in said[s]]
         assert not any(line in text for line in others if not any(line in said[s] for s in steps)), "no other lap"

@@ -11,7 +11,7 @@ import pytest
 from bot.app import Gregario
 from bot.progress import counter
 from bot.services import owed
-from tests.bot.exts.race.table import Table, finals
+from tests.bot.exts.race.table import Table, finals, race_reads
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 
@@ -84,7 +84,7 @@ async def test_a_player_who_leaves_mid_race_is_ridden_for_by_a_bot_to_the_line(
     table = await _race_with(gregario, fake_discord, alice, bob, **options)
     step, dms_then = await _leave_then_ride_out(table, alice, bob)
     record = await _record(fake_discord, alice)
-    told = [m.text for m in alice.read() if m.ephemeral_for is None]
+    told = [m.text for m in race_reads(alice) if m.ephemeral_for is None]  # the race's thread and its channel
     when = counter(await owed.progress_before(table.ctx, table.race_id, step), "en")  # the round, not the step
     assert any(f"Bob left the race; a bot rides in their place from {when}." in text for text in told)
     assert sum("left the race" in text for text in told) == 1, "told once, in the next post"

@@ -16,7 +16,7 @@ from bot.store.outbox import OwedKind
 from bot.store.tables import OutboxRow, PostedMessage
 from engine.race import replay
 from engine.record import parse_record
-from tests.bot.exts.race.table import SEND, Table, finals, pick, picks_on, sendable
+from tests.bot.exts.race.table import SEND, Table, finals, pick, picks_on, race_reads, sendable
 from tests.fakediscord.plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
@@ -62,9 +62,10 @@ async def test_a_race_finished_while_nothing_was_posted_gets_its_final_post_afte
 
     async with running_bot(fake, bot_settings) as bot:
         assert bot.runtime is not None
-        await fake.wait_until(lambda: finals(alice), 20, lambda: "no final post after the restart")
-        await fake.settle(0.3, 5)
+        # every step is told first, each with its picture: a backlog of a whole race
+        await fake.wait_until(lambda: finals(alice), 60, lambda: "no final post after the restart")
         table.ctx = bot.runtime.ctx
+        await table.delivered()  # the lobby's edit and the thread's archive come after the final post
         stored = await boards.posts_of(table.ctx, race_id)
         async with table.ctx.db.sessions() as session:
             left = await outbox.rows_of(session, race_id, pending=True)
@@ -77,15 +78,15 @@ async def test_a_race_finished_while_nothing_was_posted_gets_its_final_post_afte
     for standing in replay(record).result().standings:
         assert f"{standing.place}. {names[standing.entrant]}" in final.text
     assert "League points:" in final.text, "the league credited the race before its post"
-    channel = [m for m in alice.read() if not m.ephemeral]
+    seen = [m for m in race_reads(alice) if not m.ephemeral]  # the channel and the race's thread
     # A round may take several steps (Flamme Rouge's placing), so posts are matched to steps by the ledger.
     step_of = {p.message_id: p.step for p in stored if p.kind is PostKind.STEP}
-    told = [step_of[m.id] for m in channel if step_of.get(m.id) in untold]
+    told = [step_of[m.id] for m in seen if step_of.get(m.id) in untold]
     assert sorted(told) == sorted(untold) and told == sorted(told), "every step told once, in order"
-    heads = [m.text.splitlines()[0] for m in channel if m.id in step_of]
+    heads = [m.text.splitlines()[0] for m in seen if m.id in step_of]
     assert all("Round " in h and "step" not in h for h in heads[1:]), "headlines read the round, never the step"
-    assert channel.index(final) > max(i for i, m in enumerate(channel) if m.id in step_of and m.id != lobby_id)
-    lobby = next(m for m in channel if m.id == lobby_id)
+    assert seen.index(final) > max(i for i, m in enumerate(seen) if m.id in step_of and m.id != lobby_id)
+    lobby = next(m for m in seen if m.id == lobby_id)
     assert "This race is over" in lobby.text, "the lobby was edited after the finish"
     assert len([p for p in stored if p.kind is PostKind.FINAL]) == 1
 

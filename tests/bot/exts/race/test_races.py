@@ -27,7 +27,7 @@ from engine.race import replay
 from engine.record import parse_record
 from engine.ruleset import PROGRESS_KEY
 from tests.bot.exts.race.process import gregario_run, logged_errors
-from tests.bot.exts.race.table import SEND, Table, finals, pick, picks_on, sendable, step_of
+from tests.bot.exts.race.table import SEND, Table, finals, pick, picks_on, race_reads, sendable, step_of
 from tests.fakediscord.plugin import running_bot
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
@@ -49,13 +49,16 @@ FIGURES: dict[str, dict[str, Any]] = {}
 def _figures(
     fake: FakeDiscord, since: int, channel: Channel, people: list[DiscordUser], laps: frozenset[int] = frozenset()
 ) -> dict[str, int]:
-    """The bot's requests since ``since``, in the issue's categories (interaction responses are free); edits
-    of the lap messages ``laps`` (ids) are counted apart from the other channel edits (the lobby's), and a
-    create sent again with a nonce already answered is a retry, not a post."""
+    """The bot's requests since ``since``, in the issue's categories (interaction responses are free): posts
+    in the race's channel and in its thread apart, edits of the lap messages ``laps`` (ids, in the thread)
+    apart from the other edits (the lobby's, in the channel), the thread's opening and archiving; a create
+    sent again with a nonce already answered is a retry, not a post."""
     dms = {fake.dm_channel(p.user).id for p in people}
+    threads = {str(c.id) for c in fake.channels.values() if c.parent is channel}
     found = dict.fromkeys(
         (
             "channel posts",
+            "thread posts",
             "panel DMs",
             "panel closes",
             "reminders",
@@ -63,6 +66,8 @@ def _figures(
             "closing lines",
             "channel edits",
             "lap edits",
+            "thread opens",
+            "thread archives",
             "failed DMs",
             "nonce retries",
             "other",
@@ -83,9 +88,15 @@ def _figures(
                 found["nonce retries"] += 1
                 continue
             nonces.add((target, nonce))
-        if target == str(channel.id) and r.method == "PATCH" and r.path.rstrip("/").split("/")[-1] in map(str, laps):
+        if target in threads and r.method == "PATCH" and r.route == "/channels/{channel_id}":
+            found["thread archives"] += 1
+        elif target in threads and r.method == "PATCH" and r.path.rstrip("/").split("/")[-1] in map(str, laps):
             found["lap edits"] += 1
-        elif target == str(channel.id):
+        elif target in threads and r.method == "POST" and r.route == "/channels/{channel_id}/messages":
+            found["thread posts"] += 1
+        elif target == str(channel.id) and r.method == "POST" and r.route.endswith("/threads"):
+            found["thread opens"] += 1
+        elif target == str(channel.id) and r.route.startswith("/channels/{channel_id}/messages"):
             found["channel posts" if r.method == "POST" else "channel edits"] += 1
         elif target.isdigit() and int(target) in dms:
             if r.status >= 400:
@@ -191,10 +202,12 @@ async def test_a_table_races_to_the_final_post(
             step_one = await table.post_of(1)
         assert step_one is not None, "no post for step 1"
 
-        # Dave clicks Open my orders on a round post: not his race.
-        if any(c.get("custom_id", "").startswith("gr:o:") for m in alice.read() for c in m.items()):
+        # Dave clicks Open my orders on a round post (in the race's thread): not his race.
+        if any(c.get("custom_id", "").startswith("gr:o:") for m in race_reads(alice) for c in m.items()):
             post = next(
-                m for m in reversed(alice.read()) if any(c.get("custom_id", "").startswith("gr:o:") for c in m.items())
+                m
+                for m in reversed(race_reads(alice))
+                if any(c.get("custom_id", "").startswith("gr:o:") for c in m.items())
             )
             answer = await (await dave.click(post, "Open my orders")).reply()
             assert "You're not riding in this race" in answer.text
@@ -264,7 +277,7 @@ async def test_a_table_races_to_the_final_post(
             await table.wait_step_after(step)
         else:
             raise AssertionError("the race did not finish")
-        await fake.wait_until(lambda: finals(alice), 8, lambda: f"no final post: {alice.read()[-2:]!r}")
+        await fake.wait_until(lambda: finals(alice), 8, lambda: f"no final post: {race_reads(alice)[-2:]!r}")
         final = finals(alice)[0]
         attachment = next(a for a in final.attachments if a.filename == f"race-{race_id}.json")
         record = parse_record((await alice.download(attachment.url)).decode())
@@ -314,7 +327,10 @@ async def test_a_table_races_to_the_final_post(
             answer = await (await bob.click(old, label)).reply()
             assert "This race is over" in answer.text or "Use your latest panel" in answer.text
 
-        # Requests per step, counted at the fake from the Start click to the final post.
+        # Requests per step, counted at the fake from the Start click to the thread archived after the
+        # final post (and after the news).
+        thread = fake.channels[lobby_message.id]
+        await fake.wait_until(lambda: thread.archived, 10, lambda: "the race's thread is archived once all is told")
         stored = await boards.posts_of(table.ctx, race_id)
         laps = frozenset(p.message_id for p in stored if p.kind is PostKind.LAP)
         figures = _figures(fake, start_requests, races, [alice, bob, carla], laps)
@@ -329,9 +345,12 @@ async def test_a_table_races_to_the_final_post(
         else:
             assert not laps and len(told) == steps + 1, "one post per resolution"
         expected = len(told) + 1 + (1 if news else 0)
-        assert figures["channel posts"] == expected, (
-            "one post per resolution or lap, plus the start, the result, the news"
+        assert figures["thread posts"] == expected, (
+            "in the race's thread: one post per resolution or lap, plus the start, the result's copy, the news"
         )
+        assert figures["channel posts"] == 1, "in the channel: the result (the lobby is the Start's answer)"
+        assert figures["thread opens"] == 1, "the race's thread opened once"
+        assert figures["thread archives"] == (2 if news else 1), "archived at the end (and after the news)"
         assert figures["panel DMs"] == len(panels), "one DM per awaited player with open DMs per decision"
         assert figures["panel closes"] == len(panels), "each panel closed once"
         # A closed panel is a one-line receipt without components (R-DC-6); only the newest of each player

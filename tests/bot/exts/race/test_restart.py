@@ -6,7 +6,9 @@ import contextlib
 from pathlib import Path
 
 from bot.services.context import Context
+from bot.store import ledger
 from bot.store.database import connect
+from bot.store.ledger import PostKind
 from engine.race import replay
 from engine.record import parse_record
 from tests.bot.exts.race.process import gregario_run, logged_errors
@@ -64,6 +66,43 @@ async def test_a_crash_between_two_orders_keeps_both(
         names = {e.id: e.name for e in record.entrants}
         for standing in replay(record).result().standings:
             assert f"{standing.place}. {names[standing.entrant]}" in final.text
+        assert logged_errors(tmp_path) == []
+    finally:
+        await ctx.db.close()
+
+
+async def test_a_crash_right_after_the_thread_is_opened_opens_no_second_thread(
+    fake_discord: FakeDiscord, guild: Guild, alice: DiscordUser, tmp_path: Path
+) -> None:
+    """The bot process dies as Discord opens the race's thread, before the bot learns its id; the next
+    process finds the thread again (it has the lobby message's id) instead of opening another, and the
+    race's posts go there."""
+    fake = fake_discord
+    url = f"sqlite+aiosqlite:///{tmp_path / 'races.sqlite3'}"
+    ctx = Context(db=connect(url))
+    try:
+        async with gregario_run(fake, guild, tmp_path, url) as process:
+            lobby = await (await alice.slash("race new", ruleset="flamme_rouge", stage="Sprint de Montagne")).reply()
+            hook = fake.kill_after("POST", "/channels/{channel_id}/messages/{message_id}/threads", process.pid)
+            await (await alice.click(lobby, "Start")).acknowledged()
+            await fake.wait_until(lambda: hook.spent, 20, lambda: "the thread was never opened")
+            await process.wait()
+        race_id = int(lobby.items()[0]["custom_id"].split(":")[2])
+        assert [t.id for t in guild.threads] == [lobby.id], "the thread exists; the bot never learnt its id"
+        async with ctx.db.sessions() as session:
+            stored = await ledger.posts_of(session, race_id, 0)
+        assert not [p for p in stored if p.kind is PostKind.THREAD], "its id was not stored before the crash"
+        async with gregario_run(fake, guild, tmp_path, url):
+            table = Table(fake, ctx, race_id, {f"u{alice.id}": alice})
+            await table.started()
+            await table.all_told()
+            told = await table.post_of(0)
+        assert [t.id for t in guild.threads] == [lobby.id], "no second thread"
+        assert told is not None and told in fake.channels[lobby.id].messages, "the start post is in the thread"
+        async with ctx.db.sessions() as session:
+            stored = await ledger.posts_of(session, race_id, 0)
+        assert [p.channel_id for p in stored if p.kind is PostKind.THREAD] == [lobby.id]
+        assert [m.id for m in alice.read() if m.ephemeral_for is None] == [lobby.id], "nothing else in the channel"
         assert logged_errors(tmp_path) == []
     finally:
         await ctx.db.close()

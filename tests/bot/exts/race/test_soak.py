@@ -9,11 +9,12 @@ runs the same soak longer, on PostgreSQL too, with Discord's faults.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from tests.bot.exts.race.soak import MOMENTS, Plan, Soak, _within, seed_from_environment, soak
 from tests.fakediscord.server import FakeDiscord
-from tests.fakediscord.world import Guild
+from tests.fakediscord.world import Channel, Guild
 
 
 async def test_a_bot_killed_at_every_moment_delivers_everything_once(
@@ -43,7 +44,8 @@ async def test_the_soak_counts_two_creates_of_one_delivery_not_an_edit(
     fake_discord: FakeDiscord, guild: Guild, tmp_path: Path
 ) -> None:
     """A panel created twice in one DM is a message twice; a post edited into the next step's words and
-    that step's own post are not; a partial order is within the order that completed it."""
+    that step's own post are not; nor are a final post and its copy in the race's thread, each with its
+    own nonce; a partial order is within the order that completed it."""
     fake = fake_discord
     run = Soak(fake, guild, tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'x.sqlite3'}", Plan(seed=1))
     try:
@@ -56,6 +58,23 @@ async def test_the_soak_counts_two_creates_of_one_delivery_not_an_edit(
         assert run._deliveries()[1] == []
         fake.post_as_bot(dm, panel)
         assert run._deliveries()[1] == ["2 times in dm-Alice: '**Flamme Rouge · race #1 · step 3**'"]
+        # A final post in the channel and its copy in the race's thread, each with its nonce: two deliveries.
+        lobby = fake.post_as_bot(races, {"content": "**Mind Cycling** · race #3"})
+        thread = Channel(id=lobby.id, name="Mind Cycling #3 · short", guild=guild, parent=races)
+        fake.channels[thread.id] = thread
+        guild.threads.append(thread)
+        final = {"content": "**Mind Cycling · race #3 · result**"}
+        for where, nonce in ((thread, "c0123"), (races, "g3-final_post-0")):
+            fake._nonces[(where.id, nonce)] = (fake.post_as_bot(where, final), time.monotonic())
+        counted, twice = run._deliveries()
+        assert twice == ["2 times in dm-Alice: '**Flamme Rouge · race #1 · step 3**'"], twice
+        assert counted["thread"] == 1 and counted["channel"] == 4, counted
+        fake.post_as_bot(thread, final)  # the thread's copy created again, without a nonce, and again
+        fake.post_as_bot(thread, final)
+        assert sorted(run._deliveries()[1]) == [
+            "2 times in Mind Cycling #3 · short: '**Mind Cycling · race #3 · result**'",
+            "2 times in dm-Alice: '**Flamme Rouge · race #1 · step 3**'",
+        ]
     finally:
         await run.store.close()
     assert _within({"card": 3}, {"card": 3, "descents": 1}) and not _within({"card": 3}, {"card": 4})
