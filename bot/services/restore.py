@@ -36,6 +36,7 @@ from bot.services.queries import iso, load, utc
 from bot.services.resolution import DEADLINE
 from bot.store import ledger
 from bot.store import outbox as store
+from bot.store.ledger import PostKind
 from bot.store.outbox import SALT, NewOwed, OwedKind
 from bot.store.tables import Job, OutboxRow, RaceRow, Seat
 
@@ -99,10 +100,12 @@ async def places(ctx: Context) -> list[Place]:
             return []
         ids = [r.id for r in races if r.id is not None]
         seats = list((await session.execute(select(Seat).where(col(Seat.race_id).in_(ids)))).scalars())
+        threads = await _threads(session, ids)
         channel_start: dict[int, int] = {}
         for race in races:
             start = snowflake(race.created_at)
-            channel_start[race.channel_id] = min(channel_start.get(race.channel_id, start), start)
+            for channel in (race.channel_id, *([threads[race.id]] if race.id in threads else [])):
+                channel_start[channel] = min(channel_start.get(channel, start), start)
         member_start: dict[int, int] = {}
         created = {r.id: snowflake(r.created_at) for r in races}
         for seat in seats:
@@ -134,6 +137,7 @@ async def judge(ctx: Context, seen: Iterable[Found]) -> Verdict:
         )
         pairs = (await session.execute(select(col(RaceRow.id), col(RaceRow.channel_id)))).all()
         channels = {int(race): int(channel) for race, channel in pairs if race is not None}
+        channels.update(await _threads(session, list(channels)))  # a race's posts go to its thread
     opening = {(r.race_id, r.step, r.recipient) for r in rows if r.kind == OwedKind.OPEN_PANEL.value}
     oldest: dict[int, OutboxRow] = {}
     for row in rows:
@@ -222,9 +226,22 @@ async def _restart_deadline(session: AsyncSession, race: RaceRow, now: datetime)
     )
 
 
+async def _threads(session: AsyncSession, race_ids: list[int]) -> dict[int, int]:
+    """Each race's thread (where its posts go), for the races that have one."""
+    found: dict[int, int] = {}
+    for race_id in race_ids:
+        thread = next((p for p in await ledger.posts_of(session, race_id, 0) if p.kind is PostKind.THREAD), None)
+        if thread is not None:
+            found[race_id] = thread.channel_id
+    return found
+
+
 async def race_in(ctx: Context, channel_id: int) -> int | None:
-    """A race of this channel (the newest): whose channel language an undone post there is told in."""
+    """A race of this channel or thread (the newest): whose channel language an undone post there is told in."""
     async with ctx.db.sessions() as session:
+        thread = await ledger.thread_race(session, channel_id)
+        if thread is not None:
+            return thread
         found = await session.execute(
             select(col(RaceRow.id)).where(col(RaceRow.channel_id) == channel_id).order_by(col(RaceRow.id).desc())
         )

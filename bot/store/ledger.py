@@ -179,3 +179,13 @@ async def dm_channels(session: AsyncSession, members: Iterable[int]) -> dict[int
         )
     )
     return {int(member): int(channel) for member, channel in rows.all() if member is not None}
+
+
+async def thread_race(session: AsyncSession, channel_id: int) -> int | None:
+    """The race whose thread this channel is (None: not a race's thread)."""
+    rows = await session.execute(
+        select(col(PostedMessage.race_id)).where(
+            col(PostedMessage.kind) == PostKind.THREAD.value, col(PostedMessage.channel_id) == channel_id
+        )
+    )
+    return rows.scalars().first()

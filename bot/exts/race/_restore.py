@@ -23,7 +23,7 @@ from typing import Any
 import discord
 
 from bot.catalogue import MESSAGE_LIMIT
-from bot.exts.race import _audience, _posts
+from bot.exts.race import _audience, _layout, _posts
 from bot.exts.race._text import clip
 from bot.i18n import t
 from bot.services import owed, posts, restore
@@ -32,6 +32,11 @@ from bot.services.outcomes import Refusal
 from bot.services.restore import Found, Place, Verdict
 
 _log = logging.getLogger(__name__)
+
+COMPONENTS_V2 = 1 << 15
+"""The message flag of a layout message (its text lives in its components; it has no content)."""
+TEXT_DISPLAY = 10
+"""A layout's text component type."""
 
 CHECK_SECONDS = 10.0
 """The most a start waits for the look at Discord (then it goes on without it)."""
@@ -177,5 +182,24 @@ async def _undo(client: discord.Client, ctx: Context, lost: Found, message: dict
     if lost.member is not None:
         text = t("race.undone.panel", locale, race=lost.race_id)
     else:
-        text = clip(t("race.undone.post", locale) + "\n" + str(message.get("content") or ""), MESSAGE_LIMIT)
-    await _posts.edit(client, lost.channel_id, lost.message_id, text, None)
+        text = clip(t("race.undone.post", locale) + "\n" + _text_of(message), MESSAGE_LIMIT)
+    if int(message.get("flags") or 0) & COMPONENTS_V2:  # a layout stays a layout (Discord keeps the flag)
+        await _posts.edit(client, lost.channel_id, lost.message_id, None, _layout.receipt(text, accent=None))
+    else:
+        await _posts.edit(client, lost.channel_id, lost.message_id, text, None)
+
+
+def _text_of(message: dict[str, Any]) -> str:
+    """A message's text as a person reads it: its content, or its layout's text displays in order."""
+    if message.get("content"):
+        return str(message["content"])
+    found: list[str] = []
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for component in components:
+            if component.get("type") == TEXT_DISPLAY:
+                found.append(str(component.get("content") or ""))
+            walk(list(component.get("components") or []))
+
+    walk(list(message.get("components") or []))
+    return "\n".join(found)

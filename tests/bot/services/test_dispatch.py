@@ -80,7 +80,10 @@ async def test_a_finished_race_owes_its_final_post_even_if_the_process_dies_righ
     assert final[0].payload["result"]["standings"], "the result as the last step left it"
     kinds = [r.owed.kind for r in pending]
     assert kinds.index(OwedKind.FINAL_POST) > max(i for i, k in enumerate(kinds) if k is OwedKind.STEP_POST)
-    assert kinds[-2:] == [OwedKind.LOBBY_EDIT, OwedKind.ARCHIVE_THREAD], "the thread archived once it is all told"
+    after = kinds[kinds.index(OwedKind.FINAL_POST) + 1 :]
+    assert after[0] is OwedKind.LOBBY_EDIT, "the lobby says the race is over right after the final post"
+    assert set(after[1:-1]) <= {OwedKind.CLOSING_LINE}, "then each player's closing line"
+    assert after[-1] is OwedKind.ARCHIVE_THREAD, "the thread archived once it is all told"
 
 
 async def test_a_reminder_is_owed_with_its_claim(harness: Harness) -> None:

@@ -32,9 +32,12 @@ HISTORY = "/channels/{channel_id}/messages"
 
 
 def _bot_posts(fake: FakeDiscord, channel_id: int) -> list[Message]:
-    """The bot's own posts in a channel (not answers to interactions), oldest first."""
+    """The bot's own posts in a channel and in the race threads opened from it (not answers to
+    interactions), oldest first: a race's posts go to its thread."""
     channel = fake.channels[channel_id]
-    return [m for m in channel.messages if m.author.id == fake.bot_user.id and m.interaction is None]
+    threads = [c for c in fake.channels.values() if c.parent is channel]
+    messages = sorted([*channel.messages, *(m for t in threads for m in t.messages)], key=lambda m: m.id)
+    return [m for m in messages if m.author.id == fake.bot_user.id and m.interaction is None]
 
 
 @pytest.mark.rules("R-SVC-6")
