@@ -7,6 +7,8 @@ migrate without a checkout. ``gregario db upgrade`` and the bot's start-up call 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot.store.database import Database
 
@@ -55,9 +58,30 @@ async def upgrade(db: Database) -> Status:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
-    async with db.engine.begin() as conn:
+    async with unconstrained(db) as conn, conn.begin():
         await conn.run_sync(run)
     return await status(db)
+
+
+@asynccontextmanager
+async def unconstrained(db: Database) -> AsyncIterator[AsyncConnection]:
+    """A connection for migrating, with SQLite's foreign keys off while it is held.
+
+    SQLite alters a table by copying it and dropping the old one (Alembic's batch mode); with foreign keys
+    on, that drop cascades and deletes every row that refers to the table (altering ``races`` would empty a
+    race's seats, orders and ledger). The pragma only takes effect outside a transaction, so it is set on the
+    driver's connection before the migration's transaction begins, and set back before the connection
+    returns to the pool."""
+    async with db.engine.connect() as conn:
+        if conn.dialect.name != "sqlite":
+            yield conn
+            return
+        raw = (await conn.get_raw_connection()).driver_connection
+        await raw.execute("PRAGMA foreign_keys=OFF")  # type: ignore[union-attr]
+        try:
+            yield conn
+        finally:
+            await raw.execute("PRAGMA foreign_keys=ON")  # type: ignore[union-attr]
 
 
 async def status(db: Database) -> Status:

@@ -37,10 +37,11 @@ def _run_online() -> None:
         return
     from bot.settings import Settings
     from bot.store.database import connect
+    from bot.store.migrate import unconstrained
 
     async def run() -> None:
         db = connect(context.config.get_main_option("sqlalchemy.url") or Settings().database_url)
-        async with db.engine.connect() as conn:
+        async with unconstrained(db) as conn:
             await conn.run_sync(_configure_and_run)
             await conn.commit()
         await db.close()

@@ -70,6 +70,7 @@ def _figures(
             "thread archives",
             "failed DMs",
             "nonce retries",
+            "history reads",
             "other",
         ),
         0,
@@ -79,6 +80,9 @@ def _figures(
         target = r.path.split("/channels/")[1].split("/")[0] if "/channels/" in r.path else ""
         content = str(r.body.get("content", "")) if isinstance(r.body, dict) else ""
         if r.route.startswith(("/interactions", "/webhooks", "/attachments")):
+            continue
+        if r.method == "GET":
+            found["history reads"] += 1  # a look back over what was delivered (a restore's), never a delivery
             continue
         nonce = str(r.body.get("nonce") or "") if isinstance(r.body, dict) and r.method == "POST" else ""
         if nonce and r.status < 400:

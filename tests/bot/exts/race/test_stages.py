@@ -12,16 +12,24 @@ from bot.services import boards, records
 from bot.store import outbox
 from bot.store.ledger import PostKind
 from engine.race import replay
-from tests.bot.exts.race.table import Table, finals, laps_after
+from tests.bot.exts.race.table import Table, finals, laps_after, race_reads
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 
 STAGES = 3
 LINE = re.compile(
-    r"^\d+\. (?P<name>.+?) · Total time \(min\) (?P<total>\d+) · Stage wins \d+ · "
-    r"Stage times \(min\) (?P<times>[\d ]+?)(?: ·|$)"
+    r"^\d+\. (?P<name>.+?) · Total time (?P<total>\d+:\d\d) · Stage wins \d+ · "
+    r"Stage times (?P<times>[\d: ]+?)(?: ·|$)"
 )
 """A standing's line, as the general classification's columns label its figures."""
+
+
+def _minutes(clock: str) -> int:
+    """A race time as players read it (hours and minutes, ``1:04``) in minutes."""
+    hours, minutes = clock.split(":")
+    return int(hours) * 60 + int(minutes)
+
+
 SUMMARY = re.compile(r"^\*\*Wyścig kolarski · race #\d+ · (?P<counter>[^*]+) is over\.\*\* The standings so far:")
 
 
@@ -62,7 +70,7 @@ async def test_each_finished_stage_but_the_last_gets_a_summary_in_its_place(
     final_state = replay(record)
     names = {e.id: e.name for e in record.entrants}
     stored = await boards.posts_of(table.ctx, race_id)
-    channel = [m for m in alice.read() if m.author is fake.bot_user and m.ephemeral_for is None]
+    channel = [m for m in race_reads(alice) if m.author is fake.bot_user and m.ephemeral_for is None]  # and thread
     where = {m.id: i for i, m in enumerate(channel)}
     summaries = [m for m in channel if SUMMARY.match(m.text)]
     assert len(summaries) == STAGES - 1, [m.text.splitlines()[0] for m in summaries]
@@ -98,8 +106,8 @@ async def test_each_finished_stage_but_the_last_gets_a_summary_in_its_place(
         order = [entrant_of[m["name"]] for m in lines if m]
         assert sorted(order) == sorted(times), summary.text
         totals = {e: sum(ts[:number]) for e, ts in times.items()}
-        shown = [int(m["total"]) for m in lines if m]
+        shown = [_minutes(m["total"]) for m in lines if m]
         assert shown == [totals[e] for e in order], f"stage {number}: the totals of the stages so far: {summary.text}"
         assert shown == sorted(shown), f"stage {number}: ordered by total time so far: {summary.text}"
         for entrant, m in zip(order, lines, strict=True):
-            assert m is not None and [int(x) for x in m["times"].split()] == times[entrant][:number], m.group(0)
+            assert m is not None and [_minutes(x) for x in m["times"].split()] == times[entrant][:number], m.group(0)

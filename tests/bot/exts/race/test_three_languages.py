@@ -44,8 +44,8 @@ def signatures() -> dict[str, set[str]]:
 
 
 def languages_of(text: str) -> set[str]:
-    """The languages whose own words ``text`` holds."""
-    found = {w.lower() for w in re.findall(r"[^\W\d_]{4,}", text)}
+    """The languages whose own words ``text`` holds (a link's words are an address, in no language)."""
+    found = {w.lower() for w in re.findall(r"[^\W\d_]{4,}", re.sub(r"https?://\S+", " ", text))}
     return {lang for lang, own in signatures().items() if found & own}
 
 
