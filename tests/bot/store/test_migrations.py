@@ -85,3 +85,43 @@ def test_the_migrations_ship_inside_the_package() -> None:
     """The Alembic scripts live in the ``bot.store`` package, so an installed wheel can migrate."""
     assert migrate.MIGRATIONS.is_dir() and (migrate.MIGRATIONS / "env.py").is_file()
     assert any(p.name.startswith(migrate.head()) for p in (migrate.MIGRATIONS / "versions").glob("*.py"))
+
+
+async def test_an_upgrade_that_alters_races_keeps_every_race_s_rows(database_url: str) -> None:
+    """A database at 0008 with a race and its seats: the upgrade to the newest revision (0009 alters ``races``,
+    which SQLite does by copying the table and dropping the old one) keeps the seats, and foreign keys are
+    enforced again afterwards. With foreign keys on during the copy, the drop deleted them."""
+    from alembic import command
+    from sqlalchemy import text
+
+    def to_0008(connection: Connection) -> None:
+        config = migrate.alembic_config()
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0008")
+
+    db = connect(database_url)
+    try:
+        async with migrate.unconstrained(db) as conn, conn.begin():
+            await conn.run_sync(to_0008)
+        async with db.engine.begin() as conn:
+            await conn.execute(text("INSERT INTO servers (id, created_at) VALUES (1000, CURRENT_TIMESTAMP)"))
+            await conn.execute(
+                text(
+                    "INSERT INTO races (id, server_id, channel_id, opener_id, owner, ruleset, options, status, pace,"
+                    " pace_seconds, step, orders_rev, created_at) VALUES (1, 1000, 2000, 1, 'main', 'wyscig', '{}',"
+                    " 'running', 'fast', 60, 3, 0, CURRENT_TIMESTAMP)"
+                )
+            )
+            for position, entrant in enumerate(("u7", "bot1")):
+                await conn.execute(
+                    text("INSERT INTO seats (race_id, position, entrant, name) VALUES (1, :p, :e, :e)"),
+                    {"p": position, "e": entrant},
+                )
+        assert (await migrate.upgrade(db)).up_to_date
+        async with db.engine.connect() as conn:
+            seats = (await conn.execute(text("SELECT entrant FROM seats ORDER BY position"))).scalars().all()
+            if conn.dialect.name == "sqlite":
+                assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
+        assert seats == ["u7", "bot1"]
+    finally:
+        await db.close()
