@@ -195,12 +195,19 @@ def test_ctrl_c_in_simulate_saves_the_last_race_and_exits_130(tmp_path: Path) ->
         env=clean_env(),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        # As from a terminal: a suite started in the background (`pytest &`) hands its children SIGINT
+        # ignored, and Python then installs no Ctrl-C handler at all.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     ) as proc:
         assert proc.stderr is not None
-        _wait_for(proc, b"races, stage")
-        time.sleep(1.5)  # a few races finish
-        proc.send_signal(signal.SIGINT)
-        _out, err = proc.communicate(timeout=60)
+        try:
+            _wait_for(proc, b"races, stage")
+            time.sleep(1.5)  # a few races finish
+            proc.send_signal(signal.SIGINT)
+            _out, err = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()  # a million races would keep the suite waiting
     text = err.decode()
     assert proc.returncode == 130, text
     assert "Traceback" not in text and 1 <= len(text.strip().splitlines()) <= 3
