@@ -15,6 +15,7 @@ from tests.bot.exts.race.table import SEND, Table, picks_on, sendable
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
 from tests.fakediscord.world import Message
+from tests.scan import counters, discord_texts, scan
 
 STALE = t("interaction.stale_panel", "en-US")
 SEED = 2
@@ -103,6 +104,13 @@ async def test_a_tabella_plan_with_a_special_and_the_bibitone_is_built_from_butt
         "bibitone": True,
         "specials": [{"code": "V", "round": "m3"}],
     }
+    # Everything Alice read while building it (each version of her panel, every answer) names things in
+    # words: the words scan of tests/bot/exts/race/test_words.py over this plan's texts.
+    ids = sorted({e.id for e in record.entrants})
+    texts = discord_texts(fake_discord)
+    assert any("Vigorilla with m3" in text for where, text in texts if where.startswith("DM ")), "her panels read"
+    findings = scan(texts, ids) + counters(texts)
+    assert not findings, [str(f) for f in findings]
 
 
 async def test_a_stale_click_on_a_grid_panel_is_refused_not_recorded(
