@@ -50,13 +50,14 @@ class Status:
         return self.current == self.head
 
 
-async def upgrade(db: Database) -> Status:
-    """Apply every migration the database lacks (a no-op when it is current)."""
+async def upgrade(db: Database, revision: str = "head") -> Status:
+    """Apply every migration the database lacks up to ``revision`` (the newest by default; an older one lets a
+    test build a database as an earlier version left it). A no-op when it is there."""
 
     def run(connection: Connection) -> None:
         config = alembic_config()
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)
 
     async with unconstrained(db) as conn, conn.begin():
         await conn.run_sync(run)

@@ -28,6 +28,12 @@ def _configure_and_run(connection: Connection) -> None:
     )
     with context.begin_transaction():
         context.run_migrations()
+        if connection.dialect.name == "sqlite":
+            # The migrations ran with foreign keys off (migrate.unconstrained): what they copied must still
+            # hold together, or the whole upgrade is undone rather than committed with dangling rows.
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise RuntimeError(f"the migration left rows whose references are gone: {broken[:5]}")
 
 
 def _run_online() -> None:

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from alembic import command
 from sqlalchemy import text
-from sqlalchemy.engine import Connection
 
 from bot.store import ledger, migrate, outbox
 from bot.store.database import connect
@@ -29,18 +27,11 @@ OLD_ROWS = [
 ]
 
 
-def _to_0005(connection: Connection) -> None:
-    config = migrate.alembic_config()
-    config.attributes["connection"] = connection
-    command.upgrade(config, "0005")
-
-
 async def test_old_ledger_rows_are_carried_over_typed(database_url: str) -> None:
     """A database at 0005 holding old-style posts reads, after the upgrade, as the same posts typed."""
     db = connect(database_url)
     try:
-        async with db.engine.begin() as conn:
-            await conn.run_sync(_to_0005)
+        await migrate.upgrade(db, "0005")
         now = datetime(2026, 5, 1, tzinfo=UTC)
         async with db.engine.begin() as conn:
             await conn.execute(text("INSERT INTO servers (id, created_at) VALUES (1000, :now)"), {"now": now})
@@ -89,8 +80,7 @@ async def test_what_an_older_version_still_owed_becomes_outbox_rows(database_url
     memory and stopped) owes them after the upgrade; a race fully told owes nothing."""
     db = connect(database_url)
     try:
-        async with db.engine.begin() as conn:
-            await conn.run_sync(_to_0005)
+        await migrate.upgrade(db, "0005")
         now = datetime(2026, 5, 1, tzinfo=UTC)
         async with db.engine.begin() as conn:
             await conn.execute(text("INSERT INTO servers (id, created_at) VALUES (1000, :now)"), {"now": now})

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
 from bot.cli import main
@@ -91,18 +91,9 @@ async def test_an_upgrade_that_alters_races_keeps_every_race_s_rows(database_url
     """A database at 0008 with a race and its seats: the upgrade to the newest revision (0009 alters ``races``,
     which SQLite does by copying the table and dropping the old one) keeps the seats, and foreign keys are
     enforced again afterwards. With foreign keys on during the copy, the drop deleted them."""
-    from alembic import command
-    from sqlalchemy import text
-
-    def to_0008(connection: Connection) -> None:
-        config = migrate.alembic_config()
-        config.attributes["connection"] = connection
-        command.upgrade(config, "0008")
-
     db = connect(database_url)
     try:
-        async with migrate.unconstrained(db) as conn, conn.begin():
-            await conn.run_sync(to_0008)
+        await migrate.upgrade(db, "0008")
         async with db.engine.begin() as conn:
             await conn.execute(text("INSERT INTO servers (id, created_at) VALUES (1000, CURRENT_TIMESTAMP)"))
             await conn.execute(
@@ -123,5 +114,23 @@ async def test_an_upgrade_that_alters_races_keeps_every_race_s_rows(database_url
             if conn.dialect.name == "sqlite":
                 assert (await conn.exec_driver_sql("PRAGMA foreign_keys")).scalar() == 1
         assert seats == ["u7", "bot1"]
+    finally:
+        await db.close()
+
+
+async def test_an_upgrade_that_would_leave_dangling_rows_is_undone(tmp_path: Path) -> None:
+    """SQLite migrates with foreign keys off, so the upgrade checks them before it commits: a seat whose race
+    is gone (written here behind the database's back) makes the upgrade fail and leaves the database at 0008."""
+    import sqlite3
+
+    path = tmp_path / "g.sqlite3"
+    db = connect(f"sqlite:///{path}")
+    try:
+        await migrate.upgrade(db, "0008")
+        with sqlite3.connect(path) as raw:  # foreign keys are off on a plain connection
+            raw.execute("INSERT INTO seats (race_id, position, entrant, name) VALUES (99, 0, 'u7', 'u7')")
+        with pytest.raises(RuntimeError, match="references are gone"):
+            await migrate.upgrade(db)
+        assert (await migrate.status(db)).current == "0008"
     finally:
         await db.close()
