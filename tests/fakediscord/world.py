@@ -202,6 +202,12 @@ class Message:
         container, in an action row, as a section's accessory)."""
         return [c for c in walk_components(self.components) if c.get("type") in INTERACTIVE]
 
+    def earlier_items(self) -> list[dict[str, Any]]:
+        """The interactive components of every earlier version of the message, oldest first: what a screen
+        that had not caught up with an edit could still show (a panel closed since was a panel before)."""
+        versions = [walk_components(v.get("components") or []) for v in self.history]
+        return [c for version in versions for c in version if c.get("type") in INTERACTIVE]
+
     @property
     def gallery(self) -> list[tuple[str, str]]:
         """Each media gallery item and thumbnail of a layout as (url, alt text)."""

@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.store.tables import RaceRow
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser, InteractionHandle
-from tests.fakediscord.world import Message, walk_components
+from tests.fakediscord.world import Message
 
 CALLBACK = "/interactions/{interaction_id}/{token}/callback"
 STALE_PANEL = t("interaction.stale_panel", "en-US")
@@ -71,7 +71,7 @@ async def test_a_click_that_raced_its_panels_closing_hears_the_panel_is_out_of_d
             break
         await (await alice.click(panel, _picks(panel)[0])).acknowledged()
     assert not _picks(panel), f"the panel closed once both riders were placed: {panel!r}"
-    shown_before = [c for v in panel.history for c in walk_components(v["components"])]  # a layout's nesting too
+    shown_before = panel.earlier_items()
     now = {c.get("custom_id") for c in panel.items()}
     stale = next(
         c for c in reversed(shown_before) if c.get("custom_id", "").startswith("gr:b:") and c["custom_id"] not in now
