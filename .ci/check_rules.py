@@ -52,10 +52,14 @@ _SECTION_CITED = re.compile(r"§\s?(\d+(?:\.\d+)?)")
 _RULING = re.compile(r"^- \*\*R-([A-Z]+)-\d+\*\* \(([^)]*)\)", re.M)
 
 
+def decision_number(row: str) -> int:
+    """The D-number of a decision table's row."""
+    return int(row.split("|")[1].strip()[1:])
+
+
 def decisions(text: str) -> list[str]:
     """The rows of the decision table, whitespace-normalised, in D-number order."""
-    rows = [" ".join(row.split()) for row in _DECISION_ROW.findall(text)]
-    return sorted(rows, key=lambda row: int(re.match(r"\|\s*D(\d+)", row).group(1)))  # type: ignore[union-attr]
+    return sorted((" ".join(row.split()) for row in _DECISION_ROW.findall(text)), key=decision_number)
 
 
 def sections(text: str) -> list[str]:
@@ -144,7 +148,7 @@ def cited(text: str) -> tuple[set[int], set[str]]:
 def page_problems(name: str, page: str) -> list[str]:
     """What is wrong with one page on its own: its decision table, sections, worked examples, carried tables."""
     problems: list[str] = []
-    numbers = [int(re.match(r"\|\s*D(\d+)", row).group(1)) for row in decisions(page)]  # type: ignore[union-attr]
+    numbers = [decision_number(row) for row in decisions(page)]
     if not numbers:
         problems.append(f"docs/rules/{name}: no decision table")
     elif numbers != list(range(1, len(numbers) + 1)):
@@ -172,7 +176,7 @@ def citation_problems(root: Path, name: str, page: str, rulings: str) -> list[st
     """Every citation of the page's decisions and sections, in its system's code, tests and rulings, that the
     page does not have."""
     package, prefix = PAGES[name]
-    decided = {int(re.match(r"\|\s*D(\d+)", row).group(1)) for row in decisions(page)}  # type: ignore[union-attr]
+    decided = {decision_number(row) for row in decisions(page)}
     known = set(sections(page))
     sources = [
         (str(path.relative_to(root)), path.read_text(encoding="utf-8"))
