@@ -14,11 +14,11 @@ CPU, memory and loop stalls are its own, read from /proc and its log). The offer
   (5 posts per 5 s) enforced with real 429 answers (``--no-limits`` lifts both).
 
 It prints, for the measured window: the latency from a step's last order (the press of the last Send) to
-its round post (the race channel's first post or edit after it, as the fake saw it) and to the next panel
-(the next step's first DM panel), p50/p95/p99/max per system; requests a step and a second; 429s; memory a
-race in progress; the bot's CPU a step (its engine worker included); the bot's longest event-loop stall
-(its own log: it warns at ``GREGARIO_LOOP_STALL_SECONDS``, set to 0.05 here); this process's own longest
-stall (above a second or so the figures measure the fake, not the bot).
+its round post (the first post or edit after it in the race's channel or its thread, as the fake saw it)
+and to the next panel (the next step's first DM panel), p50/p95/p99/max per system; requests a step and a
+second; 429s; memory a race in progress; the bot's CPU a step (its engine worker included); the bot's
+longest event-loop stall (its own log: it warns at ``GREGARIO_LOOP_STALL_SECONDS``, set to 0.05 here); this
+process's own longest stall (above a second or so the figures measure the fake, not the bot).
 
     nice -n 10 python bench/load.py --races 50 --minutes 1 --database sqlite
     eval "$(bash .ci/postgres.sh)"; nice -n 10 python bench/load.py --races 50 --minutes 1 --database postgresql
@@ -72,6 +72,11 @@ IDLE_SECONDS = 10.0
 POLL = 0.25
 
 
+def _race_channel(channel: Channel) -> int:
+    """The race's channel of a write: a race posts its rounds in its own thread, started from its lobby."""
+    return channel.parent.id if channel.parent is not None else channel.id
+
+
 class LoadFake(FakeDiscord):
     """The fake, noting when the bot posts or edits in a guild channel; people act without waiting for a
     quiet moment (under load there is none, and the panels' components need no registration)."""
@@ -79,7 +84,8 @@ class LoadFake(FakeDiscord):
     def __init__(self, cert: Path, key: Path) -> None:
         super().__init__(cert, key)
         self.channel_writes: dict[int, list[tuple[float, int]]] = defaultdict(list)
-        """Guild channel -> (when, message id) of each bot post or edit there (not interaction answers)."""
+        """Guild channel -> (when, message id) of each bot post or edit there or in its threads (not interaction
+        answers)."""
         self.panels: dict[int, list[tuple[float, int, int]]] = defaultdict(list)
         """User -> (when, race, step) of each DM panel created for them."""
 
@@ -101,7 +107,7 @@ class LoadFake(FakeDiscord):
                             (time.monotonic(), int(found["race"]), int(found["step"]))
                         )
                 else:
-                    self.channel_writes[channel.id].append((time.monotonic(), message.id))
+                    self.channel_writes[_race_channel(channel)].append((time.monotonic(), message.id))
         return response
 
     async def _edit_message(self, request: web.Request) -> web.StreamResponse:
@@ -109,7 +115,9 @@ class LoadFake(FakeDiscord):
         if response.status == 200:
             channel = self.channels.get(int(request.match_info["channel_id"]))
             if channel is not None and channel.recipient is None:
-                self.channel_writes[channel.id].append((time.monotonic(), int(request.match_info["message_id"])))
+                self.channel_writes[_race_channel(channel)].append(
+                    (time.monotonic(), int(request.match_info["message_id"]))
+                )
         return response
 
 
@@ -118,9 +126,10 @@ class Race:
     id: int
     system: str
     channel: Channel
-    lobby: int
+    lobby_id: int
     people: list[DiscordUser]
     ordering: bool
+    lobby: Message | None = None
     sent: dict[int, dict[int, float]] = field(default_factory=lambda: defaultdict(dict))
     """Step -> person -> when their Send was pressed (acknowledged as an update)."""
     done: bool = False
@@ -187,6 +196,7 @@ class Load:
         self.engine = create_async_engine(normalise_url(url))
         self.process: asyncio.subprocess.Process | None = None
         self.open_failures: Counter[str] = Counter()
+        self.lobbies_ready = 0.0
         self.clicks: Counter[str] = Counter()
         """'<system> send|pick <response type>' -> clicks (7: the panel updated; None: unanswered)."""
         self.acks: list[float] = []
@@ -240,6 +250,29 @@ class Load:
         )
         assert self.process.returncode is None, f"gregario run stopped at start-up: see {self.folder}"
 
+    async def spy(self, seconds: float) -> asyncio.subprocess.Process:
+        """py-spy sampling the bot and its engine workers for the measured window (collapsed stacks in
+        bot.stacks: where the CPU of a step goes, greenlet switches and all, which cProfile misreads)."""
+        assert self.process is not None
+        return await asyncio.create_subprocess_exec(
+            "py-spy",
+            "record",
+            "--format",
+            "raw",
+            "--rate",
+            "100",
+            "--subprocesses",
+            "--nonblocking",
+            "--duration",
+            str(int(seconds)),
+            "--pid",
+            str(self.process.pid),
+            "--output",
+            str(self.folder / "bot.stacks"),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+
     async def _answered(self, record: Any, timeout: float = ACK_SECONDS) -> int | None:
         """The interaction's response type once answered (None: not in ``timeout`` s); polled, so a thousand
         people waiting do not all wake on every request."""
@@ -255,8 +288,9 @@ class Load:
         self.fake.add_member(guild, user)
         return DiscordUser(self.fake, user, channel)
 
-    async def open_race(self, channel: Channel) -> Race | None:
-        """A lobby in ``channel`` by its opener, the second person joins (ordering races), a bot, Start."""
+    async def open_race(self, channel: Channel, *, start: bool = True) -> Race | None:
+        """A lobby in ``channel`` by its opener, the second person joins (ordering races), a bot; Start
+        unless ``start`` is off (the ramp opens every lobby first, then starts them all)."""
         system, ruleset, options = SYSTEMS[self.opened % len(SYSTEMS)]
         ordering = self.rng.random() < self.args.ordering
         self.opened += 1
@@ -276,14 +310,20 @@ class Load:
         for person in people[1:]:
             if await self._answered((await person.click(lobby, "Join")).record, 30) is None:
                 self.open_failures["join unanswered"] += 1
-        if await self._answered((await opener.click(lobby, "Start")).record, 30) is None:
-            self.open_failures["start unanswered"] += 1
-        race = Race(race_id, system, channel, lobby.id, people, ordering)
-        self.races[race_id] = race
-        if ordering:
-            for person in people:
-                self.tasks.append(asyncio.create_task(self._player(race, person, random.Random(self.rng.random()))))
+        race = Race(race_id, system, channel, lobby.id, people, ordering, lobby=lobby)
+        if start:
+            await self.start_race(race)
         return race
+
+    async def start_race(self, race: Race) -> None:
+        """The opener presses Start; the race's people begin watching their panels."""
+        assert race.lobby is not None
+        if await self._answered((await race.people[0].click(race.lobby, "Start")).record, 30) is None:
+            self.open_failures["start unanswered"] += 1  # it may have started all the same: the database says
+        self.races[race.id] = race
+        if race.ordering:
+            for person in race.people:
+                self.tasks.append(asyncio.create_task(self._player(race, person, random.Random(self.rng.random()))))
 
     def _panel(self, person: DiscordUser, race: int) -> tuple[Message, int] | None:
         """The newest DM panel of ``race`` with something enabled on it, and its step."""
@@ -350,15 +390,41 @@ class Load:
             return int((await conn.execute(text("SELECT COALESCE(SUM(step), 0) FROM races"))).scalar_one())
 
     async def keep_full(self, until: float) -> None:
-        """Open races until ``--races`` are in progress, and open a new one wherever a race ended."""
-        opening: set[asyncio.Task[Any]] = set()
+        """Open ``--races`` lobbies, then start them all (a lobby does not step: the first races do not
+        run while the last are opened), then open a new race wherever one ended."""
         gate = asyncio.Semaphore(self.args.opening)
+
+        async def lobby(channel: Channel) -> Race | None:
+            async with gate:
+                try:
+                    race = await self.open_race(channel, start=False)
+                except Exception as exc:  # a refusal the run should show, not hide
+                    self.open_failures[type(exc).__name__] += 1
+                    race = None
+                if race is None:
+                    self.free.append(channel)
+                return race
+
+        async def start(race: Race) -> None:
+            async with gate:
+                try:
+                    await self.start_race(race)
+                except Exception as exc:
+                    self.open_failures[f"start: {type(exc).__name__}"] += 1
+
+        while self.free and not self.stopping and time.monotonic() < until and len(self.races) < self.args.races:
+            channels = self.free[: self.args.races - len(self.races)]
+            del self.free[: len(channels)]
+            lobbies = [r for r in await asyncio.gather(*(lobby(c) for c in channels)) if r is not None]
+            self.lobbies_ready = time.monotonic()
+            await asyncio.gather(*(start(r) for r in lobbies))
+        opening: set[asyncio.Task[Any]] = set()
 
         async def one(channel: Channel) -> None:
             async with gate:
                 try:
                     race = await self.open_race(channel)
-                except Exception as exc:  # a refusal the run should show, not hide
+                except Exception as exc:
                     self.open_failures[type(exc).__name__] += 1
                     race = None
                 if race is None:
@@ -399,7 +465,9 @@ class Load:
         for race in self.races.values():
             if not race.ordering:
                 continue
-            writes = [at for at, message in self.fake.channel_writes.get(race.channel.id, []) if message != race.lobby]
+            writes = [
+                at for at, message in self.fake.channel_writes.get(race.channel.id, []) if message != race.lobby_id
+            ]
             for step, by in race.sent.items():
                 awaited = {
                     p.id
@@ -455,12 +523,15 @@ class Load:
             await asyncio.sleep(1.0)
         opened_in = time.monotonic() - t0
         async with LagProbe(0.01) as probe:
+            spy = await self.spy(measure) if args.py_spy else None
             first = await self.snapshot()
             first_stalls = len(self.stalls())
             running_at_start = sum(1 for r in self.races.values() if not r.done)
             await asyncio.sleep(measure)
             last = await self.snapshot()
             running_at_end = sum(1 for r in self.races.values() if not r.done)
+        if spy is not None:
+            await spy.wait()
         stalls = self.stalls()[first_stalls:]
         self.stopping = True
         filler.cancel()
@@ -503,7 +574,8 @@ class Load:
             f"one idle person; one bot each; the four systems in turn), pace {args.pace}, {args.database}, "
             f"{args.workers} engine worker(s), limits {'off' if args.no_limits else 'global 50/s, channel 5/5 s'}",
             f"opened {self.opened} races ({dict(self.open_failures) or 'no failures'}); in progress at the window's "
-            f"start {running_at_start}, end {running_at_end}; ready after {opened_in:.0f} s",
+            f"start {running_at_start}, end {running_at_end}; lobbies open after "
+            f"{max(self.lobbies_ready - t0, 0):.0f} s, started after {opened_in:.0f} s",
             f"in progress at the end: {sum(1 for r in self.races.values() if not r.done and r.ordering)} with people "
             f"ordering, {sum(1 for r in self.races.values() if not r.done and not r.ordering)} idle; clicks "
             f"{sum(self.clicks.values())} ({updated} updated a panel)",
@@ -594,6 +666,11 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--no-limits", action="store_true", help="lift Discord's rate limits at the fake")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="run the bot under cProfile (bot.prof in --keep)")
+    parser.add_argument(
+        "--py-spy",
+        action="store_true",
+        help="sample the bot with py-spy in the window (collapsed stacks: bot.stacks in --keep)",
+    )
     parser.add_argument("--keep", default="", help="a folder to keep the database and the bot's log in")
     return parser.parse_args()
 

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors
+from bot import errors, pacing
 from bot.exts import EXTENSIONS
 from bot.exts.race import _restore
 from bot.exts.race._delivery import Deliverer
@@ -88,6 +88,9 @@ class Gregario(commands.AutoShardedBot):
         if settings.shard_ids():
             client_kwargs.setdefault("shard_ids", settings.shard_ids())
         super().__init__(**client_kwargs)
+        self.pacer = pacing.Pacer(settings.requests_per_second)
+        """The pace of this process's counted requests, most urgent first."""
+        pacing.install(self.http, self.pacer)
         self.settings = settings
         self.synced: list[app_commands.AppCommand] = []
         """What the last sync registered (empty when sync is off)."""

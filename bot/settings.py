@@ -73,6 +73,11 @@ class Settings(BaseSettings):
     """This process's shards, ``first-last`` (``0-3``) or one (``2``), of :attr:`shard_count`; None = all.
     Several processes on one PostgreSQL each take a range of their own (docs/scaling.md)."""
 
+    requests_per_second: int = Field(default=45, ge=1, le=50)
+    """This process's pace of REST requests counted by Discord's global limit (50 a second for the token,
+    interactions' answers exempt): a margin below it by default; with several processes on one token, give
+    each its share (45 / N). Past it requests wait, a player's panel first (:mod:`bot.pacing`)."""
+
     loop_stall_seconds: float = Field(default=1.0, gt=0, le=60)
     """A WARNING when the event loop was held this long (every race, click and the gateway waited)."""
 

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import exists, or_, select, update
+from sqlalchemy import case, exists, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 from sqlmodel import col
@@ -65,6 +65,25 @@ class OwedKind(StrEnum):
     """The race's thread archived once it ended (a cancelled race says so there first)."""
     RACE_CANCELLED = "race_cancelled"
     """A seated player told by DM that the race was cancelled (``recipient``), their live panels closed."""
+
+
+RANK: dict[OwedKind, int] = {
+    OwedKind.OPEN_PANEL: 0,
+    OwedKind.REOPEN_PANEL: 0,
+    OwedKind.CLOSE_PANEL: 0,
+    OwedKind.STEP_POST: 1,
+    OwedKind.LAP_TURN: 1,
+    OwedKind.OPEN_THREAD: 1,
+}
+"""How urgent a row is when Discord's limit (or the bot's CPU) keeps rows waiting: a player's panel (what
+a person waits on to play) first, then a round's post and its thread (what the channel waits on), then
+the rest (:data:`LAST_RANK`: lobby edits, reminders, final posts, summaries, closing lines). A race's own
+rows still go in the order they were owed; the rank orders races' next rows among themselves."""
+LAST_RANK = 2
+
+
+def rank(kind: OwedKind) -> int:
+    return RANK.get(kind, LAST_RANK)
 
 
 CHANNEL_NONCES = {
@@ -177,9 +196,14 @@ def add_all(session: AsyncSession, race_id: int, rows: Sequence[NewOwed], now: d
         add(session, race_id, row, now)
 
 
+_RANKED = case(*((col(OutboxRow.kind) == kind.value, level) for kind, level in RANK.items()), else_=LAST_RANK)
+"""A row's :func:`rank` in SQL: claims take the most urgent of the races' next rows first."""
+
+
 async def claim(db: Database, claimer: str, now: datetime, lease: float, limit: int = 8) -> list[Owed]:
     """Claim up to ``limit`` rows, each the oldest undelivered row of its race, not claimed by anyone
-    else, not waiting out a retry: a lease of ``lease`` seconds for ``claimer``."""
+    else, not waiting out a retry, the most urgent first (:data:`RANK`, then the oldest): a lease of
+    ``lease`` seconds for ``claimer``."""
     older = aliased(OutboxRow)
     first_of_its_race = ~exists().where(
         col(older.race_id) == col(OutboxRow.race_id), col(older.done_at).is_(None), col(older.id) < col(OutboxRow.id)
@@ -192,7 +216,7 @@ async def claim(db: Database, claimer: str, now: datetime, lease: float, limit: 
             or_(col(OutboxRow.claimed_until).is_(None), col(OutboxRow.claimed_until) < now),
             or_(col(OutboxRow.retry_at).is_(None), col(OutboxRow.retry_at) <= now),
         )
-        .order_by(col(OutboxRow.id))
+        .order_by(_RANKED, col(OutboxRow.id))
         .limit(limit)
     )
     if db.is_postgres:

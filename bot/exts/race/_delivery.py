@@ -20,6 +20,7 @@ from typing import Any, Literal
 import aiohttp
 import discord
 
+from bot import pacing
 from bot.catalogue import MESSAGE_LIMIT
 from bot.exts.race import _audience, _layout, _lobby, _panel, _posts
 from bot.exts.race._components import PanelButton, RematchButton
@@ -32,7 +33,7 @@ from bot.services.dispatch import DeliveryFailed
 from bot.services.outcomes import RaceView, Refusal
 from bot.services.owed import Closing, Final, Told, Turn
 from bot.store.ledger import NewPost, Post, PostKind
-from bot.store.outbox import Delivery, NewOwed, Owed, OwedKind
+from bot.store.outbox import Delivery, NewOwed, Owed, OwedKind, rank
 from engine.registry import get_ruleset
 from engine.ruleset import PROGRESS_KEY
 
@@ -123,7 +124,8 @@ class Deliverer:
 
     async def __call__(self, row: Owed) -> Delivery:
         try:
-            return await self._deliver(row)
+            with pacing.urgency(rank(row.kind)):  # past the bot's pace, a panel waits least
+                return await self._deliver(row)
         except discord.NotFound as exc:
             raise DeliveryFailed(f"not found ({exc.code})", permanent=True) from None
         except discord.DiscordServerError as exc:

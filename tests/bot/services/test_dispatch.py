@@ -296,3 +296,35 @@ def test_nonces_are_short_and_deterministic(kind: OwedKind) -> None:
     assert len(outbox.nonce(9_999_999, kind, 12_345, big)) <= 25
     assert len(outbox.nonce(9_999_999, kind, 12_345)) <= 25
     assert outbox.nonce(1, kind, 2, 3) != outbox.nonce(1, kind, 2, 4) != outbox.nonce(1, kind, 3, 4)
+
+
+async def test_a_player_s_panel_is_claimed_before_an_older_lobby_edit_of_another_race(harness: Harness) -> None:
+    """Past the limit, the most urgent of the races' next rows go first (a panel, then a post or a thread,
+    then the rest), whatever their age; a race's own rows still go in the order they were owed."""
+    assert harness.ctx is not None
+    db = harness.ctx.db
+    first, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
+    second, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"}, seed=3)
+    claimer = "main@test:1:ranked"
+    while True:  # the first race delivered up to its lobby edit, the last of what its start owes
+        (head,) = [r for r in await outbox.claim(db, claimer, _now(), 60, 2) if r.race_id == first] or [None]
+        await outbox.release(db, claimer)
+        assert head is not None
+        if head.kind is OwedKind.LOBBY_EDIT:
+            break
+        await outbox.finish(db, head, claimer, Delivery(channel_id=1, message_id=head.id), _now())
+    (taken,) = await outbox.claim(db, claimer, _now(), 60, 1)
+    assert (taken.race_id, taken.kind) == (second, OwedKind.OPEN_THREAD), "the thread before an older lobby edit"
+    await outbox.finish(db, taken, claimer, Delivery(channel_id=1, message_id=taken.id), _now())
+    order: list[tuple[int, OwedKind]] = []
+    while claimed := await outbox.claim(db, claimer, _now(), 60, 1):
+        order.append((claimed[0].race_id, claimed[0].kind))
+        await outbox.finish(db, claimed[0], claimer, Delivery(channel_id=1, message_id=claimed[0].id), _now())
+    assert order == [
+        (second, OwedKind.OPEN_PANEL),
+        (second, OwedKind.OPEN_PANEL),
+        (second, OwedKind.STEP_POST),
+        (first, OwedKind.LOBBY_EDIT),  # the oldest of the two last-ranked rows
+        (second, OwedKind.LOBBY_EDIT),
+    ]
+    assert [outbox.rank(k) for k in (OwedKind.CLOSE_PANEL, OwedKind.LAP_TURN, OwedKind.FINAL_POST)] == [0, 1, 2]
