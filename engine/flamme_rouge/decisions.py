@@ -81,14 +81,14 @@ def awaited(state: RaceState, partial: dict[str, Order] | None) -> list[Decision
         return [bid_decision(state, eid, partial.get(eid) or {}) for eid in bidders(state)]
     if state.phase == CHOOSE:
         eid = state.turn_order[state.cursor]
-        choices = [_choice(rid, rider_label(rid)) for rid in free_riders(state)]
+        mine = partial.get(eid) or {}
+        free = free_riders(state)
+        # A free rider named: the choice is whole (nothing more to ask; a panel shows its review to send).
+        chosen = mine.get("rider") in free
+        choices = [_choice(rid, rider_label(rid)) for rid in free]
         prompt = cached_msg("fr.prompt.choose_rider", "Choose your rider")
-        fields = [_field(["rider"], cached_msg("fr.field.rider", "Rider"), choices)]
-        return [
-            decision(
-                eid, "choose_rider", prompt, fields, partial.get(eid) or {}, complete=False, example="rider blue s"
-            )
-        ]
+        fields = [] if chosen else [_field(["rider"], cached_msg("fr.field.rider", "Rider"), choices)]
+        return [decision(eid, "choose_rider", prompt, fields, mine, complete=chosen, example="rider blue s")]
     return []
 
 

@@ -29,6 +29,20 @@ def test_players_choose_one_rider_each_in_turn_order() -> None:
     assert s.phase == "place"
 
 
+@pytest.mark.rules("D23", "7.4")
+def test_a_rider_choice_naming_a_free_rider_is_whole_and_asks_nothing_more() -> None:
+    """The choice is one value: once a free rider is named, the decision is complete with no field left
+    (a panel then shows the review to send); a taken rider, or none, is still asked for."""
+    race = start(record(players=2, options={"riders_per_player": 1}, setup={"turn_order": ["anna", "ben"]}))
+    (asked,) = race.awaited({"anna": {"rider": "blue-s"}})
+    assert asked.complete and asked.fields == []
+    (empty,) = race.awaited()
+    assert not empty.complete and [f.path for f in empty.fields] == [["rider"]]
+    race.play_step({"anna": "rider blue s"})
+    (taken,) = race.awaited({"ben": {"rider": "blue-s"}})
+    assert not taken.complete and "blue-s" not in [c.value for c in taken.fields[0].choices]
+
+
 @pytest.mark.rules("D23", "D25")
 def test_in_one_rider_mode_each_player_is_ranked_on_its_own_rider() -> None:
     """Two players holding the two riders of one colour get separate places; orders name the single rider."""

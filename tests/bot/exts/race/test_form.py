@@ -11,6 +11,7 @@ from bot.app import Gregario
 from bot.exts.race import _form
 from bot.i18n import t
 from bot.services import lobby, orders, records
+from bot.services.queries import step_orders
 from tests.bot.exts.race.table import SEND, Table, picks_on, sendable
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.users import DiscordUser
@@ -127,6 +128,27 @@ async def test_a_stale_click_on_a_grid_panel_is_refused_not_recorded(
     assert reply.text == STALE and reply.ephemeral_for == alice.id
     after = await orders.panel(table.ctx, table.race_id, alice.id)
     assert after.order == before == {"place": {"rider": "r"}}, "nothing recorded by the stale click"
+
+
+async def test_a_rider_chosen_on_the_panel_is_reviewed_and_sent(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser
+) -> None:
+    """One rider each (Flamme Rouge's ``riders_per_player=1``): Alice's first panel asks her rider; once she
+    picks one, the panel is the review with Send (it asked the same select again before), and her Send
+    gives her that rider."""
+    table = await _start(gregario, fake_discord, alice, "flamme_rouge", options="riders_per_player=1")
+    step, panel = await _open_panel(table, alice)
+    (choice,) = picks_on(panel)
+    assert choice.get("type") == 3, "the riders are a select"
+    rider = choice["options"][0]
+    await (await alice.choose(panel, rider["label"], placeholder=choice.get("placeholder"))).acknowledged()
+    assert sendable(panel) and not picks_on(panel), "nothing more to pick: the review"
+    await (await alice.click(panel, SEND)).acknowledged()
+    await table.wait_step_after(step)
+    async with table.ctx.db.sessions() as session:
+        sent = (await step_orders(session, table.race_id, step))[f"u{alice.id}"]
+    colour, kind = str(rider["label"]).split()  # "black Sprinteur" is the rider black-s
+    assert (sent.body, sent.complete, sent.by) == ({"rider": f"{colour}-{kind[0].lower()}"}, True, "player")
 
 
 async def test_a_stale_send_is_refused_once_the_draft_changed(
