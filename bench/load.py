@@ -340,14 +340,19 @@ class Load:
 
     async def _player(self, race: Race, person: DiscordUser, rng: random.Random) -> None:
         """A person on their panels: when a step's panel arrives, thinks 0.5-5 s, picks (one click or a few)
-        and sends; then waits for the next panel."""
+        and sends; then waits for the next panel. A refused click (the deadline played the step before the
+        panel was closed) ends their try at that step, as a person reading "this step is over" would."""
         thought: set[int] = set()
+        given_up: set[int] = set()
         while not self.stopping and not race.done:
             found = self._panel(person, race.id)
             if found is None:
                 await asyncio.sleep(POLL)
                 continue
             panel, step = found
+            if step in given_up:
+                await asyncio.sleep(POLL)
+                continue
             if step not in thought:
                 thought.add(step)
                 await asyncio.sleep(rng.uniform(0.5, 5.0))
@@ -376,6 +381,8 @@ class Load:
                 self.acks.append(time.monotonic() - pressed)
             if kind == 7 and custom.startswith("gr:v:"):
                 race.sent[step][person.id] = pressed
+            elif kind == 4:  # refused (the step is over, the panel not closed yet): a person waits for the next
+                given_up.add(step)
             elif kind is None:
                 await asyncio.sleep(POLL)
             await asyncio.sleep(rng.uniform(0.05, 0.3))
@@ -568,6 +575,8 @@ class Load:
         counted = sum(n for k, n in kinds.items() if not k.startswith(("interaction", "followups")))
         to_post, to_panel = self.latencies(first.at, last.at)
         updated = sum(n for k, n in self.clicks.items() if k.endswith(" 7"))
+        refused = sum(n for k, n in self.clicks.items() if k.endswith(" 4"))
+        unanswered = sum(n for k, n in self.clicks.items() if k.endswith(" None"))
         running = max((running_at_start + running_at_end) / 2, 1)
         lines = [
             f"load: {args.races} races wanted ({args.ordering:.0%} with two people ordering after 0.5-5 s, the rest "
@@ -578,7 +587,10 @@ class Load:
             f"{max(self.lobbies_ready - t0, 0):.0f} s, started after {opened_in:.0f} s",
             f"in progress at the end: {sum(1 for r in self.races.values() if not r.done and r.ordering)} with people "
             f"ordering, {sum(1 for r in self.races.values() if not r.done and not r.ordering)} idle; clicks "
-            f"{sum(self.clicks.values())} ({updated} updated a panel)",
+            f"{sum(self.clicks.values())} ({updated} updated a panel, {refused} refused, {unanswered} unanswered in "
+            f"{ACK_SECONDS:.0f} s)",
+            "clicks by system, button and answer (7 panel updated, 4 refused, None unanswered): "
+            + ", ".join(f"{k} {n}" for k, n in sorted(self.clicks.items())),
             f"window {seconds:.0f} s: {steps} steps resolved ({steps / max(seconds, 1):.1f} a second)",
             "latency last order -> round post, ms   p50    p95    p99    max",
             *(f"  {system:<14}{'':22}{_percentiles(to_post.get(system, []))}" for system, _, _ in SYSTEMS),

@@ -1,8 +1,11 @@
 """The connection to the database: an async engine and its session factory.
 
 SQLite gets WAL (readers never wait for the writer), a busy timeout (a writer waits for another
-instead of failing), foreign keys, and ``BEGIN IMMEDIATE`` transactions: a transaction takes the write
-lock when it starts, so two writers never deadlock upgrading a read lock. PostgreSQL runs through
+instead of failing), foreign keys, and ``BEGIN IMMEDIATE`` for a session that writes (one opened with
+``session.begin()``, the services' only way to write): it takes the write lock when it starts, so two
+writers never deadlock upgrading a read lock. A session that only reads (no ``begin()``: its transaction
+is rolled back at its end) begins deferred: it reads a snapshot of the log without queueing for the
+writer's lock, so panels and clicks do not wait behind every commit. PostgreSQL runs through
 asyncpg at its default isolation (read committed); the services' compare-and-set on the race row keeps
 them correct there.
 """
@@ -112,11 +115,33 @@ def connect(url: str, *, pool_size: int = 5, echo: bool = False) -> Database:
     if engine.dialect.name == "sqlite":
         _tune_sqlite(engine)
     wakers: list[Callable[[], None]] = []
-    db = Database(engine, async_sessionmaker(engine, expire_on_commit=False, info={_WAKERS: wakers}), wakers)
+    sessions = async_sessionmaker(
+        engine.execution_options(**{_READS: True}),
+        class_=_Session,
+        expire_on_commit=False,
+        info={_WAKERS: wakers, _WRITER: engine.sync_engine},
+    )
+    db = Database(engine, sessions, wakers)
     return db
 
 
 _WAKERS = "gregario.wakers"
+_WRITER = "gregario.writer"
+_READS = "gregario_reads"
+"""The execution option of a session's connection that only reads (SQLite: a deferred ``BEGIN``)."""
+
+
+class _Session(AsyncSession):
+    """A session that reads unless it is begun: ``begin()`` moves it onto the engine's writing connections
+    before it takes one (SQLite: ``BEGIN IMMEDIATE``)."""
+
+    def begin(self) -> Any:
+        writer = self.sync_session.info.get(_WRITER)
+        if writer is not None:
+            self.sync_session.bind = writer
+        return super().begin()
+
+
 _WRITTEN = "gregario.outbox_written"
 
 
@@ -151,7 +176,7 @@ def _tune_sqlite(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        connection.exec_driver_sql("BEGIN" if connection.get_execution_options().get(_READS) else "BEGIN IMMEDIATE")
 
 
 def unreachable(error: BaseException) -> bool:
