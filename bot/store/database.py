@@ -115,7 +115,7 @@ def connect(url: str, *, pool_size: int = 5, echo: bool = False) -> Database:
     if engine.dialect.name == "sqlite":
         _tune_sqlite(engine)
     wakers: list[Callable[[], None]] = []
-    sessions = async_sessionmaker(
+    sessions: async_sessionmaker[AsyncSession] = async_sessionmaker(
         engine.execution_options(**{_READS: True}),
         class_=_Session,
         expire_on_commit=False,
