@@ -455,6 +455,19 @@ class Ruleset(ABC, Generic[S]):
             events.extend(said)
         return new
 
+    def play_bots(self, state: S, awaited: list[str], strategies: list[str]) -> S:
+        """One quiet rollout step (no event, no check) whose every awaited entrant (``awaited``, as
+        :meth:`awaited_ids` gives them) is a bot playing ``strategies[k]``: the state :meth:`advance` gives
+        with each bot's :meth:`auto_order`, and like it possibly ``state`` itself, changed. The default is
+        exactly that; a system may choose and play the bots' moves without writing them as orders first
+        (Flamme Rouge: a round's cards straight from each hand), as long as the state is the same (the
+        rollout tests compare it with the full driver's on seeded races)."""
+        auto_order = self.auto_order
+        bots = zip(awaited, strategies, strict=True)
+        orders = {who: auto_order(state, who, None, strategy) for who, strategy in bots}
+        meta = {who: {"by": "bot"} for who in awaited}
+        return self.advance(state, orders, meta or None)
+
     @abstractmethod
     def auto_order(self, state: S, entrant: str, partial: Order | None = None, strategy: str | None = None) -> Order:
         """A complete order for ``entrant``: a bot's choice (``strategy``) or the absent-player rule (``None``)."""
