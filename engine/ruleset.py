@@ -455,16 +455,16 @@ class Ruleset(ABC, Generic[S]):
             events.extend(said)
         return new
 
-    def play_bots(self, state: S, awaited: list[str], strategies: list[str]) -> S:
-        """One quiet rollout step (no event, no check) whose every awaited entrant (``awaited``, as
-        :meth:`awaited_ids` gives them) is a bot playing ``strategies[k]``: the state :meth:`advance` gives
-        with each bot's :meth:`auto_order`, and like it possibly ``state`` itself, changed. The default is
+    def play_bots(self, state: S, bots: Mapping[str, str]) -> S:
+        """One quiet rollout step (no event, no check) of a race whose every entrant is a bot (``bots``: each
+        entrant's strategy), not finished: the state :meth:`advance` gives with the :meth:`auto_order` of
+        every entrant :meth:`awaited_ids` names, and like it possibly ``state`` itself, changed. The default is
         exactly that; a system may choose and play the bots' moves without writing them as orders first
         (Flamme Rouge: a round's cards straight from each hand), as long as the state is the same (the
-        rollout tests compare it with the full driver's on seeded races)."""
+        rollout tests and ``bench/identical.py --rollouts`` compare it with the full driver's)."""
+        awaited = self.awaited_ids(state)
         auto_order = self.auto_order
-        bots = zip(awaited, strategies, strict=True)
-        orders = {who: auto_order(state, who, None, strategy) for who, strategy in bots}
+        orders = {who: auto_order(state, who, None, bots[who]) for who in awaited}
         meta = {who: {"by": "bot"} for who in awaited}
         return self.advance(state, orders, meta or None)
 

@@ -5,10 +5,12 @@ Works on a copy of the state (``resolve`` makes it); the orders are already vali
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.flamme_rouge import cards as C
 from engine.flamme_rouge.deck import drawn_all, hand_of, pick
 from engine.flamme_rouge.exhaustion import take_exhaustion
-from engine.flamme_rouge.movement import move, movement_order, occupancy, target_square
+from engine.flamme_rouge.movement import move, movement_order, occupancy
 from engine.flamme_rouge.orders import every_racing_team
 from engine.flamme_rouge.slipstream import slipstream
 from engine.flamme_rouge.state import BOT_TEAMS, DONE, MUSCLE, PELOTON, RaceState
@@ -83,9 +85,9 @@ def _card_of(shown: list[int], wanted: object) -> int:
     return min(shown, key=C.value) if card is None else card
 
 
-def bot_energy_cards(state: RaceState, strategies: dict[str, str]) -> dict[int, int]:
-    """:func:`energy_cards` in a quiet rollout step whose every order would be a bot's (``strategies``: each
-    awaited entrant's): each racing rider draws its hand and plays at once the card its team's strategy names
+def bot_energy_cards(state: RaceState, strategies: Mapping[str, str]) -> dict[int, int]:
+    """:func:`energy_cards` in a quiet rollout step of an all-bot race (``strategies``: every entrant's): each
+    racing rider with cards draws its hand and plays at once the card its team's strategy names
     (:func:`~engine.flamme_rouge.strategies.card_value`, what the bot's order would say), no order written,
     no hand cached. The same cards and piles as ``energy_cards`` on the bots' orders: a strategy reads the
     hand and where the riders are, never another rider's piles, so playing a card before the next rider
@@ -100,7 +102,7 @@ def bot_energy_cards(state: RaceState, strategies: dict[str, str]) -> dict[int, 
             continue
         hand, deck, recycled = hand_of(state, i)  # its own list
         strategy = get(rider.owner)
-        if strategy is None or strategy in BOT_TEAMS:  # no order for it (as energy_cards reads a missing one)
+        if strategy is None or strategy in BOT_TEAMS:  # auto_order gives no card (energy_cards: the lowest)
             card = _card_of(hand, None)
         else:
             wanted = card_value(state, i, hand, strategy)
@@ -157,7 +159,7 @@ def play_round(state: RaceState, orders: dict[str, Order], events: list[Event] |
     finish_round(state, energy_cards(state, orders, events), events)
 
 
-def play_bot_round(state: RaceState, strategies: dict[str, str]) -> None:
+def play_bot_round(state: RaceState, strategies: Mapping[str, str]) -> None:
     """A quiet rollout's round whose every order would be a bot's (:func:`bot_energy_cards`), no event."""
     finish_round(state, bot_energy_cards(state, strategies), None)
 
@@ -199,12 +201,15 @@ def finish_round(state: RaceState, played: dict[int, int], events: list[Event] |
     # --- movement phase (5.2) --------------------------------------------------------------------
     occ = occupancy(state)
     finish = track.finish
+    targets, last = track.targets, track.last
     crossed: list[int] = []
     for i in order:
         r = riders[i]
         base = moves[i]
         start = r.square
-        target = target_square(track, start, base, clip)
+        target = targets[start][base]  # target_square, spelt out: once per rider and round
+        if clip and target > last:
+            target = last
         sq, lane = move(occ, track, riders, i, target)
         if sq >= finish:
             r.crossed = rnd

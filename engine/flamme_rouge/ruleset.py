@@ -202,13 +202,13 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
         _advance(new)
         return new
 
-    def play_bots(self, state: RaceState, awaited: list[str], strategies: list[str]) -> RaceState:
+    def play_bots(self, state: RaceState, bots: Mapping[str, str]) -> RaceState:
         """A quiet rollout step in place: a round's cards are chosen by each bot's strategy and played at
-        once (``round.play_bot_round``), without the orders ``auto_order`` would write and the energy phase
-        would read back; the rare set-up steps go through the orders."""
+        once (``round.play_bot_round``), without asking who is awaited nor writing the orders ``auto_order``
+        would write and the energy phase would read back; the rare set-up steps go through the orders."""
         if state.phase != ENERGY:
-            return super().play_bots(state, awaited, strategies)
-        play_bot_round(state, dict(zip(awaited, strategies, strict=True)))
+            return super().play_bots(state, bots)
+        play_bot_round(state, bots)
         _bot_teams_ride_on(state, None)
         _advance(state)
         return state
