@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.flamme_rouge import cards as C
-from engine.flamme_rouge.deck import drawn_all, hand_of, pick
+from engine.flamme_rouge.deck import deal, drawn_all, pick
 from engine.flamme_rouge.exhaustion import take_exhaustion
 from engine.flamme_rouge.movement import move, movement_order, occupancy
 from engine.flamme_rouge.orders import every_racing_team
@@ -100,7 +100,7 @@ def bot_energy_cards(state: RaceState, strategies: Mapping[str, str]) -> dict[in
         if not rider.deck and not rider.recycled:
             played[i] = C.EXHAUSTION  # §9.1: it has no cards left
             continue
-        hand, deck, recycled = hand_of(state, i)  # its own list
+        hand, deck, recycled = deal(state, i)  # its own list
         strategy = get(rider.owner)
         if strategy is None or strategy in BOT_TEAMS:  # auto_order gives no card (energy_cards: the lowest)
             card = _card_of(hand, None)

@@ -105,17 +105,12 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     to_line = track.finish - start
     values = hand_values(hand)
 
-    # How far each value takes it from here (a pure function of the square and the value on this track with
-    # these options, which hold for the whole race: kept in the race's fixed data, shared by its states).
-    known: dict[tuple[int, int], int] | None = state.fixed.get("reach")
-    if known is None:
-        known = state.fixed["reach"] = {}
-    reach = {}
-    for v in values:
-        got = known.get((start, v))
-        if got is None:
-            got = known[(start, v)] = target_square(track, start, v, clip) - start
-        reach[v] = got
+    # How far each value takes it from here (target_square: the track's table, D4's clip when it is on).
+    if clip:
+        reach = {v: target_square(track, start, v, True) - start for v in values}
+    else:
+        row = track.targets[start]
+        reach = {v: row[v] - start for v in values}
     if max(reach.values()) >= to_line:  # it can cross now: as far as possible (on equal reach, the smaller card)
         return max(values, key=lambda v: (reach[v], -v))
     pool = values
