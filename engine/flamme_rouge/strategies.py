@@ -114,7 +114,7 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     if max(reach.values()) >= to_line:  # it can cross now: as far as possible (on equal reach, the smaller card)
         return max(values, key=lambda v: (reach[v], -v))
     pool = values
-    if rider.kind == "s" and to_line > SPRINT_WINDOW and any(v != 9 for v in values):
+    if rider.kind == "s" and to_line > SPRINT_WINDOW and values[0] != 9:  # (ascending: a value under 9)
         pool = [v for v in values if v != 9]  # keep the 9s for the sprint
     owner = rider.owner
     key = ("expected", owner)
