@@ -560,15 +560,13 @@ class Rollout:
         played = 0
         want = on_events is not None
         while limit is None or played < limit:
+            awaited: list[str] | None = None
             if self.people or want or self.check:
-                awaited: list[str] | None = ruleset.awaited_ids(self.state)
-                assert awaited is not None
+                awaited = ruleset.awaited_ids(self.state)
                 if any(bots[who] is None for who in awaited) or (not awaited and ruleset.finished(self.state)):
                     break
-            else:  # no seat can stop an all-bot race: only its end (asked who is awaited only then)
-                awaited = None
-                if ruleset.finished(self.state) and not ruleset.awaited_ids(self.state):
-                    break
+            elif ruleset.finished(self.state) and not ruleset.awaited_ids(self.state):
+                break  # no seat can stop an all-bot race, only its end: who is awaited is asked only then
             said = self.step(want, awaited)
             played += 1
             if on_events is not None:
