@@ -11,6 +11,7 @@ variant and the first seed that differs; the exit status is 1.
     python bench/identical.py                      # 200 races per preset and variant, every system
     python bench/identical.py --only flamme_rouge  # one system
     python bench/identical.py --races 20 --baseline main
+    python bench/identical.py --rollouts --races 50  # quiet rollouts against the full driver, this tree
 """
 
 from __future__ import annotations
@@ -99,6 +100,55 @@ def digest(ruleset_id: str, seats: int, strategies: list[str], options: dict[str
     return h.hexdigest()
 
 
+def rollout_differs(
+    ruleset_id: str, seats: int, strategies: list[str], options: dict[str, Any], stage: Any, seed: int
+) -> str | None:
+    """What a quiet rollout of race ``seed`` (no event, no check: ``Ruleset.play_bots``) ends with that the full
+    driver's race does not (steps, result, published news, final state), or ``None``."""
+    from engine.race import Race, Rollout
+    from engine.registry import get_ruleset
+    from engine.ruleset import Entrant
+
+    ruleset = get_ruleset(ruleset_id)
+    entrants = [Entrant(id=f"p{i}", name=f"P{i}", bot=strategies[(i + seed) % len(strategies)]) for i in range(seats)]
+    entrants = ruleset.default_entrants(entrants, options)
+    race = Race.start(ruleset_id, entrants, seed, stage=stage, options=options)
+    race.play_bots_until_human()
+    played = Rollout.start(ruleset_id, entrants, seed, stage, options)
+    played.play()
+    if played.steps != race.played:
+        return f"{played.steps} steps, the full driver {race.played}"
+    if played.result().model_dump() != race.result().model_dump():
+        return "the result"
+    if ruleset.dump(played.state) != ruleset.dump(race.state):
+        return "the final state"
+    if [e.model_dump() for e in played.publish()] != [e.model_dump() for e in race.publish()]:
+        return "the published news"
+    return None
+
+
+def rollouts(only: str, races: int) -> int:
+    """``--rollouts``: every setting's quiet rollouts against the full driver, in this tree alone."""
+    sys.path.insert(0, str(ROOT))
+    started = time.perf_counter()
+    differ = 0
+    every = settings(only)
+    for label, system, seats, strategies, options, stage in every:
+        for n in range(races):
+            why = rollout_differs(system, seats, strategies, options, stage, 1000 + n)
+            if why is not None:
+                differ += 1
+                print(f"DIFFERENT {label}: seed {1000 + n}: {why}")
+                break
+        else:
+            print(f"identical {label}: {races} rollouts")
+    print(
+        f"{len(every) - differ} of {len(every)} settings: rollouts as the full driver "
+        f"({len(every) * races} races, {time.perf_counter() - started:.0f} s)"
+    )
+    return 1 if differ else 0
+
+
 def worker(tree: str, only: str, races: int) -> None:
     """Print one JSON line per setting: its label and its races' digests."""
     sys.path.insert(0, tree)
@@ -125,7 +175,14 @@ def main() -> int:
     parser.add_argument("--baseline", default=BASELINE, help=f"the commit to compare with (default {BASELINE})")
     parser.add_argument("--only", default="", choices=("", *SYSTEMS), help="one rule system")
     parser.add_argument("--races", type=int, default=200, help="seeded races per preset and variant (default 200)")
+    parser.add_argument(
+        "--rollouts",
+        action="store_true",
+        help="instead: quiet rollouts against the full driver in this tree (steps, result, news, final state)",
+    )
     args = parser.parse_args()
+    if args.rollouts:
+        return rollouts(args.only, args.races)
     if args.worker:
         tree, only, races = args.worker
         worker(tree, only, int(races))

@@ -456,7 +456,8 @@ class Rollout:
     """An all-bot race played for its outcome alone (``gregario simulate``, ``/stage analyse``): the same
     rules as :class:`Race` on the same seed (the same standings, step by step the same states), but no
     record is written, events are built only when a step asks for them (:meth:`Ruleset.advance`), and the
-    bots' orders go to the rules as the rule system's own ``auto_order`` made them.
+    bots' orders go to the rules as the rule system's own ``auto_order`` made them; in a quiet step of a race
+    with no person seated the rule system plays its bots as it likes (:meth:`Ruleset.play_bots`).
 
     ``check`` validates every bot order as :class:`Race` does (tests and smoke runs); a production rollout
     leaves it off, as the engine's own bot orders need no re-validation. A seat without a bot cannot
@@ -470,6 +471,11 @@ class Rollout:
     check: bool = False
     steps: int = 0
     """Steps resolved so far."""
+    people: bool = field(init=False)
+    """Whether any seat is a person's (then every step asks who is awaited, to stop before it)."""
+
+    def __post_init__(self) -> None:
+        self.people = any(bot is None for bot in self.bots.values())
 
     @classmethod
     def start(
@@ -504,6 +510,14 @@ class Rollout:
         """Resolve one step with every awaited bot's order; its events when ``events`` is true (else an
         empty list: nothing is built). ``awaited`` may pass ``awaited_ids`` just asked, to save asking twice."""
         ruleset, state, bots = self.ruleset, self.state, self.bots
+        if not events and not self.check and not self.people:
+            # The quiet step of an all-bot race: the rule system plays its bots as it likes, without being
+            # asked who is awaited first (Ruleset.play_bots).
+            if ruleset.finished(state) and not ruleset.awaited_ids(state):
+                raise RecordError("the race is finished: no order is awaited")
+            self.steps += 1
+            self.state = ruleset.play_bots(state, bots)  # type: ignore[arg-type]  # no person: every strategy is set
+            return []
         if awaited is None:
             awaited = ruleset.awaited_ids(state)
         if not awaited and ruleset.finished(state):
@@ -545,11 +559,14 @@ class Rollout:
         ruleset, bots = self.ruleset, self.bots
         played = 0
         want = on_events is not None
-        people = any(bot is None for bot in bots.values())  # else no awaited seat can stop the rollout
         while limit is None or played < limit:
-            awaited = ruleset.awaited_ids(self.state)
-            if (people and any(bots[who] is None for who in awaited)) or (not awaited and ruleset.finished(self.state)):
-                break
+            awaited: list[str] | None = None
+            if self.people or want or self.check:
+                awaited = ruleset.awaited_ids(self.state)
+                if any(bots[who] is None for who in awaited) or (not awaited and ruleset.finished(self.state)):
+                    break
+            elif ruleset.finished(self.state) and not ruleset.awaited_ids(self.state):
+                break  # no seat can stop an all-bot race, only its end: who is awaited is asked only then
             said = self.step(want, awaited)
             played += 1
             if on_events is not None:

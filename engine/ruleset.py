@@ -455,6 +455,19 @@ class Ruleset(ABC, Generic[S]):
             events.extend(said)
         return new
 
+    def play_bots(self, state: S, bots: Mapping[str, str]) -> S:
+        """One quiet rollout step (no event, no check) of a race whose every entrant is a bot (``bots``: each
+        entrant's strategy), not finished: the state :meth:`advance` gives with the :meth:`auto_order` of
+        every entrant :meth:`awaited_ids` names, and like it possibly ``state`` itself, changed. The default is
+        exactly that; a system may choose and play the bots' moves without writing them as orders first
+        (Flamme Rouge: a round's cards straight from each hand), as long as the state is the same (the
+        rollout tests and ``bench/identical.py --rollouts`` compare it with the full driver's)."""
+        awaited = self.awaited_ids(state)
+        auto_order = self.auto_order
+        orders = {who: auto_order(state, who, None, bots[who]) for who in awaited}
+        meta = {who: {"by": "bot"} for who in awaited}
+        return self.advance(state, orders, meta or None)
+
     @abstractmethod
     def auto_order(self, state: S, entrant: str, partial: Order | None = None, strategy: str | None = None) -> Order:
         """A complete order for ``entrant``: a bot's choice (``strategy``) or the absent-player rule (``None``)."""

@@ -70,24 +70,28 @@ def hand_of(state: RaceState, index: int, size: int | None = None) -> tuple[list
     return hand[:], rest, recycled
 
 
+def deal(state: RaceState, index: int) -> Drawn:
+    """The energy-phase hand rider ``index`` draws now, with the piles it leaves (:func:`hand_of` at D10's
+    size, without its cache): the hand is a new list. :func:`drawn` caches it for the bots' orders, the
+    checks and the round; a rollout's bot round draws it once and plays from it at once."""
+    rider = state.riders[index]
+    square = rider.square
+    wind = state.track.wind[square] if square > 0 else ""
+    n = METEO_HAND.get(wind, HAND_SIZE) if wind else HAND_SIZE
+    deck = rider.deck
+    if len(deck) >= n:  # the common case, without building a generator
+        return list(deck[:n]), deck[n:], rider.recycled
+    return draw(deck, rider.recycled, n, Rng.split(state.rng, index + 1))  # hand_rng
+
+
 def drawn(state: RaceState, index: int) -> list[int]:
     """Rider ``index``'s energy-phase hand now (``hand_of(state, index)[0]``), cached for this state: the
     strategies, ``validate`` and ``awaited`` all read it. Shared: callers must not change it."""
     key = ("hand", index)  # drawn_all, spelt out: this runs for every rider of every bot's order
     cache = state.cache
     got: Drawn | None = cache.get(key)
-    if got is not None:
-        return got[0]
-    rider = state.riders[index]
-    square = rider.square
-    wind = state.track.wind[square] if square > 0 else ""
-    n = METEO_HAND.get(wind, HAND_SIZE) if wind else HAND_SIZE
-    deck = rider.deck
-    if len(deck) >= n:  # hand_of's common case, spelt out
-        hand = list(deck[:n])
-        cache[key] = (hand, deck[n:], rider.recycled)
-        return hand
-    got = cache[key] = hand_of(state, index)
+    if got is None:
+        got = cache[key] = deal(state, index)
     return got[0]
 
 
@@ -97,7 +101,7 @@ def drawn_all(state: RaceState, index: int) -> Drawn:
     key = ("hand", index)
     got: Drawn | None = state.cache.get(key)
     if got is None:
-        got = state.cache[key] = hand_of(state, index)
+        got = state.cache[key] = deal(state, index)
     return got
 
 

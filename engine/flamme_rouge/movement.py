@@ -7,7 +7,7 @@ holding only occupied squares, so "is square n empty?" is ``n not in occ``.
 from __future__ import annotations
 
 from engine.flamme_rouge.state import RaceState, Rider
-from engine.flamme_rouge.track import ASCENT_CAP, Track
+from engine.flamme_rouge.track import Track
 
 Occupancy = dict[int, list[int]]
 
@@ -35,17 +35,10 @@ def movement_order(riders: list[Rider]) -> list[int]:
 def target_square(track: Track, start: int, card_value: int, clip: bool) -> int:
     """6.1 (D14): the square a move aims at before blocking.
 
-    Minimum speed of the starting square first (D15, D16), then the ascent rule (6.2), then the
-    end-of-track clip (D4, ``"clip"`` only).
+    Minimum speed of the starting square first (D15, D16), then the ascent rule (6.2) (the track's table,
+    :func:`~engine.flamme_rouge.track.aim`), then the end-of-track clip (D4, ``"clip"`` only).
     """
-    v = card_value
-    minimum = track.min_speed[start]
-    if v < minimum:
-        v = minimum
-    i = track.next_ascent[start] - start
-    if i <= v:  # 6.2: the first ascent square at distance i within reach
-        v = i - 1 if i > ASCENT_CAP else min(v, ASCENT_CAP)
-    target = start + v
+    target = track.targets[start][card_value]
     if clip and target > track.last:
         target = track.last
     return target

@@ -5,13 +5,16 @@ Works on a copy of the state (``resolve`` makes it); the orders are already vali
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.flamme_rouge import cards as C
-from engine.flamme_rouge.deck import drawn_all, pick
+from engine.flamme_rouge.deck import deal, drawn_all, pick
 from engine.flamme_rouge.exhaustion import take_exhaustion
-from engine.flamme_rouge.movement import move, movement_order, occupancy, target_square
+from engine.flamme_rouge.movement import move, movement_order, occupancy
 from engine.flamme_rouge.orders import every_racing_team
 from engine.flamme_rouge.slipstream import slipstream
-from engine.flamme_rouge.state import DONE, MUSCLE, PELOTON, RaceState
+from engine.flamme_rouge.state import BOT_TEAMS, DONE, MUSCLE, PELOTON, RaceState
+from engine.flamme_rouge.strategies import card_value
 from engine.flamme_rouge.texts import card_name
 from engine.messages import Event, Message, event, event_of
 from engine.ruleset import Order
@@ -64,20 +67,50 @@ def energy_cards(state: RaceState, orders: dict[str, Order], events: list[Event]
             wanted = chosen.get(rider.kind)
             got = cache_get(("hand", i))
             shown, deck, recycled = got if got is not None else drawn_all(state, i)
-            # pick(), spelt out for the common case (a card of the value named; D26: a 2 is an exhaustion card
-            # whenever the hand holds one)
-            card: int | None
-            if type(wanted) is int and wanted != 2 and wanted in shown:
-                card = wanted
-            else:
-                card = pick(shown, wanted) if isinstance(wanted, int) else None
-            if card is None:  # validated orders always name a card of the hand; keep resolve total anyway
-                card = min(shown, key=C.value)
+            # pick(), spelt out for the common case (a card of the value named)
+            card = wanted if type(wanted) is int and wanted != 2 and wanted in shown else _card_of(shown, wanted)
             hand = shown[:]  # the cached hand is shared
             hand.remove(card)
             rider.deck = deck
             rider.recycled = (*recycled, *hand)  # 5.1: the unchosen cards go onto the recycled pile
             played[i] = card
+    return played
+
+
+def _card_of(shown: list[int], wanted: object) -> int:
+    """The card of the hand ``shown`` that the value ``wanted`` plays (D26: a 2 is an exhaustion card whenever
+    the hand holds one); without a value, or one the hand lacks, its lowest card. Validated orders always
+    name a card of the hand: the fallback keeps the round total anyway."""
+    card = pick(shown, wanted) if isinstance(wanted, int) else None
+    return min(shown, key=C.value) if card is None else card
+
+
+def bot_energy_cards(state: RaceState, strategies: Mapping[str, str]) -> dict[int, int]:
+    """:func:`energy_cards` in a quiet rollout step of an all-bot race (``strategies``: every entrant's): each
+    racing rider with cards draws its hand and plays at once the card its team's strategy names
+    (:func:`~engine.flamme_rouge.strategies.card_value`, what the bot's order would say), no order written,
+    no hand cached. The same cards and piles as ``energy_cards`` on the bots' orders: a strategy reads the
+    hand and where the riders are, never another rider's piles, so playing a card before the next rider
+    chooses changes nothing (the rollout tests compare the states with the full driver's)."""
+    played: dict[int, int] = {}
+    get = strategies.get
+    for i, rider in enumerate(state.riders):
+        if rider.crossed or rider.bot or not rider.owner:  # every_racing_team's riders
+            continue
+        if not rider.deck and not rider.recycled:
+            played[i] = C.EXHAUSTION  # §9.1: it has no cards left
+            continue
+        hand, deck, recycled = deal(state, i)  # its own list
+        strategy = get(rider.owner)
+        if strategy is None or strategy in BOT_TEAMS:  # auto_order gives no card (energy_cards: the lowest)
+            card = _card_of(hand, None)
+        else:
+            wanted = card_value(state, i, hand, strategy)
+            card = wanted if wanted != 2 and wanted in hand else _card_of(hand, wanted)
+        hand.remove(card)
+        rider.deck = deck
+        rider.recycled = (*recycled, *hand)  # 5.1
+        played[i] = card
     return played
 
 
@@ -123,11 +156,21 @@ def flip_bots(state: RaceState, order: list[int]) -> tuple[dict[int, int], int |
 def play_round(state: RaceState, orders: dict[str, Order], events: list[Event] | None) -> None:
     """Resolve one round on ``state`` (a copy), its events appended to ``events``; ``None`` in a rollout,
     where the same round is played and no event is built."""
+    finish_round(state, energy_cards(state, orders, events), events)
+
+
+def play_bot_round(state: RaceState, strategies: Mapping[str, str]) -> None:
+    """A quiet rollout's round whose every order would be a bot's (:func:`bot_energy_cards`), no event."""
+    finish_round(state, bot_energy_cards(state, strategies), None)
+
+
+def finish_round(state: RaceState, played: dict[int, int], events: list[Event] | None) -> None:
+    """The round after its energy phase: the bot teams' cards, the movement phase and the end phase, with the
+    players' cards ``played`` (rider index -> card)."""
     track = state.track
     riders = state.riders
     rnd = state.round
     clip = state.options["finish_overflow"] == "clip"
-    played = energy_cards(state, orders, events)
     order = movement_order(riders)
     values, labels = C.VALUES, C.LABELS
     say = events is not None
@@ -158,12 +201,15 @@ def play_round(state: RaceState, orders: dict[str, Order], events: list[Event] |
     # --- movement phase (5.2) --------------------------------------------------------------------
     occ = occupancy(state)
     finish = track.finish
+    targets, last = track.targets, track.last
     crossed: list[int] = []
     for i in order:
         r = riders[i]
         base = moves[i]
         start = r.square
-        target = target_square(track, start, base, clip)
+        target = targets[start][base]  # target_square, spelt out: once per rider and round
+        if clip and target > last:
+            target = last
         sq, lane = move(occ, track, riders, i, target)
         if sq >= finish:
             r.crossed = rnd

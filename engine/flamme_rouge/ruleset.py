@@ -14,7 +14,7 @@ from engine.flamme_rouge.keys import MESSAGE_KEYS
 from engine.flamme_rouge.models import Options, Setup, Stage
 from engine.flamme_rouge.orders import validate
 from engine.flamme_rouge.ranking import result
-from engine.flamme_rouge.round import play_round
+from engine.flamme_rouge.round import play_bot_round, play_round
 from engine.flamme_rouge.start import (
     MAX_TEAMS,
     after_choice,
@@ -183,10 +183,7 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
             # The round only reads the orders (a dict already from both drivers: no copy then). What it leaves
             # in the hands and the cache is dropped by _advance, here or below, before anything reads them.
             play_round(new, orders if type(orders) is dict else dict(orders), events)
-            # R-FR-6: only bot teams racing (every player has crossed): their rounds need nobody.
-            while new.phase != DONE and not any(r.crossed == 0 and not r.bot for r in new.riders):
-                _advance(new)
-                play_round(new, {}, events)
+            _bot_teams_ride_on(new, events)
         else:
             said: list[Event] = []
             if phase == PLACE:
@@ -204,6 +201,17 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
                 events.extend(said)
         _advance(new)
         return new
+
+    def play_bots(self, state: RaceState, bots: Mapping[str, str]) -> RaceState:
+        """A quiet rollout step in place: a round's cards are chosen by each bot's strategy and played at
+        once (``round.play_bot_round``), without asking who is awaited nor writing the orders ``auto_order``
+        would write and the energy phase would read back; the rare set-up steps go through the orders."""
+        if state.phase != ENERGY:
+            return super().play_bots(state, bots)
+        play_bot_round(state, bots)
+        _bot_teams_ride_on(state, None)
+        _advance(state)
+        return state
 
     def _place(self, state: RaceState, orders: Mapping[str, Order]) -> list[Event]:
         entrant = state.turn_order[state.cursor]
@@ -253,6 +261,13 @@ class FlammeRougeRuleset(Ruleset[RaceState]):
         check_state_format(data, STATE_FORMAT)
         body = {k: v for k, v in data.items() if k != "format"}
         return RaceState.from_json(body, race_track(dict(data["stage"]), bool(data["large"]), list(data["weather"])))
+
+
+def _bot_teams_ride_on(state: RaceState, events: list[Event] | None) -> None:
+    """R-FR-6: once every player has crossed, the bot teams' rounds need nobody: they are played at once."""
+    while state.phase != DONE and not any(r.crossed == 0 and not r.bot for r in state.riders):
+        _advance(state)
+        play_round(state, {}, events)
 
 
 def _advance(state: RaceState) -> None:

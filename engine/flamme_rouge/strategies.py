@@ -49,42 +49,37 @@ def energy_order(state: RaceState, entrant: str, partial: Order, strategy: str |
     if not partial:  # a bot's every round: nothing chosen yet, every rider in the riders' order (D27)
         team = state.team(entrant)
         chosen: dict[str, int] = {}
-        values = C.VALUES
         for letter in letters:
             i = team[letter]
-            hand = drawn(state, i)
-            if strategy is None:
-                chosen[letter] = min([values[c] for c in hand])  # D9 (D26: a 2 plays the exhaustion card)
-            elif strategy == "first":
-                chosen[letter] = values[hand[0]]
-            elif strategy == "simple":
-                chosen[letter] = max([values[c] for c in hand])
-            else:
-                chosen[letter] = heuristic_card(state, i, hand)
+            chosen[letter] = card_value(state, i, drawn(state, i), strategy)
         return {"first": letters[0], "cards": chosen}
     given = partial.get("cards")
     cards: dict[str, int] = dict(given) if given else {}
     first = partial.get("first") or (next(iter(cards)) if cards else letters[0])
     team = state.team(entrant)
-    value_of = C.VALUES.__getitem__
     # the first-drawn rider first (D27), then the others in order
     for letter in letters if first == letters[0] else sorted(letters, key=lambda x: x != first):
         if letter in cards:
             continue  # D9, D27: a card already chosen stands
         i = team[letter]
-        hand = drawn(state, i)
-        if strategy is None:
-            value = min(map(value_of, hand))  # D9 (D26: a 2 plays the exhaustion card)
-        elif strategy == "first":
-            value = value_of(hand[0])
-        elif strategy == "simple":
-            value = max(map(value_of, hand))
-        else:
-            value = heuristic_card(state, i, hand)
-        cards[letter] = value
+        cards[letter] = card_value(state, i, drawn(state, i), strategy)
     if not given and first == letters[0]:
         return {"first": first, "cards": cards}  # chosen in the riders' order already
     return {"first": first, "cards": {k: cards[k] for k in letters}}
+
+
+def card_value(state: RaceState, index: int, hand: list[int], strategy: str | None) -> int:
+    """The value ``strategy`` names for rider ``index`` from its drawn ``hand`` (``None``: D9's absent
+    player, the lowest). Both the bots' orders (:func:`energy_order`) and a rollout's bot rounds
+    (``round.bot_energy_cards``, which plays the card at once) ask it, so a strategy lives here alone."""
+    values = C.VALUES
+    if strategy == "first":
+        return values[hand[0]]
+    if strategy is None:
+        return min([values[c] for c in hand])  # D9 (D26: a 2 plays the exhaustion card)
+    if strategy == "simple":
+        return max([values[c] for c in hand])
+    return heuristic_card(state, index, hand)
 
 
 WHEEL_BONUS = 3.5
@@ -110,21 +105,16 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     to_line = track.finish - start
     values = hand_values(hand)
 
-    # How far each value takes it from here (a pure function of the square and the value on this track with
-    # these options, which hold for the whole race: kept in the race's fixed data, shared by its states).
-    known: dict[tuple[int, int], int] | None = state.fixed.get("reach")
-    if known is None:
-        known = state.fixed["reach"] = {}
-    reach = {}
-    for v in values:
-        got = known.get((start, v))
-        if got is None:
-            got = known[(start, v)] = target_square(track, start, v, clip) - start
-        reach[v] = got
+    # How far each value takes it from here (target_square: the track's table, D4's clip when it is on).
+    if clip:
+        reach = {v: target_square(track, start, v, True) - start for v in values}
+    else:
+        row = track.targets[start]
+        reach = {v: row[v] - start for v in values}
     if max(reach.values()) >= to_line:  # it can cross now: as far as possible (on equal reach, the smaller card)
         return max(values, key=lambda v: (reach[v], -v))
     pool = values
-    if rider.kind == "s" and to_line > SPRINT_WINDOW and any(v != 9 for v in values):
+    if rider.kind == "s" and to_line > SPRINT_WINDOW and values[0] != 9:  # (ascending: a value under 9)
         pool = [v for v in values if v != 9]  # keep the 9s for the sprint
     owner = rider.owner
     key = ("expected", owner)

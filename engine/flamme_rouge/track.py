@@ -32,6 +32,8 @@ VIRTUAL = 24
 """Virtual squares kept past the last printed square (a racing rider moves at most 9 from before the line)."""
 
 ASCENT_CAP = 5
+MAX_VALUE = 9
+"""The highest movement value a card gives (a 9; Attack!'s rear rider)."""
 MIN_SPEED = {DESCENT: 5, SUPPLY: 4}
 """6.3, 6.4: the minimum speed of a move that starts on the square."""
 
@@ -224,6 +226,9 @@ class Track:
     """Per square: the first ascent square at or after it (a huge number if none): the ascent rule's scan."""
     wind: tuple[str, ...]
     """Per square: "" or the Meteo token of its tile ("crosswind", "tailwind", "headwind")."""
+    targets: tuple[tuple[int, ...], ...]
+    """Per square, per movement value 0..:data:`MAX_VALUE`: the square a move from it aims at before blocking
+    and before D4's clip (:func:`aim`); worked out once per track, as every move of every race reads it."""
 
     def squares(self) -> list[tuple[str, int]]:
         """The printed squares as ``(terrain, lanes)``."""
@@ -251,6 +256,7 @@ class Track:
             min_speed=self.min_speed,
             next_ascent=self.next_ascent,
             wind=wind,
+            targets=self.targets,  # the weather moves no target
         )
 
 
@@ -272,6 +278,8 @@ def _assemble(
     last_lanes = squares[-1][1]
     full = [(" ", 0), *squares] + [(FINISH, last_lanes)] * VIRTUAL  # D4: virtual finish squares
     tiles = [-1, *tile] + [-1] * VIRTUAL
+    min_speed = tuple(MIN_SPEED.get(t, 0) for t, _ in full)
+    next_ascent = _next_ascent([t for t, _ in full])
     return Track(
         name=name,
         terrain="".join(t for t, _ in full),
@@ -286,10 +294,25 @@ def _assemble(
         no_slip=tuple(t in (ASCENT, COBBLE, FINISH) for t, _ in full),
         # D3: finish-area squares are never ascents.
         ascent=tuple(t == ASCENT for t, _ in full),
-        min_speed=tuple(MIN_SPEED.get(t, 0) for t, _ in full),
-        next_ascent=_next_ascent([t for t, _ in full]),
+        min_speed=min_speed,
+        next_ascent=next_ascent,
         wind=("",) * len(full),
+        targets=tuple(
+            tuple(aim(min_speed[n], next_ascent[n] - n, n, v) for v in range(MAX_VALUE + 1)) for n in range(len(full))
+        ),
     )
+
+
+def aim(minimum: int, ascent_in: int, start: int, value: int) -> int:
+    """6.1 (D14): the square a move of ``value`` from ``start`` aims at before blocking, on a square of minimum
+    speed ``minimum`` (D15, D16) with the first ascent square ``ascent_in`` squares on: the minimum speed
+    first, then the ascent rule (6.2). :attr:`Track.targets` holds it for every square and value."""
+    v = value
+    if v < minimum:
+        v = minimum
+    if ascent_in <= v:  # 6.2: the first ascent square within reach
+        v = ascent_in - 1 if ascent_in > ASCENT_CAP else min(v, ASCENT_CAP)
+    return start + v
 
 
 def _next_ascent(terrain: list[str]) -> tuple[int, ...]:

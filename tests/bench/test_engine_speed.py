@@ -47,3 +47,12 @@ def test_the_worker_plays_a_configuration_and_says_what_it_played() -> None:
     assert full["steps"] == rollout["steps"] > 20  # two races of about twenty rounds, the same races
     assert full["rounds"] == rollout["rounds"] == full["steps"]
     assert full["cpu"] > 0 and has == {"has": 1.0}
+
+
+def test_identical_rollouts_compare_quiet_rollouts_with_the_full_driver() -> None:
+    """``bench/identical.py --rollouts``: each setting's quiet rollouts end as the full driver's races (here one
+    seeded race of every Flamme Rouge preset and variant), exit status 0."""
+    done = _run("bench/identical.py", "--rollouts", "--only", "flamme_rouge", "--races", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "DIFFERENT" not in done.stdout
+    assert "settings: rollouts as the full driver" in done.stdout
