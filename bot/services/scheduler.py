@@ -5,18 +5,26 @@ belong to, so a restart finds them all: :meth:`Scheduler.start_up` resolves ever
 are all in, then runs every job that fell due while the process was down. Time comes from the
 injected clock: tests move it and call :meth:`Scheduler.run_due`; the bot runs :meth:`Scheduler.run`.
 
-Each job runs at most once where running twice would show (a reminder is claimed before it is
+Each job runs at most once where running twice would show (a reminder is marked done before it is
 sent) and at least once where it must happen (a deadline is marked done only after its resolution
 committed; the resolution's own guard makes a second run harmless).
+
+Any process runs any due job, whichever process owns its race: a scheduler *claims* the due jobs nobody
+holds (``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so two never take the same job) under a lease of
+:data:`LEASE_SECONDS`, runs them and marks them done. A busy process leaves the rest to a free one; the
+jobs of a process that died are taken once its claims lapse. The lease runs on the real time (it is about
+processes, not the race's clock).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from datetime import datetime
+import uuid
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -31,13 +39,25 @@ _log = logging.getLogger(__name__)
 
 POLL_SECONDS = 1.0
 """How often :meth:`Scheduler.run` looks for due jobs and, on SQLite, for orders stored elsewhere."""
+LEASE_SECONDS = 60.0
+"""How long a claim holds a job: longer than a resolution takes under load; a dead process's jobs wait
+at most this long."""
+BATCH = 50
+"""Jobs claimed at once (the rest stay free for another process)."""
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
 
 
 class Scheduler:
-    """Runs the jobs of the races this process owns."""
+    """Runs due jobs, whichever process owns their race (one at a time: a claim)."""
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, *, lease: float = LEASE_SECONDS) -> None:
         self.ctx = ctx
+        self.lease = lease
+        self.claimer = f"{ctx.owner}:{uuid.uuid4().hex[:8]}"
+        """Who holds this scheduler's claims (a process, and the instance within it)."""
         self.interrupted: BaseException | None = None
         """Why the last :meth:`run_due` stopped before its last job (the database went away), if it did."""
         self._failing: set[int | None] = set()
@@ -57,40 +77,90 @@ class Scheduler:
         return happened
 
     async def next_due(self) -> datetime | None:
-        """When the next job of this process falls due (None: nothing scheduled)."""
+        """When the next job falls due (None: nothing scheduled)."""
         async with self.ctx.db.sessions() as session:
             row = await session.execute(
-                select(col(Job.due_at))
-                .where(col(Job.owner) == self.ctx.owner, col(Job.done_at).is_(None))
-                .order_by(col(Job.due_at))
-                .limit(1)
+                select(col(Job.due_at)).where(col(Job.done_at).is_(None)).order_by(col(Job.due_at)).limit(1)
             )
             due = row.scalar_one_or_none()
         return utc(due) if due is not None else None
 
-    async def run_due(self) -> list[Happening]:
-        """Run every job due by now, oldest first, and return what happened."""
+    async def claim(self, limit: int = BATCH) -> list[Job]:
+        """Claim up to ``limit`` jobs due by now that nobody holds, oldest first."""
         now = self.ctx.clock.now()
-        async with self.ctx.db.sessions() as session:
-            rows = await session.execute(
-                select(Job)
-                .where(col(Job.owner) == self.ctx.owner, col(Job.done_at).is_(None), col(Job.due_at) <= now)
-                .order_by(col(Job.due_at), col(Job.id))
+        real = _now()
+        query = (
+            select(Job)
+            .where(
+                col(Job.done_at).is_(None),
+                col(Job.due_at) <= now,
+                or_(col(Job.claimed_until).is_(None), col(Job.claimed_until) < real),
             )
-            jobs = list(rows.scalars())
+            .order_by(col(Job.due_at), col(Job.id))
+            .limit(limit)
+        )
+        if self.ctx.db.is_postgres:
+            query = query.with_for_update(skip_locked=True)
+        async with self.ctx.db.sessions() as session, session.begin():
+            jobs = list((await session.execute(query)).scalars())
+            if not jobs:
+                return []
+            # The claim holds only where it is still free (another claimer that read the same rows and
+            # wrote first wins them): the jobs are the ones this update took.
+            taken = await session.execute(
+                update(Job)
+                .where(
+                    col(Job.id).in_([j.id for j in jobs]),
+                    col(Job.done_at).is_(None),
+                    or_(col(Job.claimed_until).is_(None), col(Job.claimed_until) < real),
+                )
+                .values(claimed_by=self.claimer, claimed_until=real + timedelta(seconds=self.lease))
+                .returning(col(Job.id))
+                .execution_options(synchronize_session=False)
+            )
+            ours = set(taken.scalars())
+        return [j for j in jobs if j.id in ours]
+
+    async def _release(self, job: Job) -> None:
+        """A job that failed is free again at once (tried at the next look, by whichever process)."""
+        async with self.ctx.db.sessions() as session, session.begin():
+            await session.execute(
+                update(Job)
+                .where(col(Job.id) == job.id, col(Job.claimed_by) == self.claimer, col(Job.done_at).is_(None))
+                .values(claimed_by=None, claimed_until=None)
+            )
+
+    async def run_due(self) -> list[Happening]:
+        """Run every job due by now that nobody else holds, oldest first, and return what happened."""
         happened: list[Happening] = []
-        for job in jobs:
-            try:
-                happened += await self._run(job)
-            except Exception as error:
-                if unreachable(error):  # the rest waits for the database; Scheduler.run retries, logged once
-                    self.interrupted = error
-                    break
-                if job.id in self._failing:  # its traceback was logged the first time
-                    _log.debug("job %s failed again: %s", job.id, supervision.reason(error))
-                    continue
-                self._failing.add(job.id)
-                _log.exception("job %s (%s of race %s) failed; it will be tried again", job.id, job.kind, job.race_id)
+        seen: set[int | None] = set()
+        while True:
+            claimed = await self.claim()
+            for again in (j for j in claimed if j.id in seen):  # failed in this look: free for the next one
+                await self._release(again)
+            jobs = [j for j in claimed if j.id not in seen]
+            if not jobs:
+                break
+            for index, job in enumerate(jobs):
+                seen.add(job.id)
+                try:
+                    happened += await self._run(job)
+                except Exception as error:
+                    if unreachable(error):  # the rest waits for the database; Scheduler.run retries, logged once
+                        self.interrupted = error
+                        for left in jobs[index:]:
+                            with contextlib.suppress(Exception):
+                                await self._release(left)
+                        return happened
+                    with contextlib.suppress(Exception):
+                        await self._release(job)
+                    if job.id in self._failing:  # its traceback was logged the first time
+                        _log.debug("job %s failed again: %s", job.id, supervision.reason(error))
+                        continue
+                    self._failing.add(job.id)
+                    _log.exception(
+                        "job %s (%s of race %s) failed; it will be tried again", job.id, job.kind, job.race_id
+                    )
         return happened
 
     async def _run(self, job: Job) -> list[Happening]:
@@ -122,7 +192,7 @@ class Scheduler:
                 col(Job.step) == job.step,
                 col(Job.done_at).is_(None),
             )
-            .values(done_at=self.ctx.clock.now())
+            .values(done_at=self.ctx.clock.now(), claimed_by=None, claimed_until=None)
         )
         return rowcount(done) == 1
 

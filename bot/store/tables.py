@@ -232,10 +232,16 @@ class Job(SQLModel, table=True):
     """Something the scheduler must do at ``due_at``: a deadline, a reminder, an announcement, a lobby timeout.
 
     A job is deleted once it is moot (its step resolved, its race started or cancelled); ``done_at`` marks
-    one that ran (a reminder is claimed before it is sent, so it goes out at most once)."""
+    one that ran (a reminder is marked done before it is sent, so it goes out at most once). Any process
+    runs a due job, whoever ``owner`` is: ``claimed_by``/``claimed_until`` are the lease of the process
+    running it (one at a time; a claim of a process that died lapses and another takes the job)."""
 
     __tablename__ = "jobs"
-    __table_args__ = (UniqueConstraint("race_id", "kind", "step"), Index(None, "owner", "done_at", "due_at"))
+    __table_args__ = (
+        UniqueConstraint("race_id", "kind", "step"),
+        Index(None, "owner", "done_at", "due_at"),
+        Index(None, "done_at", "due_at"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     race_id: int = _race_fk()
@@ -244,6 +250,8 @@ class Job(SQLModel, table=True):
     owner: str
     due_at: datetime = _time()
     done_at: datetime | None = _time(nullable=True)
+    claimed_by: str | None = None
+    claimed_until: datetime | None = _time(nullable=True)
 
 
 # --- i17: server admins (saved stages and per-server settings) ------------------------------------

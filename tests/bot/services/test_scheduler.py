@@ -265,3 +265,86 @@ async def test_an_immediate_gazzetta_leaves_nothing_to_schedule(harness: Harness
     assert not finished.result.provisional and finished.announcement_due is None
     assert await harness.scheduler.next_due() is None
     assert await records.replays_to_stored_result(harness.ctx, race_id)
+
+
+# --- any process runs any due job, one at a time -----------------------------------------------------
+
+
+async def _reown(harness: Harness, race_id: int, owner: str) -> None:
+    """The race and its jobs as another process (shard range) would have written them."""
+    from bot.store.tables import Job, RaceRow
+
+    assert harness.ctx is not None
+    async with harness.ctx.db.sessions() as session, session.begin():
+        row = await session.get(RaceRow, race_id)
+        assert row is not None
+        row.owner = owner
+        for job in (await session.execute(select(Job).where(col(Job.race_id) == race_id))).scalars():
+            job.owner = owner
+
+
+async def test_a_due_deadline_of_another_process_s_race_is_run_by_a_free_one(harness: Harness) -> None:
+    """The race belongs to ``shards 1-1 of 2`` (alive, but busy: it has not run the deadline): this process's
+    scheduler runs the deadline at once, as its own, without waiting to adopt the race."""
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
+    await _reown(harness, race_id, "shards 1-1 of 2")
+    harness.clock.advance(minutes=15)
+    happened = await harness.scheduler.run_due()
+    assert [type(h) for h in happened if isinstance(h, StepResolved)] == [StepResolved]
+    assert (await harness.race(race_id)).step == 2
+    assert (await harness.race(race_id)).owner == "shards 1-1 of 2", "the race keeps its owner"
+
+
+async def test_a_job_another_process_holds_waits_for_its_claim_to_lapse(harness: Harness) -> None:
+    """Another scheduler claimed the due deadline (and died before running it): this one leaves it while
+    the claim is live, and runs it once the claim has lapsed."""
+    from bot.services.scheduler import Scheduler
+
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
+    harness.clock.advance(minutes=15)
+    other = Scheduler(harness.ctx, lease=0.3)
+    claimed = await other.claim()
+    assert resolution.DEADLINE in [j.kind for j in claimed]  # and the reminder, due since 11 min 15 s
+    assert await harness.scheduler.run_due() == [] and (await harness.race(race_id)).step == 1
+    await asyncio.sleep(0.4)
+    assert any(isinstance(h, StepResolved) for h in await harness.scheduler.run_due())
+    assert (await harness.race(race_id)).step == 2
+
+
+async def test_two_schedulers_at_once_run_each_due_job_once(harness: Harness) -> None:
+    """Twelve races with a due reminder, two schedulers (two processes) looking at the same moment: each
+    reminder is claimed and told by exactly one of them, and together they tell all twelve."""
+    from bot.services.scheduler import Scheduler
+    from bot.store import outbox
+    from bot.store.outbox import OwedKind
+
+    assert harness.ctx is not None
+    races = [
+        (await harness.open_and_start("tabella", humans=2, options={"mode": "live"}, seed=s))[0] for s in range(12)
+    ]
+    harness.clock.advance(minutes=11, seconds=15)
+    first, second = Scheduler(harness.ctx), Scheduler(harness.ctx)
+    one, two = await asyncio.gather(first.run_due(), second.run_due())
+    told = [h.race_id for h in one + two if isinstance(h, ReminderDue)]
+    assert sorted(told) == sorted(races), "each race's reminder told once, by one of the two"
+    async with harness.ctx.db.sessions() as session:
+        rows = await outbox.rows_of(session, None)
+    reminders = [(r.owed.race_id, r.owed.recipient) for r in rows if r.owed.kind is OwedKind.REMINDER]
+    assert len(reminders) == len(set(reminders)) == 24, "two players a race, each reminded once"
+
+
+async def test_two_schedulers_claiming_at_once_take_disjoint_jobs(harness: Harness) -> None:
+    """Claims are exclusive: two schedulers claiming the same due jobs at the same moment split them
+    (PostgreSQL: ``SKIP LOCKED``; SQLite: one writer at a time), none taken twice, none left."""
+    from bot.services.scheduler import Scheduler
+
+    assert harness.ctx is not None
+    for seed in range(8):
+        await harness.open_and_start("tabella", humans=2, options={"mode": "live"}, seed=seed)
+    harness.clock.advance(minutes=15)  # every race's reminder and deadline
+    first, second = Scheduler(harness.ctx), Scheduler(harness.ctx)
+    a, b = await asyncio.gather(first.claim(limit=10), second.claim(limit=10))
+    ids_a, ids_b = {j.id for j in a}, {j.id for j in b}
+    assert not ids_a & ids_b and len(ids_a | ids_b) == 16
