@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlmodel import col
 
-from bot.services import resolution, stepping
+from bot.services import owed, resolution, stepping
 from bot.services.context import Context
 from bot.services.outcomes import RaceView
 from bot.services.queries import load, utc
 from bot.services.stepping import Spec
-from bot.store import ledger
+from bot.store import ledger, outbox
 from bot.store.ledger import Post
 from bot.store.tables import Job, RaceRow, Seat
 from engine.registry import get_ruleset
@@ -33,15 +34,38 @@ async def public_view(ctx: Context, race_id: int) -> dict[str, Any] | None:
     return await ctx.workers.run(_public, loaded.spec, loaded.race.state)
 
 
+@dataclass(frozen=True)
+class PanelFrame:
+    """What a player's panel shows around its decision: the race, the step's deadline, the one counter."""
+
+    race: RaceView
+    deadline: datetime | None
+    progress: dict[str, Any]
+
+
+async def panel_frame(ctx: Context, race_id: int, step: int) -> PanelFrame:
+    """A panel's frame for ``step`` in one read (every click and every panel delivered asks it): the race,
+    :func:`deadline` and :func:`bot.services.owed.progress_before`, as they would answer."""
+    async with ctx.db.sessions() as session:
+        race = (await load(session, race_id)).view()
+        due = (await session.execute(_deadline_of(race_id, step))).scalar_one_or_none()
+        payload = await outbox.told_payload(session, race_id, step - 1) if step > 0 else None
+    progress: dict[str, Any] | None = {} if step <= 0 else owed.progress_told(payload)
+    if progress is None:
+        progress = await owed.progress_replayed(ctx, race_id, step)
+    return PanelFrame(race, utc(due) if due is not None else None, progress)
+
+
+def _deadline_of(race_id: int, step: int) -> Any:
+    return select(col(Job.due_at)).where(
+        col(Job.race_id) == race_id, col(Job.kind) == resolution.DEADLINE, col(Job.step) == step
+    )
+
+
 async def deadline(ctx: Context, race_id: int, step: int) -> datetime | None:
     """When the step's deadline falls (None: no deadline, e.g. nobody human is awaited)."""
     async with ctx.db.sessions() as session:
-        row = await session.execute(
-            select(col(Job.due_at)).where(
-                col(Job.race_id) == race_id, col(Job.kind) == resolution.DEADLINE, col(Job.step) == step
-            )
-        )
-        due = row.scalar_one_or_none()
+        due = (await session.execute(_deadline_of(race_id, step))).scalar_one_or_none()
     return utc(due) if due is not None else None
 
 

@@ -6,10 +6,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from bot.services.clock import Clock, SystemClock
-from bot.services.outcomes import Happening
+from bot.services.outcomes import Happening, MemberRef
 from bot.services.paces import Pace, parse_pace
 from bot.services.supervision import reason
 from bot.services.workers import Workers
@@ -37,6 +38,8 @@ class Context:
     default_pace: Pace = field(default_factory=lambda: parse_pace("fast"))
     lobby_timeout_seconds: int = 3600
     sink: Sink = _drop
+    members_seen: dict[MemberRef, datetime] = field(default_factory=dict)
+    """Members this process wrote lately, as it wrote them (:func:`bot.services.posts.touch_member`)."""
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
 
     def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:

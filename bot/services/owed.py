@@ -289,8 +289,22 @@ async def progress_before(ctx: Context, race_id: int, step: int) -> dict[str, An
         return {}
     async with ctx.db.sessions() as session:
         payload = await store.told_payload(session, race_id, step - 1)
+    told = progress_told(payload)
+    if told is not None:
+        return told
+    return await progress_replayed(ctx, race_id, step)
+
+
+def progress_told(payload: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The marker a step's told row carries (None: a row from before markers were written, or no row)."""
     if payload is not None and "progress" in payload:
         return dict(payload.get("progress") or {})
+    return None
+
+
+async def progress_replayed(ctx: Context, race_id: int, step: int) -> dict[str, Any]:
+    """The marker players saw while ``step`` was open, from the record replayed (a race begun before the
+    outbox wrote markers)."""
     record = await records.race_record(ctx, race_id)
     if len(record.steps) < step - 1:
         return {}

@@ -8,6 +8,8 @@ speak the player's language.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlalchemy import select
 from sqlmodel import col
 
@@ -46,10 +48,23 @@ async def unposted_steps(ctx: Context, race_id: int) -> list[int]:
         return [s for s in resolved.scalars() if s not in done]
 
 
+SEEN_REFRESH = timedelta(minutes=10)
+"""How long a member seen with the same name and locale is not written again (``seen_at`` is that coarse)."""
+
+
 async def touch_member(ctx: Context, member: MemberRef) -> None:
-    """Refresh a member's name and locale (called on every interaction)."""
+    """Refresh a member's name and locale (called on every interaction). A member this process wrote with
+    the same name and locale less than :data:`SEEN_REFRESH` ago is not written again: a player's clicks
+    cost no write transaction each (members are never deleted, so the row is there)."""
+    now = ctx.clock.now()
+    last = ctx.members_seen.get(member)
+    if last is not None and timedelta(0) <= now - last < SEEN_REFRESH:
+        return
     async with ctx.db.sessions() as session, session.begin():
-        await remember(session, member, ctx.clock.now())
+        await remember(session, member, now)
+    if len(ctx.members_seen) >= 100_000:  # a bound, not a cache policy: the next click writes again
+        ctx.members_seen.clear()
+    ctx.members_seen[member] = now
 
 
 async def locales(ctx: Context, server_id: int, user_ids: list[int]) -> dict[int, str | None]:

@@ -308,7 +308,8 @@ class Deliverer:
         """A player's DM panel for the step just opened (a closed DM is recorded, not an error)."""
         user = row.recipient
         assert user is not None
-        race = await owed.view(self.ctx, row.race_id)
+        frame = await boards.panel_frame(self.ctx, row.race_id, row.step)
+        race = frame.race
         if race.status != "running" or user in await owed.closed_dms(self.ctx, row.race_id):
             return Delivery(outcome="moot" if race.status != "running" else "dms_closed")
         try:
@@ -318,13 +319,11 @@ class Deliverer:
         if panel.step != row.step or panel.decision is None:
             return MOOT  # resolved meanwhile, or nothing to decide
         locale = (await posts.locales(self.ctx, race.server_id, [user])).get(user)
-        deadline = await boards.deadline(self.ctx, race.race_id, row.step)
-        marker = await owed.progress_before(self.ctx, race.race_id, row.step)
         layout = _panel.render(
             panel,
-            title=_audience.title(race, locale, marker),
+            title=_audience.title(race, locale, frame.progress),
             locale=locale,
-            deadline=deadline,
+            deadline=frame.deadline,
             accent=_layout.race_accent(race.race_id),
         )
         try:

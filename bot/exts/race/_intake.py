@@ -127,15 +127,13 @@ class Intake:
         mode: str = "p",
         page: tuple[int, int] | None = None,
     ) -> discord.ui.LayoutView:
-        race = await lobby.view(self.ctx, panel.race_id)
+        frame = await boards.panel_frame(self.ctx, panel.race_id, panel.step)
         locale = str(interaction.locale)
-        deadline = await boards.deadline(self.ctx, panel.race_id, panel.step)
-        marker = await owed.progress_before(self.ctx, panel.race_id, panel.step)
         return _panel.render(
             panel,
-            title=_audience.title(race, locale, marker),
+            title=_audience.title(frame.race, locale, frame.progress),
             locale=locale,
-            deadline=deadline,
+            deadline=frame.deadline,
             mode=mode,
             page=page,
             accent=_layout.race_accent(panel.race_id),

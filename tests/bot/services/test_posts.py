@@ -39,3 +39,33 @@ async def test_a_members_locale_is_refreshed_on_every_interaction(harness: Harne
     assert await posts.locales(harness.ctx, 1000, [2, 3]) == {2: "pl", 3: None}
     await posts.touch_member(harness.ctx, member(2, "Bruno", "fr"))
     assert await posts.locales(harness.ctx, 1000, [2]) == {2: "fr"}
+
+
+async def test_a_member_clicking_again_as_before_is_not_written_again_until_ten_minutes_pass(
+    harness: Harness,
+) -> None:
+    """Every click touches its member: the same name and locale within ten minutes writes nothing (the
+    row's ``seen_at`` stays), a new name or locale is written at once, and after ten minutes ``seen_at``
+    moves on."""
+    from sqlalchemy import select
+
+    from bot.store.tables import Member
+
+    assert harness.ctx is not None
+
+    async def seen() -> tuple[str, str | None, object]:
+        async with harness.ctx.db.sessions() as session:  # type: ignore[union-attr]
+            row = (await session.execute(select(Member).where(Member.user_id == 2))).scalar_one()
+            return row.name, row.locale, row.seen_at
+
+    await posts.touch_member(harness.ctx, member(2, "Bruno", "pl"))
+    first = await seen()
+    harness.clock.advance(minutes=9)
+    await posts.touch_member(harness.ctx, member(2, "Bruno", "pl"))
+    assert await seen() == first, "nothing written for the same member nine minutes on"
+    await posts.touch_member(harness.ctx, member(2, "Bruno B.", "pl"))
+    renamed = await seen()
+    assert renamed[0] == "Bruno B." and renamed[2] != first[2]
+    harness.clock.advance(minutes=10)
+    await posts.touch_member(harness.ctx, member(2, "Bruno B.", "pl"))
+    assert (await seen())[2] != renamed[2], "ten minutes on, seen_at moves"
