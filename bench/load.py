@@ -11,7 +11,9 @@ CPU, memory and loop stalls are its own, read from /proc and its log). The offer
   never orders (the deadline plays for them: the scheduler's load) and, in every race, one bot;
 - the shortest pace (30 s a decision), for ``--minutes`` of measurement after the races are open;
 - Discord's global limit (50 requests a second for the token, interactions exempt) and per-channel limit
-  (5 posts per 5 s) enforced with real 429 answers (``--no-limits`` lifts both).
+  (5 posts per 5 s) enforced with real 429 answers (``--no-limits`` lifts both; ``--global-limit`` lowers the
+  first, to put a load this machine carries above it); the bot paces itself at ``--bot-pace``
+  (``GREGARIO_REQUESTS_PER_SECOND``, by default 90% of the limit).
 
 It prints, for the measured window: the latency from a step's last order (the press of the last Send) to
 its round post (the first post or edit after it in the race's channel or its thread, as the fake saw it)
@@ -221,6 +223,7 @@ class Load:
             GREGARIO_DEFAULT_PACE=self.args.pace,
             GREGARIO_ENGINE_WORKERS=str(self.args.workers),
             GREGARIO_LOOP_STALL_SECONDS="0.05",
+            GREGARIO_REQUESTS_PER_SECOND=str(self.args.bot_pace or max(1, self.args.global_limit * 9 // 10)),
             GREGARIO_LOG_LEVEL=os.environ.get("LOAD_LOG_LEVEL", "INFO"),
         )
         env.pop("GREGARIO_TEST_GUILD_ID")  # many servers: the commands are synced globally
@@ -509,7 +512,7 @@ class Load:
         args = self.args
         self.build_world()
         if not args.no_limits:
-            self.fake.global_rate_limit = (50, 1.0)
+            self.fake.global_rate_limit = (args.global_limit, 1.0)
             self.fake.channel_rate_limit = (5, 5.0)
         t0 = time.monotonic()
         await self.start_bot()
@@ -578,10 +581,12 @@ class Load:
         refused = sum(n for k, n in self.clicks.items() if k.endswith(" 4"))
         unanswered = sum(n for k, n in self.clicks.items() if k.endswith(" None"))
         running = max((running_at_start + running_at_end) / 2, 1)
+        limits = "off" if args.no_limits else f"global {args.global_limit}/s, channel 5/5 s"
         lines = [
             f"load: {args.races} races wanted ({args.ordering:.0%} with two people ordering after 0.5-5 s, the rest "
             f"one idle person; one bot each; the four systems in turn), pace {args.pace}, {args.database}, "
-            f"{args.workers} engine worker(s), limits {'off' if args.no_limits else 'global 50/s, channel 5/5 s'}",
+            f"{args.workers} engine worker(s), limits {limits}, the bot's pace "
+            f"{args.bot_pace or max(1, args.global_limit * 9 // 10)}/s",
             f"opened {self.opened} races ({dict(self.open_failures) or 'no failures'}); in progress at the window's "
             f"start {running_at_start}, end {running_at_end}; lobbies open after "
             f"{max(self.lobbies_ready - t0, 0):.0f} s, started after {opened_in:.0f} s",
@@ -675,6 +680,12 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=1, help="the bot's engine workers (default 1)")
     parser.add_argument("--opening", type=int, default=10, help="races opened at once (default 10)")
     parser.add_argument("--ramp", type=float, default=600.0, help="longest wait for the races to open (s)")
+    parser.add_argument(
+        "--global-limit", type=int, default=50, help="the fake's global limit, requests a second (Discord: 50)"
+    )
+    parser.add_argument(
+        "--bot-pace", type=int, default=0, help="GREGARIO_REQUESTS_PER_SECOND (default: 90%% of --global-limit)"
+    )
     parser.add_argument("--no-limits", action="store_true", help="lift Discord's rate limits at the fake")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="run the bot under cProfile (bot.prof in --keep)")
