@@ -34,6 +34,7 @@ import contextlib
 import os
 import random
 import re
+import shutil
 import signal
 import sys
 import tempfile
@@ -635,6 +636,9 @@ async def _admin(server: str, sql: str) -> None:
 
 
 async def main(args: argparse.Namespace) -> int:
+    if args.py_spy and shutil.which("py-spy") is None:
+        print("--py-spy needs py-spy on the PATH (pip install py-spy)", file=sys.stderr)
+        return 2
     current = asyncio.current_task()
     assert current is not None
     for signum in (signal.SIGTERM, signal.SIGINT):  # stopped early: the bot is killed, the database dropped
