@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import discord
 from discord.http import handle_message_parameters
@@ -64,7 +65,19 @@ async def delete(client: discord.Client, channel_id: int, message_id: int) -> No
         await client.http.delete_message(channel_id, message_id)
 
 
+_DM_CHANNELS: WeakKeyDictionary[discord.Client, dict[int, int]] = WeakKeyDictionary()
+"""Per client: user id -> the id of the DM channel with them (it never changes)."""
+
+
 async def dm_channel(client: discord.Client, user_id: int) -> int:
-    """The DM channel with a user (opened once; discord.py keeps it)."""
-    channel = await client.create_dm(discord.Object(id=user_id))
-    return channel.id
+    """The DM channel with a user, opened once a process: discord.py keeps only its latest 128 private
+    channels, and opening one again is a request Discord's global limit counts (one for every panel, once
+    more than 128 people race)."""
+    known = _DM_CHANNELS.setdefault(client, {})
+    channel_id = known.get(user_id)
+    if channel_id is None:
+        channel_id = (await client.create_dm(discord.Object(id=user_id))).id
+        if len(known) >= 100_000:  # a bound, not a policy: the next panel of each opens it again
+            known.clear()
+        known[user_id] = channel_id
+    return channel_id
