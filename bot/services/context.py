@@ -38,6 +38,10 @@ class Context:
     default_pace: Pace = field(default_factory=lambda: parse_pace("fast"))
     lobby_timeout_seconds: int = 3600
     sink: Sink = _drop
+    delivering: bool = False
+    """Whether this process delivers what the races owe Discord (a dispatcher runs: the bot). Then a step's
+    deadline waits for its panels to reach their players (:meth:`bot.services.scheduler.Scheduler`); a
+    context that delivers nothing (the services' tests, a script) has no panels to wait for."""
     members_seen: dict[MemberRef, datetime] = field(default_factory=dict)
     """Members this process wrote lately, as it wrote them (:func:`bot.services.posts.touch_member`)."""
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)

@@ -113,6 +113,7 @@ class Dispatcher:
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         ctx.db.on_outbox(self.wake)
+        ctx.delivering = True
 
     def wake(self) -> None:
         """Rows were written: look at once."""

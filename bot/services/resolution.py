@@ -19,7 +19,7 @@ from time import monotonic
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
@@ -86,6 +86,43 @@ async def open_step(
             session.add(Job(race_id=race.id, kind=REMINDER, step=step, owner=race.owner, due_at=reminder))
         session.add(Job(race_id=race.id, kind=DEADLINE, step=step, owner=race.owner, due_at=deadline))
     return happened, deadline
+
+
+LATE_SECONDS = 5.0
+"""A panel reaching its player this long after its step opened moves the step's deadline (below that, the
+deadline stands as the step opened it)."""
+
+
+async def fair_deadline(ctx: Context, race_id: int, step: int) -> None:
+    """A panel of ``step`` reaches its player now: the step's deadline is at least the race's pace from now,
+    and its reminder moves with it. An overloaded bot (or one back from an outage) does not play a step for
+    a player who has only just seen it; a panel on time (within :data:`LATE_SECONDS`) changes nothing."""
+    now = ctx.clock.now()
+    async with ctx.db.sessions() as session, session.begin():
+        race = await session.get(RaceRow, race_id)
+        if race is None or race.status != "running" or race.step != step:
+            return
+        jobs = {
+            job.kind: job
+            for job in (
+                await session.execute(
+                    select(Job).where(
+                        col(Job.race_id) == race_id,
+                        col(Job.step) == step,
+                        col(Job.kind).in_([DEADLINE, REMINDER]),
+                        col(Job.done_at).is_(None),
+                    )
+                )
+            ).scalars()
+        }
+        deadline = jobs.get(DEADLINE)
+        if deadline is None:
+            return
+        later = now + timedelta(seconds=race.pace_seconds) - utc(deadline.due_at)
+        if later.total_seconds() <= LATE_SECONDS:
+            return
+        for job in jobs.values():
+            job.due_at = utc(job.due_at) + later
 
 
 def _ready(loaded: Loaded, orders: dict[str, OrderRow]) -> bool:

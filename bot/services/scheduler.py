@@ -32,6 +32,7 @@ from bot.services import league, lobby, owed, resolution, supervision
 from bot.services.context import Context
 from bot.services.outcomes import Happening, ReminderDue
 from bot.services.queries import load, rowcount, step_orders, utc
+from bot.store import outbox
 from bot.store.database import unreachable
 from bot.store.tables import Job, RaceRow
 
@@ -168,6 +169,9 @@ class Scheduler:
         if job.kind == resolution.REMINDER:
             return await self._reminder(job)
         if job.kind == resolution.DEADLINE:
+            if ctx.delivering and await self._panels_owed(job):
+                await self._postpone(job, resolution.LATE_SECONDS)
+                return []
             happened = await resolution.resolve(ctx, job.race_id, job.step, force=True)
         elif job.kind == resolution.ANNOUNCEMENT:
             happened = await resolution.publish_announcement(ctx, job.race_id)
@@ -179,6 +183,22 @@ class Scheduler:
         async with self.ctx.db.sessions() as session, session.begin():
             await self._mark_done(session, job)
         return happened
+
+    async def _panels_owed(self, job: Job) -> bool:
+        """Whether a panel of the deadline's step has not reached its player yet (the outbox is behind):
+        the step is not played for someone who never saw it. Once it arrives, its delivery moves the
+        deadline to the race's pace from then (:func:`bot.services.resolution.fair_deadline`)."""
+        async with self.ctx.db.sessions() as session:
+            return await outbox.panels_owed(session, job.race_id, job.step)
+
+    async def _postpone(self, job: Job, seconds: float) -> None:
+        """Look at ``job`` again in ``seconds`` (free for any process then)."""
+        async with self.ctx.db.sessions() as session, session.begin():
+            await session.execute(
+                update(Job)
+                .where(col(Job.id) == job.id, col(Job.done_at).is_(None))
+                .values(due_at=self.ctx.clock.now() + timedelta(seconds=seconds), claimed_by=None, claimed_until=None)
+            )
 
     async def _mark_done(self, session: AsyncSession, job: Job) -> bool:
         done = await session.execute(

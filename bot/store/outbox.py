@@ -338,6 +338,21 @@ TOLD_KINDS = (OwedKind.STEP_POST, OwedKind.LAP_TURN)
 """The rows that tell a resolved step (their payload holds the step's own progress marker)."""
 
 
+async def panels_owed(session: AsyncSession, race_id: int, step: int) -> bool:
+    """Whether a panel of ``step`` is still to be delivered (opened for its player, or opened again)."""
+    found = await session.execute(
+        select(col(OutboxRow.id))
+        .where(
+            col(OutboxRow.race_id) == race_id,
+            col(OutboxRow.step) == step,
+            col(OutboxRow.kind).in_([OwedKind.OPEN_PANEL.value, OwedKind.REOPEN_PANEL.value]),
+            col(OutboxRow.done_at).is_(None),
+        )
+        .limit(1)
+    )
+    return found.first() is not None
+
+
 async def told_payload(session: AsyncSession, race_id: int, step: int) -> dict[str, Any] | None:
     """The payload of the row that told ``step`` of a race (None: no such row, e.g. a race begun before
     the outbox)."""

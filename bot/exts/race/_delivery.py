@@ -27,7 +27,7 @@ from bot.exts.race._components import PanelButton, RematchButton
 from bot.exts.race._text import clip, counter, events_text, stamp, standings_text, told, told_whole
 from bot.i18n import t
 from bot.render.files import board_file, result_file
-from bot.services import boards, league, orders, owed, posts, server_settings
+from bot.services import boards, league, orders, owed, posts, resolution, server_settings
 from bot.services.context import Context
 from bot.services.dispatch import DeliveryFailed
 from bot.services.outcomes import RaceView, Refusal
@@ -308,6 +308,7 @@ class Deliverer:
         """A player's DM panel for the step just opened (a closed DM is recorded, not an error)."""
         user = row.recipient
         assert user is not None
+        await resolution.fair_deadline(self.ctx, row.race_id, row.step)  # late: the player gets the whole pace
         frame = await boards.panel_frame(self.ctx, row.race_id, row.step)
         race = frame.race
         if race.status != "running" or user in await owed.closed_dms(self.ctx, row.race_id):

@@ -348,3 +348,66 @@ async def test_two_schedulers_claiming_at_once_take_disjoint_jobs(harness: Harne
     a, b = await asyncio.gather(first.claim(limit=10), second.claim(limit=10))
     ids_a, ids_b = {j.id for j in a}, {j.id for j in b}
     assert not ids_a & ids_b and len(ids_a | ids_b) == 16
+
+
+# --- a step is not played for a player who has not seen it --------------------------------------------
+
+
+async def _deadline_and_reminder(harness: Harness, race_id: int, step: int) -> dict[str, datetime]:
+    from bot.store.tables import Job
+
+    assert harness.ctx is not None
+    async with harness.ctx.db.sessions() as session:
+        rows = await session.execute(select(Job).where(col(Job.race_id) == race_id, col(Job.step) == step))
+        return {j.kind: utc(j.due_at) for j in rows.scalars() if j.done_at is None}
+
+
+async def test_a_panel_reaching_its_player_late_moves_the_deadline_to_a_whole_pace_from_then(
+    harness: Harness,
+) -> None:
+    """The step opened at 18:00 with a 15-minute pace (deadline 18:15, reminder 18:11:15). Its panel
+    delivered at 18:00:04 changes nothing; delivered at 18:10 (the bot was behind), the deadline is 18:25
+    and the reminder 18:21:15: the player has the whole pace from when they saw the panel."""
+    assert harness.ctx is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
+    before = await _deadline_and_reminder(harness, race_id, 1)
+    assert before == {
+        resolution.DEADLINE: datetime(2026, 5, 1, 18, 15, tzinfo=UTC),
+        resolution.REMINDER: datetime(2026, 5, 1, 18, 11, 15, tzinfo=UTC),
+    }
+    harness.clock.advance(seconds=4)
+    await resolution.fair_deadline(harness.ctx, race_id, 1)
+    assert await _deadline_and_reminder(harness, race_id, 1) == before, "on time: nothing moves"
+    harness.clock.advance(minutes=9, seconds=56)
+    await resolution.fair_deadline(harness.ctx, race_id, 1)
+    assert await _deadline_and_reminder(harness, race_id, 1) == {
+        resolution.DEADLINE: datetime(2026, 5, 1, 18, 25, tzinfo=UTC),
+        resolution.REMINDER: datetime(2026, 5, 1, 18, 21, 15, tzinfo=UTC),
+    }
+
+
+async def test_a_deadline_waits_while_its_panels_are_still_owed_then_plays(harness: Harness) -> None:
+    """A process that delivers panels (a dispatcher runs) and is behind: at the deadline the step's panels
+    are still in the outbox, so the deadline is looked at again a few seconds on instead of playing the
+    step; once they are delivered it plays."""
+    from bot.store import outbox
+    from bot.store.outbox import Delivery
+
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
+    harness.ctx.delivering = True
+    harness.clock.advance(minutes=15)
+    await harness.scheduler.run_due()
+    assert (await harness.race(race_id)).step == 1, "the panels never reached the players: not played"
+    due = (await _deadline_and_reminder(harness, race_id, 1))[resolution.DEADLINE]
+    assert due == datetime(2026, 5, 1, 18, 15, 5, tzinfo=UTC), "looked at again in five seconds"
+    claimer = "main@test:1:deliver"
+    while rows := await outbox.claim(harness.ctx.db, claimer, datetime.now(UTC), 60, 8):
+        for row in rows:  # every row delivered, the panels among them
+            done = Delivery(channel_id=1, message_id=row.id)
+            await outbox.finish(harness.ctx.db, row, claimer, done, datetime.now(UTC))
+    async with harness.ctx.db.sessions() as session:
+        assert not await outbox.panels_owed(session, race_id, 1)
+    harness.clock.advance(seconds=5)
+    await harness.scheduler.run_due()
+    assert (await harness.race(race_id)).step == 2
