@@ -24,6 +24,7 @@ from engine.flamme_rouge.grid import free_start_positions
 from engine.flamme_rouge.movement import target_square
 from engine.flamme_rouge.orders import free_riders, racing_letters
 from engine.flamme_rouge.state import BID, CHOOSE, ENERGY, PLACE, RaceState
+from engine.flamme_rouge.track import Track
 from engine.ruleset import Order
 
 SPRINT_WINDOW = 18
@@ -97,28 +98,24 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     scores each card by the distance it really gives on this terrain (minimum speeds, the ascent cap), plus
     a bonus when the move should end on another team's wheel (they are expected to ride
     :data:`EXPECTED_MOVE` squares on), and on equal scores keeps the bigger card.
+
+    All but the wheel bonus depends on the square, the rider's kind and the hand's cards alone: that part is
+    worked out once per track (:func:`_plan`, kept in ``Track.plans``), so a round reads where the others
+    are expected and compares a few precomputed scores per rider.
     """
     rider = state.riders[index]
     track = state.track
     clip = state.options["finish_overflow"] == "clip"
-    start = rider.square
-    to_line = track.finish - start
-    values = hand_values(hand)
-
-    # How far each value takes it from here (target_square: the track's table, D4's clip when it is on).
-    if clip:
-        reach = {v: target_square(track, start, v, True) - start for v in values}
-    else:
-        row = track.targets[start]
-        reach = {v: row[v] - start for v in values}
-    if max(reach.values()) >= to_line:  # it can cross now: as far as possible (on equal reach, the smaller card)
-        return max(values, key=lambda v: (reach[v], -v))
-    pool = values
-    if rider.kind == "s" and to_line > SPRINT_WINDOW and values[0] != 9:  # (ascending: a value under 9)
-        pool = [v for v in values if v != 9]  # keep the 9s for the sprint
+    key = (rider.square, rider.kind, clip, frozenset(hand))  # a hand's order never matters
+    plans = track.plans
+    plan = plans.get(key)
+    if plan is None:
+        plan = plans[key] = _plan(track, rider.square, rider.kind, clip, hand)
+    if isinstance(plan, int):
+        return plan
     owner = rider.owner
-    key = ("expected", owner)
-    expected: set[int] | None = state.cache.get(key)
+    ekey = ("expected", owner)
+    expected: set[int] | None = state.cache.get(ekey)
     if expected is None:
         # Where every rider on the track is expected (worked out once per state), then the other teams' part.
         spots: list[tuple[str, int]] | None = state.cache.get("spots")
@@ -128,20 +125,46 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
                 for r in state.riders
                 if r.square > 0 and not r.off
             ]
-        expected = state.cache[key] = {square for who, square in spots if who != owner}
-    no_slip = track.no_slip
-    best, best_score = pool[0], -1e9
-    for v in pool:  # the first best score, as max() would give
-        land = start + reach[v]
-        s = float(land - start)
+        expected = state.cache[ekey] = {square for who, square in spots if who != owner}
+    no_slip = track.no_slip  # the weather's (a crosswind): read here, never in a plan
+    best, best_score = 0, -1e9
+    for v, land, plain, wheel, gap in plan:  # the first best score, as max() would give
         if (land + 1) in expected:
-            s += WHEEL_BONUS
+            s = wheel
         elif (land + 2) in expected and not no_slip[land]:
-            s += GAP_BONUS
-        s -= 0.01 * v  # equal moves: keep the bigger card
+            s = gap
+        else:
+            s = plain
         if s > best_score:
             best, best_score = v, s
     return best
+
+
+Plan = int | tuple[tuple[int, int, float, float, float], ...]
+"""A heuristic plan: the card itself when where the others are cannot change it, else each candidate value in
+the hand's ascending order with where it lands and its score without a bonus, on a wheel, before a gap."""
+
+
+def _plan(track: Track, start: int, kind: str, clip: bool, hand: list[int]) -> Plan:
+    """What :func:`heuristic_card` decides from ``start``, the rider's ``kind`` and its ``hand`` alone. The
+    scores are the same float operations in the same order as scoring each card on the spot would make
+    (the distance, plus the bonus, minus a hundredth of the value), so equal scores stay equal."""
+    to_line = track.finish - start
+    values = hand_values(hand)
+    # How far each value takes it from here (target_square: the track's table, D4's clip when it is on).
+    reach = {v: target_square(track, start, v, clip) - start for v in values}
+    if max(reach.values()) >= to_line:  # it can cross now: as far as possible (on equal reach, the smaller card)
+        return max(values, key=lambda v: (reach[v], -v))
+    pool = values
+    if kind == "s" and to_line > SPRINT_WINDOW and values[0] != 9:  # (ascending: a value under 9)
+        pool = [v for v in values if v != 9]  # keep the 9s for the sprint
+    if len(pool) == 1:
+        return pool[0]
+    plan = []
+    for v in pool:
+        d = float(reach[v])
+        plan.append((v, start + reach[v], d - 0.01 * v, (d + WHEEL_BONUS) - 0.01 * v, (d + GAP_BONUS) - 0.01 * v))
+    return tuple(plan)
 
 
 def place_order(state: RaceState, entrant: str, partial: Order, strategy: str | None) -> Order:
