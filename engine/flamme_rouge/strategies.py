@@ -114,30 +114,35 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     if isinstance(plan, int):
         return plan
     owner = rider.owner
-    ekey = ("expected", owner)
-    expected: set[int] | None = state.cache.get(ekey)
-    if expected is None:
-        # Where every rider on the track is expected (worked out once per state), then the other teams' part.
-        spots: list[tuple[str, int]] | None = state.cache.get("spots")
-        if spots is None:
-            spots = state.cache["spots"] = [
-                (r.owner, r.square + (EXPECTED_MOVE if r.crossed == 0 else 0))
-                for r in state.riders
-                if r.square > 0 and not r.off
-            ]
-        expected = state.cache[ekey] = {square for who, square in spots if who != owner}
+    where: dict[int, str | None] | None = state.cache.get("expected")
+    if where is None:
+        where = state.cache["expected"] = expected_owners(state)
     no_slip = track.no_slip  # the weather's (a crosswind): read here, never in a plan
     best, best_score = 0, -1e9
     for v, land, plain, wheel, gap in plan:  # the first best score, as max() would give
-        if (land + 1) in expected:
+        if where.get(land + 1, owner) != owner:  # another team's rider is expected there
             s = wheel
-        elif (land + 2) in expected and not no_slip[land]:
+        elif where.get(land + 2, owner) != owner and not no_slip[land]:
             s = gap
         else:
             s = plain
         if s > best_score:
             best, best_score = v, s
     return best
+
+
+def expected_owners(state: RaceState) -> dict[int, str | None]:
+    """Where the heuristic expects the riders on the track (:data:`EXPECTED_MOVE` squares on, a rider that
+    has crossed where it is): square -> the owner of every rider expected there, ``None`` when they belong to
+    two teams or more. Worked out once per state, for every team: a square holds another team's rider
+    exactly when its entry is not the asking team."""
+    where: dict[int, str | None] = {}
+    for r in state.riders:
+        if r.square > 0 and not r.off:
+            square = r.square + (EXPECTED_MOVE if r.crossed == 0 else 0)
+            if where.setdefault(square, r.owner) != r.owner:
+                where[square] = None
+    return where
 
 
 Plan = int | tuple[tuple[int, int, float, float, float], ...]
