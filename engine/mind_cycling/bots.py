@@ -60,7 +60,7 @@ class Board:
         """The round as :func:`start_round` would fix it now, and :meth:`RaceState.where` (only which spaces
         are held is read), of ``state``, a state of this board's position."""
         if self._ctx is None or self._occupied is None:
-            self._ctx, self._occupied = start_round(state, []), state.where()
+            self._ctx, self._occupied = start_round(state, None), state.where()
         return self._ctx, self._occupied
 
     def expected(self, state: RaceState) -> dict[str, Plan]:

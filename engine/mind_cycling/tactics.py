@@ -113,7 +113,7 @@ def plan_team(
     ``ctx`` (the round as :func:`start_round` would fix it now), ``occupied`` (:meth:`RaceState.where`) and
     ``expected`` (:func:`expected_ends` of both) may be given when already known; they are only read."""
     if ctx is None:
-        ctx = start_round(state, [])  # wind, trains and who is in front of whom, from the positions now
+        ctx = start_round(state, None)  # wind, trains and who is in front of whom, from the positions now
     if occupied is None:
         occupied = state.where()
     ends = dict(expected) if expected is not None else expected_ends(state, ctx, occupied)
