@@ -15,6 +15,7 @@ is a deterministic function of the state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.flamme_rouge import cards as C
@@ -49,10 +50,11 @@ def energy_order(state: RaceState, entrant: str, partial: Order, strategy: str |
     letters = racing_letters(state, entrant)
     if not partial:  # a bot's every round: nothing chosen yet, every rider in the riders' order (D27)
         team = state.team(entrant)
+        choose = card_chooser(strategy)  # card_value, its strategy looked up once
         chosen: dict[str, int] = {}
         for letter in letters:
             i = team[letter]
-            chosen[letter] = card_value(state, i, drawn(state, i), strategy)
+            chosen[letter] = choose(state, i, drawn(state, i))
         return {"first": letters[0], "cards": chosen}
     given = partial.get("cards")
     cards: dict[str, int] = dict(given) if given else {}
@@ -72,15 +74,36 @@ def energy_order(state: RaceState, entrant: str, partial: Order, strategy: str |
 def card_value(state: RaceState, index: int, hand: list[int], strategy: str | None) -> int:
     """The value ``strategy`` names for rider ``index`` from its drawn ``hand`` (``None``: D9's absent
     player, the lowest). Both the bots' orders (:func:`energy_order`) and a rollout's bot rounds
-    (``round.bot_energy_cards``, which plays the card at once) ask it, so a strategy lives here alone."""
+    (``round.bot_energy_cards``, which plays the card at once, through :func:`card_chooser`) ask it, so a
+    strategy lives here alone."""
+    return card_chooser(strategy)(state, index, hand)
+
+
+Chooser = Callable[[RaceState, int, list[int]], int]
+"""A strategy's energy card: ``(state, rider index, drawn hand) -> the value played``."""
+
+
+def card_chooser(strategy: str | None) -> Chooser:
+    """The function :func:`card_value` asks for ``strategy``'s card: a round asks it once per team rather
+    than once per rider."""
+    return _CHOOSERS.get(strategy, heuristic_card)
+
+
+def _first_card(state: RaceState, index: int, hand: list[int]) -> int:
+    """``first``: always the first card drawn."""
+    return C.VALUES[hand[0]]
+
+
+def _lowest_card(state: RaceState, index: int, hand: list[int]) -> int:
+    """D9, an absent player: the lowest (D26: a 2 plays the exhaustion card)."""
     values = C.VALUES
-    if strategy == "first":
-        return values[hand[0]]
-    if strategy is None:
-        return min([values[c] for c in hand])  # D9 (D26: a 2 plays the exhaustion card)
-    if strategy == "simple":
-        return max([values[c] for c in hand])
-    return heuristic_card(state, index, hand)
+    return min([values[c] for c in hand])
+
+
+def _highest_card(state: RaceState, index: int, hand: list[int]) -> int:
+    """``simple``: always the highest card."""
+    values = C.VALUES
+    return max([values[c] for c in hand])
 
 
 WHEEL_BONUS = 3.5
@@ -196,3 +219,7 @@ def bid_order(state: RaceState, entrant: str, partial: Order) -> Order:
         return {"bid": {"rider": letter, "card": chosen["card"]}}
     hand = hand_of(state, rider_index(state, entrant, letter), HAND_SIZE)[0]
     return {"bid": {"rider": letter, "card": min(C.value(c) for c in hand)}}
+
+
+_CHOOSERS: dict[str | None, Chooser] = {"first": _first_card, None: _lowest_card, "simple": _highest_card}
+"""Every strategy's card but the heuristic's (any other name plays it, as ``auto_order`` always did)."""
