@@ -25,7 +25,7 @@ RIDE_PREFERENCE = {"relay": 2, "wheel": 1, "move": 0}
 """On an equal estimate, a ride keeps the rider sheltered in its train: relay, then wheel, then move."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Plan:
     """An intent with the space where the bot expects it to end."""
 
@@ -122,6 +122,9 @@ def plan_team(
         spot = (p.row, p.lane)
         held[spot] = held.get(spot, 0) + 1
     riders = [state.cyclists[k] for k in ctx.order if state.cyclists[k].entrant == entrant]
+    behind_of: dict[str, str] = {}  # RoundContext.behind for every rider at once: the first follower found
+    for follower, ahead_of_it in ctx.front.items():
+        behind_of.setdefault(ahead_of_it, follower)
     attackers: set[str] = set()
     mates: list[Plan] = []
     plans: dict[int, dict[str, Any]] = {}
@@ -143,7 +146,7 @@ def plan_team(
                 front = max(ahead, key=lambda p: (p.row, -p.lane))
                 options.append(Plan("relay", front.row + 1, front.lane))
         best = max(options, key=_value)
-        behind = ctx.behind(c.key)
+        behind = behind_of.get(c.key)  # ctx.behind
         mate = state.cyclists[behind] if behind is not None else None
         mate_rides = mate is not None and mate.entrant == entrant and may_ride(state, mate, bottles[mate.number])
         attack = Plan("attack", c.row + top + ATTACK_BONUS, c.lane)
