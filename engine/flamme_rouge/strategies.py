@@ -129,11 +129,15 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
     rider = state.riders[index]
     track = state.track
     clip = state.options["finish_overflow"] == "clip"
-    key = (rider.square, rider.kind, clip, frozenset(hand))  # a hand's order never matters
+    start = rider.square
+    cards = frozenset(hand)  # a hand's order never matters
     plans = track.plans
-    plan = plans.get(key)
+    plan = plans.get((start, rider.kind, clip, cards))
     if plan is None:
-        plan = plans[key] = _plan(track, rider.square, rider.kind, clip, hand)
+        plan = _plan(track, start, rider.kind, clip, hand)
+        # Kept with the sets of cards and the plans shared (few are distinct: a plan says how far, not where).
+        plan = _SHARED.setdefault(plan, plan)
+        plans[(start, rider.kind, clip, _SHARED.setdefault(cards, cards))] = plan
     if isinstance(plan, int):
         return plan
     owner = rider.owner
@@ -142,7 +146,8 @@ def heuristic_card(state: RaceState, index: int, hand: list[int]) -> int:
         where = state.cache["expected"] = expected_owners(state)
     no_slip = track.no_slip  # the weather's (a crosswind): read here, never in a plan
     best, best_score = 0, -1e9
-    for v, land, plain, wheel, gap in plan:  # the first best score, as max() would give
+    for v, reach, plain, wheel, gap in plan:  # the first best score, as max() would give
+        land = start + reach
         if where.get(land + 1, owner) != owner:  # another team's rider is expected there
             s = wheel
         elif where.get(land + 2, owner) != owner and not no_slip[land]:
@@ -170,7 +175,11 @@ def expected_owners(state: RaceState) -> dict[int, str | None]:
 
 Plan = int | tuple[tuple[int, int, float, float, float], ...]
 """A heuristic plan: the card itself when where the others are cannot change it, else each candidate value in
-the hand's ascending order with where it lands and its score without a bonus, on a wheel, before a gap."""
+the hand's ascending order with how far it goes and its score without a bonus, on a wheel, before a gap."""
+
+_SHARED: dict[Any, Any] = {}
+"""The distinct plans and sets of cards of every track's ``plans``, each kept once: a few hundred in all, where a
+track holds thousands of entries (a plan of each square, kind and hand)."""
 
 
 def _plan(track: Track, start: int, kind: str, clip: bool, hand: list[int]) -> Plan:
@@ -191,7 +200,7 @@ def _plan(track: Track, start: int, kind: str, clip: bool, hand: list[int]) -> P
     plan = []
     for v in pool:
         d = float(reach[v])
-        plan.append((v, start + reach[v], d - 0.01 * v, (d + WHEEL_BONUS) - 0.01 * v, (d + GAP_BONUS) - 0.01 * v))
+        plan.append((v, reach[v], d - 0.01 * v, (d + WHEEL_BONUS) - 0.01 * v, (d + GAP_BONUS) - 0.01 * v))
     return tuple(plan)
 
 
