@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.flamme_rouge import cards as C
-from engine.flamme_rouge.deck import deal, drawn_all, pick
+from engine.flamme_rouge.deck import HAND_SIZE, METEO_HAND, deal, drawn_all, pick
 from engine.flamme_rouge.exhaustion import take_exhaustion
 from engine.flamme_rouge.movement import move, movement_order, occupancy
 from engine.flamme_rouge.orders import every_racing_team
 from engine.flamme_rouge.slipstream import slipstream
 from engine.flamme_rouge.state import BOT_TEAMS, DONE, MUSCLE, PELOTON, RaceState
-from engine.flamme_rouge.strategies import card_value
+from engine.flamme_rouge.strategies import card_chooser
 from engine.flamme_rouge.texts import card_name
 from engine.messages import Event, Message, event, event_of
 from engine.ruleset import Order
@@ -88,27 +88,39 @@ def _card_of(shown: list[int], wanted: object) -> int:
 def bot_energy_cards(state: RaceState, strategies: Mapping[str, str]) -> dict[int, int]:
     """:func:`energy_cards` in a quiet rollout step of an all-bot race (``strategies``: every entrant's): each
     racing rider with cards draws its hand and plays at once the card its team's strategy names
-    (:func:`~engine.flamme_rouge.strategies.card_value`, what the bot's order would say), no order written,
-    no hand cached. The same cards and piles as ``energy_cards`` on the bots' orders: a strategy reads the
-    hand and where the riders are, never another rider's piles, so playing a card before the next rider
-    chooses changes nothing (the rollout tests compare the states with the full driver's)."""
+    (:func:`~engine.flamme_rouge.strategies.card_chooser`: what ``card_value`` and so the bot's order would
+    say), no order written, no hand cached. The same cards and piles as ``energy_cards`` on the bots'
+    orders: a strategy reads the hand and where the riders are, never another rider's piles, so playing a
+    card before the next rider chooses changes nothing (the rollout tests compare the states with the full driver's)."""
     played: dict[int, int] = {}
-    get = strategies.get
+    # Each team's chooser once (card_chooser; bot teams and absent players play the lowest, as energy_cards
+    # does when auto_order gives them no card).
+    choosers = {who: card_chooser(s) for who, s in strategies.items() if s is not None and s not in BOT_TEAMS}
+    get = choosers.get
+    wind = state.track.wind
     for i, rider in enumerate(state.riders):
         if rider.crossed or rider.bot or not rider.owner:  # every_racing_team's riders
             continue
-        if not rider.deck and not rider.recycled:
+        deck = rider.deck
+        if not deck and not rider.recycled:
             played[i] = C.EXHAUSTION  # §9.1: it has no cards left
             continue
-        hand, deck, recycled = deal(state, i)  # its own list
-        strategy = get(rider.owner)
-        if strategy is None or strategy in BOT_TEAMS:  # auto_order gives no card (energy_cards: the lowest)
+        # deal(), spelt out for the common case (a deck that holds the whole hand: D10's size)
+        square = rider.square
+        weather = wind[square] if square > 0 else ""
+        n = METEO_HAND.get(weather, HAND_SIZE) if weather else HAND_SIZE
+        if len(deck) >= n:
+            hand, rest, recycled = list(deck[:n]), deck[n:], rider.recycled
+        else:
+            hand, rest, recycled = deal(state, i)  # its own list
+        choose = get(rider.owner)
+        if choose is None:
             card = _card_of(hand, None)
         else:
-            wanted = card_value(state, i, hand, strategy)
+            wanted = choose(state, i, hand)
             card = wanted if wanted != 2 and wanted in hand else _card_of(hand, wanted)
         hand.remove(card)
-        rider.deck = deck
+        rider.deck = rest
         rider.recycled = (*recycled, *hand)  # 5.1
         played[i] = card
     return played

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -229,6 +229,10 @@ class Track:
     targets: tuple[tuple[int, ...], ...]
     """Per square, per movement value 0..:data:`MAX_VALUE`: the square a move from it aims at before blocking
     and before D4's clip (:func:`aim`); worked out once per track, as every move of every race reads it."""
+    plans: dict[Any, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """What a strategy works out from a square and a hand alone, kept for the track's life (filled by
+    ``strategies.heuristic_card``, every rider of every round asks it): a pure function of the key and the
+    fields above but ``no_slip`` and ``wind``, so the weather's copies of a track share it."""
 
     def squares(self) -> list[tuple[str, int]]:
         """The printed squares as ``(terrain, lanes)``."""
@@ -257,6 +261,7 @@ class Track:
             next_ascent=self.next_ascent,
             wind=wind,
             targets=self.targets,  # the weather moves no target
+            plans=self.plans,  # nor a plan (they never read no_slip)
         )
 
 

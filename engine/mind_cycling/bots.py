@@ -29,7 +29,7 @@ from engine.mind_cycling.rounds import (
     wheel_target,
 )
 from engine.mind_cycling.state import Cyclist, RaceState, RoundContext
-from engine.mind_cycling.tactics import RIDE_PREFERENCE, may_ride, plan_team, wants_attack
+from engine.mind_cycling.tactics import RIDE_PREFERENCE, Plan, expected_ends, may_ride, plan_team, wants_attack
 
 STRATEGIES = ("steady", "opportunist", "naive")
 
@@ -47,19 +47,27 @@ class Board:
     out once per position, each part when first asked): the legal passes and, for a planner, the round as
     it would start now and who holds each space. Only read."""
 
-    __slots__ = ("_ctx", "_occupied", "passes")
+    __slots__ = ("_ctx", "_ends", "_occupied", "course", "passes")
 
     def __init__(self, state: RaceState) -> None:
+        self.course = state.course  # kept alive, so that its id in the board's key stays its own
         self.passes = possible_passes(state)
         self._ctx: RoundContext | None = None
         self._occupied: Occupied | None = None
+        self._ends: dict[str, Plan] | None = None
 
     def plan_parts(self, state: RaceState) -> tuple[RoundContext, Occupied]:
         """The round as :func:`start_round` would fix it now, and :meth:`RaceState.where` (only which spaces
         are held is read), of ``state``, a state of this board's position."""
         if self._ctx is None or self._occupied is None:
-            self._ctx, self._occupied = start_round(state, []), state.where()
+            self._ctx, self._occupied = start_round(state, None), state.where()
         return self._ctx, self._occupied
+
+    def expected(self, state: RaceState) -> dict[str, Plan]:
+        """:func:`~engine.mind_cycling.tactics.expected_ends` of this position (every planner reads the same)."""
+        if self._ends is None:
+            self._ends = expected_ends(state, *self.plan_parts(state))
+        return self._ends
 
 
 _BOARDS: dict[tuple[Any, ...], Board] = {}
@@ -68,10 +76,11 @@ _BOARDS_KEPT = 8
 
 
 def board(state: RaceState) -> Board:
-    """The :class:`Board` of ``state``'s position, kept by what it is made of -- the round and each
-    cyclist's key (team and role), space, road status and base -- so the bots of one step work it out
-    once."""
+    """The :class:`Board` of ``state``'s position, kept by what it is made of -- the course (the expected
+    ends read its sections), the round and each cyclist's key (team and role), space, road status and
+    base -- so the bots of one step work it out once."""
     key = (
+        id(state.course),
         state.round,
         tuple((c.key, c.row, c.lane, c.placed, c.crossed, c.bottle) for c in state.cyclists.values()),
     )
@@ -114,7 +123,7 @@ def intents(state: RaceState, entrant: str, partial: dict[str, Any], strategy: s
     if strategy == "steady":
         fixed = {c.number: chosen[str(c.number)]["action"] for c in riders if "action" in chosen[str(c.number)]}
         ctx, occupied = seen.plan_parts(state)
-        plans = plan_team(state, entrant, bottles, fixed, ctx, occupied)
+        plans = plan_team(state, entrant, bottles, fixed, ctx, occupied, seen.expected(state))
     for c in riders:
         intent = chosen[str(c.number)]
         if "action" not in intent:

@@ -7,6 +7,7 @@ section (D5). The finish line lies just after the last row.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from engine.mind_cycling.models import Space, Stage
@@ -44,12 +45,23 @@ class Course:
     medal_sprint: Section | None
     medal_mountain: Section | None
 
-    @property
+    @cached_property
     def last_row(self) -> int:
+        """The last row before the finish line (worked out once: every step of every move reads it)."""
         return len(self.strips) * self.strip_length
+
+    @cached_property
+    def _kinds(self) -> tuple[str, ...]:
+        """:meth:`section_kind` of rows 0 to :attr:`last_row`, worked out once per course."""
+        return tuple(self._kind_of(row) for row in range(self.last_row + 1))
 
     def section_kind(self, row: int) -> str:
         """The section type of ``row``; rows behind the start belong to the first strip (D5)."""
+        if 0 <= row <= self.last_row:
+            return self._kinds[row]
+        return self._kind_of(row)
+
+    def _kind_of(self, row: int) -> str:
         if row < 1:
             return self.strips[0]
         index = min((row - 1) // self.strip_length, len(self.strips) - 1)

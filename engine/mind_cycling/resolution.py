@@ -51,23 +51,24 @@ def placer(state: RaceState) -> tuple[str, int] | None:
     return None
 
 
-def place(state: RaceState, entrant: str, number: int, events: list[Event]) -> None:
+def place(state: RaceState, entrant: str, number: int, events: list[Event] | None) -> None:
     key = cyclist_key(entrant, number)
     row, lane = next_slot(state)
     found = placer(state)
     c = state.cyclists[key]
     c.row, c.lane, c.placed = row, lane, True
     state.placement_turn = (found[1] if found else state.placement_turn) + 1
-    events.append(
-        event(
-            "mc.placed",
-            "{who} takes the grid slot row {row}, lane {lane}.",
-            who=state.label(key),
-            cyclist=key,
-            row=row,
-            lane=lane,
+    if events is not None:
+        events.append(
+            event(
+                "mc.placed",
+                "{who} takes the grid slot row {row}, lane {lane}.",
+                who=state.label(key),
+                cyclist=key,
+                row=row,
+                lane=lane,
+            )
         )
-    )
     if placer(state) is None:
         begin_round(state, events)
 
@@ -77,7 +78,7 @@ AUTO_INTENT: Intent = {"action": "move"}
 """D24: a normal move of the maximum, lane-seeking in the cyclist's current lane."""
 
 
-def resolve_orders_round(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
+def resolve_orders_round(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event] | None) -> None:
     """§9.2: passes first (D11), then wind/fatigue/trains, then every intent in movement order."""
     intents: dict[str, Intent] = {}
     passes: dict[str, str] = {}
@@ -101,7 +102,7 @@ def resolve_orders_round(state: RaceState, orders: dict[str, dict[str, Any]], ev
 
 
 def _ride_chain(
-    state: RaceState, ctx: RoundContext, leader: str, intents: dict[str, Intent], events: list[Event]
+    state: RaceState, ctx: RoundContext, leader: str, intents: dict[str, Intent], events: list[Event] | None
 ) -> None:
     """D10: right after a cyclist acts, the one that started behind it wheels or relays if it chose to."""
     follower = ctx.behind(leader)
@@ -114,23 +115,24 @@ def _ride_chain(
         dest, why = (wheel_target if action == "wheel" else relay_target)(state, ctx, follower)
         if dest is None:
             ctx.declined.append(follower)  # D23: falls back at its own place in the order
-            events.append(
-                event(
-                    "mc.fallback",
-                    "{who} can't {action}: {why}. It moves normally at its own place instead.",
-                    who=state.label(follower),
-                    cyclist=follower,
-                    action=action_label(action),
-                    why=why,
+            if events is not None:
+                events.append(
+                    event(
+                        "mc.fallback",
+                        "{who} can't {action}: {why}. It moves normally at its own place instead.",
+                        who=state.label(follower),
+                        cyclist=follower,
+                        action=action_label(action),
+                        why=why,
+                    )
                 )
-            )
             return
         free_ride(state, ctx, follower, action, dest, events)
         after_action(state, ctx, follower, events)
         follower = ctx.behind(follower)
 
 
-def act_at_own_place(state: RaceState, ctx: RoundContext, key: str, intent: Intent, events: list[Event]) -> None:
+def act_at_own_place(state: RaceState, ctx: RoundContext, key: str, intent: Intent, events: list[Event] | None) -> None:
     """One cyclist's intent at its own place in the movement order, with the D23 fallbacks."""
     c = state.cyclists[key]
     action = intent.get("action", "move")
@@ -139,7 +141,7 @@ def act_at_own_place(state: RaceState, ctx: RoundContext, key: str, intent: Inte
     lane: int | None = intent.get("lane")
     wanted: int | None = intent.get("distance")
     if action in ("wheel", "relay"):
-        if key not in ctx.declined:
+        if key not in ctx.declined and events is not None:
             why = ride_refusal(state, ctx, key) or ride_refusal_reason("nobody_moved")
             events.append(
                 event(
@@ -158,7 +160,7 @@ def act_at_own_place(state: RaceState, ctx: RoundContext, key: str, intent: Inte
         ctx.attacked.append(key)
         ride(state, ctx, key, steps, path, lane, True, events)
     else:
-        if action == "attack":
+        if action == "attack" and events is not None:
             events.append(
                 event(
                     "mc.fallback",
@@ -174,24 +176,25 @@ def act_at_own_place(state: RaceState, ctx: RoundContext, key: str, intent: Inte
     after_action(state, ctx, key, events)
 
 
-def _reduce(state: RaceState, key: str, wanted: int, top: int, events: list[Event]) -> int:
+def _reduce(state: RaceState, key: str, wanted: int, top: int, events: list[Event] | None) -> int:
     if wanted <= top:
         return wanted
-    events.append(
-        event(
-            "mc.reduced",
-            "{who} can ride at most {top} this round, not {wanted}: its move is cut to {top}.",
-            who=state.label(key),
-            cyclist=key,
-            wanted=wanted,
-            top=top,
+    if events is not None:
+        events.append(
+            event(
+                "mc.reduced",
+                "{who} can ride at most {top} this round, not {wanted}: its move is cut to {top}.",
+                who=state.label(key),
+                cyclist=key,
+                wanted=wanted,
+                top=top,
+            )
         )
-    )
     return top
 
 
 # --- live mode --------------------------------------------------------------------------------------------
-def resolve_live_passes(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
+def resolve_live_passes(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event] | None) -> None:
     """§9.3: the bottle passes of the round, all at once, then the round starts."""
     passes = {
         cyclist_key(entrant, int(giver)): cyclist_key(entrant, int(to))
@@ -205,7 +208,7 @@ def resolve_live_passes(state: RaceState, orders: dict[str, dict[str, Any]], eve
     continue_live(state, events)
 
 
-def resolve_live_turn(state: RaceState, entrant: str, order: dict[str, Any], events: list[Event]) -> None:
+def resolve_live_turn(state: RaceState, entrant: str, order: dict[str, Any], events: list[Event] | None) -> None:
     """A normal move or an attack of the next cyclist in the movement order."""
     ctx = state.ctx
     assert ctx is not None
@@ -225,7 +228,7 @@ def resolve_live_turn(state: RaceState, entrant: str, order: dict[str, Any], eve
     continue_live(state, events)
 
 
-def resolve_live_prompt(state: RaceState, entrant: str, order: dict[str, Any], events: list[Event]) -> None:
+def resolve_live_prompt(state: RaceState, entrant: str, order: dict[str, Any], events: list[Event] | None) -> None:
     """The answer to a wheel/relay prompt (§9.3): ride now, or act later at its own place."""
     ctx = state.ctx
     assert ctx is not None and ctx.prompt is not None
@@ -234,7 +237,8 @@ def resolve_live_prompt(state: RaceState, entrant: str, order: dict[str, Any], e
     action = order["action"]
     if action == "later":
         ctx.declined.append(key)
-        events.append(event("mc.declined", "{who} will act at its own place.", who=state.label(key), cyclist=key))
+        if events is not None:
+            events.append(event("mc.declined", "{who} will act at its own place.", who=state.label(key), cyclist=key))
     else:
         dest, _ = (wheel_target if action == "wheel" else relay_target)(state, ctx, key)
         assert dest is not None
@@ -245,9 +249,11 @@ def resolve_live_prompt(state: RaceState, entrant: str, order: dict[str, Any], e
     continue_live(state, events)
 
 
-def resolve_step(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event]) -> None:
+def resolve_step(state: RaceState, orders: dict[str, dict[str, Any]], events: list[Event] | None) -> None:
     """One step of the race with every awaited, validated order: a placement, the live passes, an
-    orders-mode round, or a live turn or wheel/relay answer. Changes ``state`` (the caller's copy)."""
+    orders-mode round, or a live turn or wheel/relay answer. Changes ``state`` (the caller's copy, or a
+    rollout's own state); its events are appended to ``events``, or not built at all when it is ``None``
+    (a quiet rollout: the same state either way, the events only describe it)."""
     if state.phase == "place":
         ((entrant, order),) = orders.items()
         place(state, entrant, int(order["cyclist"]), events)

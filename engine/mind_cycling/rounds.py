@@ -61,7 +61,7 @@ def projected_bottles(
     return bases
 
 
-def apply_passes(state: RaceState, wanted: dict[str, str], events: list[Event]) -> None:
+def apply_passes(state: RaceState, wanted: dict[str, str], events: list[Event] | None) -> None:
     """D12: every pass is checked against the bases at the start of the round, then all apply together."""
     legal = possible_passes(state)
     done: list[tuple[str, str]] = []
@@ -69,29 +69,31 @@ def apply_passes(state: RaceState, wanted: dict[str, str], events: list[Event]) 
         if legal.get(giver) == receiver:
             done.append((giver, receiver))
         else:
-            events.append(
-                event(
-                    "mc.pass_ignored",
-                    "{giver} can't pass its bottle to {receiver}: only a domestique with a bottle passes it, to a "
-                    "team-mate without one directly behind it. The pass is ignored.",
-                    giver=state.label(giver),
-                    receiver=state.label(receiver) if receiver in state.cyclists else receiver,
-                    cyclist=giver,
+            if events is not None:
+                events.append(
+                    event(
+                        "mc.pass_ignored",
+                        "{giver} can't pass its bottle to {receiver}: only a domestique with a bottle passes it, to a "
+                        "team-mate without one directly behind it. The pass is ignored.",
+                        giver=state.label(giver),
+                        receiver=state.label(receiver) if receiver in state.cyclists else receiver,
+                        cyclist=giver,
+                    )
                 )
-            )
     for giver, receiver in done:
         state.cyclists[giver].bottle = False
         state.cyclists[receiver].bottle = True
-        events.append(
-            event(
-                "mc.bottle_pass",
-                "{giver} passes its bottle to {receiver}.",
-                giver=state.label(giver),
-                receiver=state.label(receiver),
-                cyclist=giver,
-                to=receiver,
+        if events is not None:
+            events.append(
+                event(
+                    "mc.bottle_pass",
+                    "{giver} passes its bottle to {receiver}.",
+                    giver=state.label(giver),
+                    receiver=state.label(receiver),
+                    cyclist=giver,
+                    to=receiver,
+                )
             )
-        )
 
 
 def movement_order(state: RaceState) -> list[str]:
@@ -100,7 +102,7 @@ def movement_order(state: RaceState) -> list[str]:
     return [c.key for c in sorted(road, key=lambda c: (-c.row, c.lane))]
 
 
-def start_round(state: RaceState, events: list[Event]) -> RoundContext:
+def start_round(state: RaceState, events: list[Event] | None) -> RoundContext:
     """§4.2 steps 2-4 (after the passes): wind, fatigue and trains, fixed for the whole round."""
     order = movement_order(state)
     occupied = {(state.cyclists[k].row, state.cyclists[k].lane): k for k in order}
@@ -134,21 +136,22 @@ def start_round(state: RaceState, events: list[Event]) -> RoundContext:
         train=train,
         start_rows={k: state.cyclists[k].row for k in order},
     )
-    events.append(
-        event(
-            "mc.round_start",
-            "Round {round}: {count} cyclist on the road; {wind} in the wind."
-            if len(order) == 1
-            else "Round {round}: {count} cyclists on the road; {wind} in the wind.",
-            round=state.round,
-            count=len(order),
-            wind=len(wind),
-            order=list(order),
-            in_wind=list(wind),
-            fatigued=list(fatigued),
-            trains=[list(m) for k, m in train.items() if m[0] == k],
+    if events is not None:
+        events.append(
+            event(
+                "mc.round_start",
+                "Round {round}: {count} cyclist on the road; {wind} in the wind."
+                if len(order) == 1
+                else "Round {round}: {count} cyclists on the road; {wind} in the wind.",
+                round=state.round,
+                count=len(order),
+                wind=len(wind),
+                order=list(order),
+                in_wind=list(wind),
+                fatigued=list(fatigued),
+                trains=[list(m) for k, m in train.items() if m[0] == k],
+            )
         )
-    )
     return ctx
 
 
@@ -210,23 +213,24 @@ def relay_target(state: RaceState, ctx: RoundContext, key: str) -> tuple[tuple[i
 
 
 # --- actions -------------------------------------------------------------------------------------
-def _cross(state: RaceState, ctx: RoundContext, key: str, events: list[Event]) -> None:
+def _cross(state: RaceState, ctx: RoundContext, key: str, events: list[Event] | None) -> None:
     c = state.cyclists[key]
     c.crossed = True
     state.finish_order.append(key)
     c.place = len(state.finish_order)
     c.finish_round = state.round
     ctx.crossed.append(key)
-    events.append(
-        event(
-            "mc.crossed",
-            "{who} crosses the finish line in place {place}.",
-            who=state.label(key),
-            cyclist=key,
-            place=c.place,
-            round=state.round,
+    if events is not None:
+        events.append(
+            event(
+                "mc.crossed",
+                "{who} crosses the finish line in place {place}.",
+                who=state.label(key),
+                cyclist=key,
+                place=c.place,
+                round=state.round,
+            )
         )
-    )
 
 
 def ride(
@@ -237,7 +241,7 @@ def ride(
     path: list[str] | None,
     lane: int | None,
     attack: bool,
-    events: list[Event],
+    events: list[Event] | None,
 ) -> int:
     """A normal move or an attack of up to ``steps`` steps (D4, D17, D23); returns the steps taken.
 
@@ -264,17 +268,18 @@ def ride(
                 step = wanted
             else:
                 seeking = True
-                events.append(
-                    event(
-                        "mc.path_blocked",
-                        "{who}: step {n} ({step}) of its path is blocked; it seeks lane {lane} for the rest.",
-                        who=state.label(key),
-                        cyclist=key,
-                        n=taken + 1,
-                        step=wanted,
-                        lane=target_lane,
+                if events is not None:
+                    events.append(
+                        event(
+                            "mc.path_blocked",
+                            "{who}: step {n} ({step}) of its path is blocked; it seeks lane {lane} for the rest.",
+                            who=state.label(key),
+                            cyclist=key,
+                            n=taken + 1,
+                            step=wanted,
+                            lane=target_lane,
+                        )
                     )
-                )
         if seeking:
             step = seek_step(state, c.row, c.lane, target_lane, occupied)
             if step is None:
@@ -290,16 +295,17 @@ def ride(
         if refill and (row, new_lane) in state.course.supply:
             c.bottle = True  # §6.5: blue at once; this move keeps its maximum (D17)
             refill = False
-            events.append(
-                event(
-                    "mc.refill",
-                    "{who} takes a bottle at the feed zone on row {row}, lane {lane}.",
-                    who=state.label(key),
-                    cyclist=key,
-                    row=row,
-                    lane=new_lane,
+            if events is not None:
+                events.append(
+                    event(
+                        "mc.refill",
+                        "{who} takes a bottle at the feed zone on row {row}, lane {lane}.",
+                        who=state.label(key),
+                        cyclist=key,
+                        row=row,
+                        lane=new_lane,
+                    )
                 )
-            )
     if attack:
         c.bottle = False  # D18: thrown away at the end of the attacking move, even if blocked
     # One kind per sentence, so a translator has one template for each: a move that ends on the road,
@@ -319,62 +325,67 @@ def ride(
             else "{who} moves from row {from_row}, lane {from_lane} to row {row}, lane {lane} "
             "(steps: {taken} of {steps})."
         )
-    events.append(
-        event(
-            kind,
-            text,
-            who=state.label(key),
-            cyclist=key,
-            taken=taken,
-            steps=steps,
-            from_row=start[0],
-            from_lane=start[1],
-            row=c.row,
-            lane=c.lane,
-            crossed=crossing,
+    if events is not None:
+        events.append(
+            event(
+                kind,
+                text,
+                who=state.label(key),
+                cyclist=key,
+                taken=taken,
+                steps=steps,
+                from_row=start[0],
+                from_lane=start[1],
+                row=c.row,
+                lane=c.lane,
+                crossed=crossing,
+            )
         )
-    )
     if crossing:
         _cross(state, ctx, key, events)
     return taken
 
 
 def free_ride(
-    state: RaceState, ctx: RoundContext, key: str, kind: str, dest: tuple[int, int], events: list[Event]
+    state: RaceState, ctx: RoundContext, key: str, kind: str, dest: tuple[int, int], events: list[Event] | None
 ) -> None:
     """D15: a wheel or relay moves straight to its destination, no maximum and no path."""
     c = state.cyclists[key]
     start = (c.row, c.lane)
     if dest[0] > state.course.last_row:
         c.lane = dest[1]
+        if events is not None:
+            events.append(
+                event(
+                    "mc.relay_finish",
+                    "{who} relays over the finish line.",
+                    who=state.label(key),
+                    cyclist=key,
+                    row=dest[0],
+                    lane=dest[1],
+                )
+            )
+        _cross(state, ctx, key, events)
+        return
+    c.row, c.lane = dest
+    if events is not None:
         events.append(
             event(
-                "mc.relay_finish",
-                "{who} relays over the finish line.",
+                "mc.wheel" if kind == "wheel" else "mc.relay",
+                "{who} wheels to row {row}, lane {lane}."
+                if kind == "wheel"
+                else "{who} relays to row {row}, lane {lane}.",
                 who=state.label(key),
                 cyclist=key,
                 row=dest[0],
                 lane=dest[1],
+                from_row=start[0],
+                from_lane=start[1],
             )
         )
-        _cross(state, ctx, key, events)
-        return
-    c.row, c.lane = dest
-    events.append(
-        event(
-            "mc.wheel" if kind == "wheel" else "mc.relay",
-            "{who} wheels to row {row}, lane {lane}." if kind == "wheel" else "{who} relays to row {row}, lane {lane}.",
-            who=state.label(key),
-            cyclist=key,
-            row=dest[0],
-            lane=dest[1],
-            from_row=start[0],
-            from_lane=start[1],
-        )
-    )
 
 
-def after_action(state: RaceState, ctx: RoundContext, key: str, events: list[Event]) -> None:
+def after_action(state: RaceState, ctx: RoundContext, key: str, events: list[Event] | None) -> None:
     """Record the action: section exits (D20) and the end of a race at its 12th finisher (D22)."""
     ctx.acted.append(key)
     c = state.cyclists[key]
@@ -383,24 +394,26 @@ def after_action(state: RaceState, ctx: RoundContext, key: str, events: list[Eve
             continue
         if c.crossed or c.row > section.last:
             state.section_winners[kind] = key
-            events.append(
-                event(
-                    "mc.sprint_exit" if kind == "sprint" else "mc.mountain_exit",
-                    "{who} is the first out of the sprint section."
-                    if kind == "sprint"
-                    else "{who} is the first out of the mountain section.",
-                    who=state.label(key),
-                    cyclist=key,
+            if events is not None:
+                events.append(
+                    event(
+                        "mc.sprint_exit" if kind == "sprint" else "mc.mountain_exit",
+                        "{who} is the first out of the sprint section."
+                        if kind == "sprint"
+                        else "{who} is the first out of the mountain section.",
+                        who=state.label(key),
+                        cyclist=key,
+                    )
                 )
-            )
     if not state.solo and len(state.finish_order) >= min(FINISHERS_FOR_END, len(state.cyclists)):
         finish_race(state, events)
 
 
-def finish_race(state: RaceState, events: list[Event]) -> None:
+def finish_race(state: RaceState, events: list[Event] | None) -> None:
     state.phase = "done"
     state.ctx = None
-    events.append(event("mc.race_over", "The race is over after round {round}.", round=state.round))
+    if events is not None:
+        events.append(event("mc.race_over", "The race is over after round {round}.", round=state.round))
 
 
 def next_actor(state: RaceState, ctx: RoundContext) -> str | None:
@@ -412,7 +425,7 @@ def next_actor(state: RaceState, ctx: RoundContext) -> str | None:
 
 
 # --- end of the round ------------------------------------------------------------------------------
-def end_round(state: RaceState, events: list[Event]) -> None:
+def end_round(state: RaceState, events: list[Event] | None) -> None:
     """Solo scoring (D25), the round limit (D22), else the next round."""
     state.ctx = None
     if state.solo and len(state.finish_order) >= SOLO_FINISHERS:
@@ -420,14 +433,15 @@ def end_round(state: RaceState, events: list[Event]) -> None:
         fifth = rest[0] if rest else None
         remaining = 0 if fifth is None or fifth.crossed else state.course.last_row - fifth.row + 1
         state.solo_score = {"rounds": state.round, "remaining": remaining}
-        events.append(
-            event(
-                "mc.solo_score",
-                "Four cyclists are across after round {rounds}. Spaces left for the fifth: {remaining}.",
-                rounds=state.round,
-                remaining=remaining,
+        if events is not None:
+            events.append(
+                event(
+                    "mc.solo_score",
+                    "Four cyclists are across after round {rounds}. Spaces left for the fifth: {remaining}.",
+                    rounds=state.round,
+                    remaining=remaining,
+                )
             )
-        )
         finish_race(state, events)
         return
     limit = state.options.get("max_rounds") or state.course.last_row
@@ -437,20 +451,21 @@ def end_round(state: RaceState, events: list[Event]) -> None:
             c = state.cyclists[key]
             state.finish_order.append(key)
             c.place = len(state.finish_order)
-        events.append(
-            event(
-                "mc.round_limit",
-                "The round limit ({limit}) is reached: the cyclists on the road take the next places.",
-                limit=limit,
+        if events is not None:
+            events.append(
+                event(
+                    "mc.round_limit",
+                    "The round limit ({limit}) is reached: the cyclists on the road take the next places.",
+                    limit=limit,
+                )
             )
-        )
         finish_race(state, events)
         return
     state.round += 1
     begin_round(state, events)
 
 
-def begin_round(state: RaceState, events: list[Event]) -> None:
+def begin_round(state: RaceState, events: list[Event] | None) -> None:
     """Open a round: orders mode waits for intents; live mode asks for bottle passes, if any."""
     if state.options["mode"] == "orders":
         state.phase = "round"
@@ -463,7 +478,7 @@ def begin_round(state: RaceState, events: list[Event]) -> None:
     continue_live(state, events)
 
 
-def continue_live(state: RaceState, events: list[Event]) -> None:
+def continue_live(state: RaceState, events: list[Event] | None) -> None:
     """Live mode: end the round once nobody is left to act."""
     ctx = state.ctx
     if ctx is None or ctx.prompt is not None:

@@ -111,9 +111,9 @@ class MindCyclingRuleset(Ruleset[RaceState]):
         meta: Mapping[str, OrderMeta] | None = None,
         events: list[Event] | None = None,
     ) -> RaceState:
-        """:meth:`resolve` on ``state`` itself: a rollout's state needs no copy (the step's events are
-        still built, and dropped without ``events``)."""
-        resolution.resolve_step(state, dict(orders_in), [] if events is None else events)
+        """:meth:`resolve` on ``state`` itself: a rollout's state needs no copy; without ``events`` the step
+        builds none (every event is built behind a test of the list, so the state is the same)."""
+        resolution.resolve_step(state, dict(orders_in), events)
         return state
 
     def auto_order(

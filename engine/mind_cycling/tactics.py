@@ -9,6 +9,7 @@ falls back to a normal move of the maximum (D23).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +25,7 @@ RIDE_PREFERENCE = {"relay": 2, "wheel": 1, "move": 0}
 """On an equal estimate, a ride keeps the rider sheltered in its train: relay, then wheel, then move."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Plan:
     """An intent with the space where the bot expects it to end."""
 
@@ -66,20 +67,36 @@ def may_ride(state: RaceState, c: Cyclist, bottle: bool) -> bool:
     return not (c.role == "sprinter" and state.course.section_kind(c.row) == "mountain")
 
 
-def _line_up(state: RaceState, c: Cyclist, top: int, mates: list[Plan], taken: set[tuple[int, int]]) -> Plan | None:
+def _line_up(
+    state: RaceState, c: Cyclist, top: int, mates: list[Plan], held: dict[tuple[int, int], int], own: tuple[int, int]
+) -> Plan | None:
     """A move ending directly behind a team-mate's expected end, giving up at most one row: next round the
-    two form a train (shelter, and a wheel or relay for the one behind)."""
+    two form a train (shelter, and a wheel or relay for the one behind). ``held`` counts the expected ends
+    of every rider, ``own`` is ``c``'s: a space is taken when another rider is expected there."""
     best: Plan | None = None
     for mate in mates:
         row, lane = mate.row - 1, mate.lane
         steps = row - c.row
-        if not top - LINE_UP_LOSS <= steps <= top or abs(lane - c.lane) > steps or (row, lane) in taken:
+        if not top - LINE_UP_LOSS <= steps <= top or abs(lane - c.lane) > steps:
             continue
-        if row > state.course.last_row or (row, lane) in state.course.rocks:
+        spot = (row, lane)
+        if held.get(spot, 0) - (spot == own) > 0:
+            continue
+        if row > state.course.last_row or spot in state.course.rocks:
             continue
         if best is None or row > best.row:
             best = Plan("move", row, lane, distance=steps)
     return best
+
+
+def expected_ends(state: RaceState, ctx: RoundContext, occupied: Occupied) -> dict[str, Plan]:
+    """Where every rider of the round ``ctx`` is expected to end when it rides its maximum (its base as it is
+    now): the same for every team's plan, so a step's bots can share it (``bots.Board``)."""
+    ends: dict[str, Plan] = {}
+    for k in ctx.order:
+        other = state.cyclists[k]
+        ends[k] = Plan("move", other.row + planned_maximum(state, other, other.bottle, occupied), other.lane)
+    return ends
 
 
 def plan_team(
@@ -89,29 +106,35 @@ def plan_team(
     fixed: dict[int, str],
     ctx: RoundContext | None = None,
     occupied: Occupied | None = None,
+    expected: Mapping[str, Plan] | None = None,
 ) -> dict[int, dict[str, Any]]:
     """The best intent of each of ``entrant``'s riders on the road; ``fixed`` holds actions already chosen.
 
-    ``ctx`` (the round as :func:`start_round` would fix it now) and ``occupied`` (:meth:`RaceState.where`)
-    may be given when already known; they are only read."""
+    ``ctx`` (the round as :func:`start_round` would fix it now), ``occupied`` (:meth:`RaceState.where`) and
+    ``expected`` (:func:`expected_ends` of both) may be given when already known; they are only read."""
     if ctx is None:
-        ctx = start_round(state, [])  # wind, trains and who is in front of whom, from the positions now
+        ctx = start_round(state, None)  # wind, trains and who is in front of whom, from the positions now
     if occupied is None:
         occupied = state.where()
-    ends: dict[str, Plan] = {}
-    for k in ctx.order:
-        other = state.cyclists[k]
-        ends[k] = Plan("move", other.row + planned_maximum(state, other, other.bottle, occupied), other.lane)
+    ends = dict(expected) if expected is not None else expected_ends(state, ctx, occupied)
+    held: dict[tuple[int, int], int] = {}  # how many riders are expected to end on each space
+    for p in ends.values():
+        spot = (p.row, p.lane)
+        held[spot] = held.get(spot, 0) + 1
     riders = [state.cyclists[k] for k in ctx.order if state.cyclists[k].entrant == entrant]
+    behind_of: dict[str, str] = {}  # RoundContext.behind for every rider at once: the first follower found
+    for follower, ahead_of_it in ctx.front.items():
+        behind_of.setdefault(ahead_of_it, follower)
     attackers: set[str] = set()
     mates: list[Plan] = []
     plans: dict[int, dict[str, Any]] = {}
     for c in riders:
         bottle = bottles[c.number]
         top = planned_maximum(state, c, bottle, occupied)
-        taken = {(p.row, p.lane) for k, p in ends.items() if k != c.key}
+        was = ends[c.key]
+        own = (was.row, was.lane)
         options = [Plan("move", c.row + top, c.lane)]
-        line_up = _line_up(state, c, top, mates, taken)
+        line_up = _line_up(state, c, top, mates, held, own) if mates else None
         if line_up is not None:
             options.append(line_up)
         leader = ctx.front.get(c.key)
@@ -123,7 +146,7 @@ def plan_team(
                 front = max(ahead, key=lambda p: (p.row, -p.lane))
                 options.append(Plan("relay", front.row + 1, front.lane))
         best = max(options, key=_value)
-        behind = ctx.behind(c.key)
+        behind = behind_of.get(c.key)  # ctx.behind
         mate = state.cyclists[behind] if behind is not None else None
         mate_rides = mate is not None and mate.entrant == entrant and may_ride(state, mate, bottles[mate.number])
         attack = Plan("attack", c.row + top + ATTACK_BONUS, c.lane)
@@ -141,6 +164,9 @@ def plan_team(
         if best.action == "attack":
             attackers.add(c.key)
         ends[c.key] = best
+        held[own] -= 1
+        spot = (best.row, best.lane)
+        held[spot] = held.get(spot, 0) + 1
         mates.append(best)
         plans[c.number] = best.intent()
     return plans
