@@ -169,8 +169,7 @@ class Scheduler:
         if job.kind == resolution.REMINDER:
             return await self._reminder(job)
         if job.kind == resolution.DEADLINE:
-            if ctx.delivering and await self._panels_owed(job):
-                await self._postpone(job, resolution.LATE_SECONDS)
+            if ctx.delivering and await self._waits_for_panels(job):
                 return []
             happened = await resolution.resolve(ctx, job.race_id, job.step, force=True)
         elif job.kind == resolution.ANNOUNCEMENT:
@@ -184,21 +183,25 @@ class Scheduler:
             await self._mark_done(session, job)
         return happened
 
-    async def _panels_owed(self, job: Job) -> bool:
-        """Whether a panel of the deadline's step has not reached its player yet (the outbox is behind):
-        the step is not played for someone who never saw it. Once it arrives, its delivery moves the
-        deadline to the race's pace from then (:func:`bot.services.resolution.fair_deadline`)."""
-        async with self.ctx.db.sessions() as session:
-            return await outbox.panels_owed(session, job.race_id, job.step)
-
-    async def _postpone(self, job: Job, seconds: float) -> None:
-        """Look at ``job`` again in ``seconds`` (free for any process then)."""
+    async def _waits_for_panels(self, job: Job) -> bool:
+        """Whether a panel of the deadline's step has not reached its player yet (the outbox is behind): then
+        the step is not played for someone who never saw it, and the deadline is looked at again a whole
+        pace on. Once the panel arrives, its delivery moves the deadline to a pace from then
+        (:func:`bot.services.resolution.fair_deadline`)."""
         async with self.ctx.db.sessions() as session, session.begin():
+            race = await session.get(RaceRow, job.race_id)
+            if race is None or not await outbox.panels_owed(session, job.race_id, job.step):
+                return False
             await session.execute(
                 update(Job)
                 .where(col(Job.id) == job.id, col(Job.done_at).is_(None))
-                .values(due_at=self.ctx.clock.now() + timedelta(seconds=seconds), claimed_by=None, claimed_until=None)
+                .values(
+                    due_at=self.ctx.clock.now() + timedelta(seconds=race.pace_seconds),
+                    claimed_by=None,
+                    claimed_until=None,
+                )
             )
+        return True
 
     async def _mark_done(self, session: AsyncSession, job: Job) -> bool:
         done = await session.execute(
