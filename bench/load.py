@@ -200,6 +200,7 @@ class Load:
         self.process: asyncio.subprocess.Process | None = None
         self.open_failures: Counter[str] = Counter()
         self.lobbies_ready = 0.0
+        self.waiting: list[float] = []
         self.clicks: Counter[str] = Counter()
         """'<system> send|pick <response type>' -> clicks (7: the panel updated; None: unanswered)."""
         self.acks: list[float] = []
@@ -470,9 +471,11 @@ class Load:
 
     def latencies(self, start: float, end: float) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
         """Per system: last order -> round post, and last order -> next panel, of the steps whose last
-        order was pressed in the window and that both people sent."""
+        order was pressed in the window and that both people sent. A step with no round post by the window's
+        end is in ``self.waiting`` with how long it had waited then (a latency at least that long)."""
         to_post: dict[str, list[float]] = defaultdict(list)
         to_panel: dict[str, list[float]] = defaultdict(list)
+        self.waiting = []
         for race in self.races.values():
             if not race.ordering:
                 continue
@@ -491,8 +494,10 @@ class Load:
                 if not start <= last <= end:
                     continue
                 post = next((at for at in writes if at > last), None)
-                if post is not None:
+                if post is not None and post <= end:
                     to_post[race.system].append(post - last)
+                else:
+                    self.waiting.append(end - last)
                 panels = [
                     at
                     for person in race.people
@@ -601,6 +606,8 @@ class Load:
             "latency last order -> round post, ms   p50    p95    p99    max",
             *(f"  {system:<14}{'':22}{_percentiles(to_post.get(system, []))}" for system, _, _ in SYSTEMS),
             f"  {'all':<14}{'':22}{_percentiles([v for vs in to_post.values() for v in vs])}",
+            f"  still without a round post at the window's end: {len(self.waiting)} steps, waiting so far (a "
+            f"lower bound of their latency) {_percentiles(self.waiting)}",
             "latency last order -> next panel, ms   p50    p95    p99    max",
             *(f"  {system:<14}{'':22}{_percentiles(to_panel.get(system, []))}" for system, _, _ in SYSTEMS),
             f"  {'all':<14}{'':22}{_percentiles([v for vs in to_panel.values() for v in vs])}",
