@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import uuid
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import or_, select, update
@@ -30,6 +29,7 @@ from sqlmodel import col
 
 from bot.services import league, lobby, owed, resolution, supervision
 from bot.services.context import Context
+from bot.services.dispatch import claimer_name, dead
 from bot.services.outcomes import Happening, ReminderDue
 from bot.services.queries import load, rowcount, step_orders, utc
 from bot.store import outbox
@@ -57,8 +57,8 @@ class Scheduler:
     def __init__(self, ctx: Context, *, lease: float = LEASE_SECONDS) -> None:
         self.ctx = ctx
         self.lease = lease
-        self.claimer = f"{ctx.owner}:{uuid.uuid4().hex[:8]}"
-        """Who holds this scheduler's claims (a process, and the instance within it)."""
+        self.claimer = claimer_name(ctx.owner)
+        """Who holds this scheduler's claims (machine, process and instance, as the dispatcher names its)."""
         self.interrupted: BaseException | None = None
         """Why the last :meth:`run_due` stopped before its last job (the database went away), if it did."""
         self._failing: set[int | None] = set()
@@ -74,17 +74,58 @@ class Scheduler:
         for race_id in running:
             happened += await resolution.resolve_if_ready(self.ctx, race_id)
         await league.credit_missed(self.ctx)  # league (issue 18): races a crash left uncredited
+        await self.take_over()  # a crash left jobs claimed by this machine's dead process
         happened += await self.run_due()
         return happened
 
     async def next_due(self) -> datetime | None:
-        """When the next job falls due (None: nothing scheduled)."""
+        """When the next job falls due that this scheduler may take (None: nothing scheduled). A job another
+        process holds is looked at when its claim lapses, not before (else its lateness would be a busy
+        loop here while the other runs it)."""
+        real = _now()
         async with self.ctx.db.sessions() as session:
-            row = await session.execute(
-                select(col(Job.due_at)).where(col(Job.done_at).is_(None)).order_by(col(Job.due_at)).limit(1)
+            free = await session.execute(
+                select(col(Job.due_at))
+                .where(
+                    col(Job.done_at).is_(None),
+                    or_(col(Job.claimed_until).is_(None), col(Job.claimed_until) < real),
+                )
+                .order_by(col(Job.due_at))
+                .limit(1)
             )
-            due = row.scalar_one_or_none()
-        return utc(due) if due is not None else None
+            held = await session.execute(
+                select(col(Job.claimed_until))
+                .where(col(Job.done_at).is_(None), col(Job.claimed_until) >= real)
+                .order_by(col(Job.claimed_until))
+                .limit(1)
+            )
+            due, lapse = free.scalar_one_or_none(), held.scalar_one_or_none()
+        times = [utc(due)] if due is not None else []
+        if lapse is not None:  # on the race's clock: as far from now as the claim's lapse is in real time
+            times.append(self.ctx.clock.now() + (utc(lapse) - real))
+        return min(times) if times else None
+
+    async def take_over(self) -> int:
+        """Free the jobs claimed by processes of this machine that are gone (killed, crashed): a restart
+        runs them now rather than when their claims lapse. How many were freed."""
+        async with self.ctx.db.sessions() as session:
+            rows = await session.execute(
+                select(col(Job.claimed_by))
+                .where(col(Job.done_at).is_(None), col(Job.claimed_by).is_not(None))
+                .distinct()
+            )
+            gone = [c for c in rows.scalars() if c is not None and c != self.claimer and dead(c)]
+        freed = 0
+        for claimer in gone:
+            async with self.ctx.db.sessions() as session, session.begin():
+                done = await session.execute(
+                    update(Job)
+                    .where(col(Job.claimed_by) == claimer, col(Job.done_at).is_(None))
+                    .values(claimed_by=None, claimed_until=None)
+                )
+                freed += rowcount(done)
+            _log.info("took over the jobs claimed by %s, which is gone", claimer)
+        return freed
 
     async def claim(self, limit: int = BATCH) -> list[Job]:
         """Claim up to ``limit`` jobs due by now that nobody holds, oldest first."""

@@ -411,3 +411,35 @@ async def test_a_deadline_waits_while_its_panels_are_still_owed_then_plays(harne
     harness.clock.advance(minutes=15)
     await harness.scheduler.run_due()
     assert (await harness.race(race_id)).step == 2
+
+
+async def test_a_job_claimed_by_a_killed_process_of_this_machine_runs_at_the_next_start(harness: Harness) -> None:
+    """A process of this machine claimed the due deadline and was killed: the next start frees its claim and
+    runs the deadline at once, without waiting out the lease; a live claimer's job is looked at when its
+    claim lapses, not in a busy loop meanwhile."""
+    from bot.services import dispatch
+    from bot.services.scheduler import Scheduler
+    from bot.store.tables import Job
+
+    assert harness.ctx is not None and harness.scheduler is not None
+    race_id, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"})
+    harness.clock.advance(minutes=15)
+    child = await asyncio.create_subprocess_exec("true")
+    await child.wait()  # a pid that was ours and is gone
+    killed = Scheduler(harness.ctx)
+    killed.claimer = f"main@{dispatch.HOST}:{child.pid}:deadbeef"
+    assert await killed.claim()
+    async with harness.ctx.db.sessions() as session:
+        held = (await session.execute(select(Job).where(col(Job.race_id) == race_id))).scalars().all()
+    assert {j.claimed_by for j in held if j.kind == resolution.DEADLINE} == {killed.claimer}
+    assert await harness.scheduler.run_due() == [], "held: not run"
+    happened = await harness.scheduler.start_up()
+    assert any(isinstance(h, StepResolved) for h in happened) and (await harness.race(race_id)).step == 2
+
+    other_race, _ = await harness.open_and_start("tabella", humans=2, options={"mode": "live"}, seed=5)
+    harness.clock.advance(minutes=15)
+    alive = Scheduler(harness.ctx, lease=30)
+    assert await alive.claim()
+    due = await harness.scheduler.next_due()
+    assert due is not None and (due - harness.clock.now()).total_seconds() > 25, "waits for the live claim"
+    assert (await harness.race(other_race)).step == 1
