@@ -9,6 +9,7 @@ import contextlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -95,19 +96,36 @@ async def test_a_click_locked_out_past_the_databases_timeout_is_told_to_try_agai
     assert fake_discord.problems == []
 
 
-async def test_type_my_order_deferred_by_a_lock_asks_to_press_again(
-    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser, bot_settings: Settings
+async def test_type_my_order_deferred_by_a_slow_database_asks_to_press_again(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A form cannot be opened once a click is deferred: Type my order pressed while the database is
-    locked answers in time and says to press it again, which then opens the form."""
+    """A form cannot be opened once a click is deferred: Type my order whose read takes longer than Discord
+    waits (a slow database) answers in time and says to press it again, which then opens the form."""
     _table, panel = await _race(gregario, fake_discord, alice)
-    with locked(bot_settings):
-        handle = await alice.click(panel, "Type my order")
-        assert await handle.acknowledged(INTERACTION_DEADLINE) == 6
-        await asyncio.sleep(HELD - INTERACTION_DEADLINE)
+    quick = orders.panel
+
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(HELD)
+        return await quick(*args, **kwargs)
+
+    monkeypatch.setattr(orders, "panel", slow)
+    handle = await alice.click(panel, "Type my order")
+    assert await handle.acknowledged(INTERACTION_DEADLINE) == 6
     [told] = await handle.followups(1, 15)
     assert told.text == t("error.too_slow_for_form", "en-US")
+    monkeypatch.setattr(orders, "panel", quick)
     assert await (await alice.click(panel, "Type my order")).modal()
+    assert fake_discord.problems == []
+
+
+async def test_type_my_order_opens_its_form_while_another_connection_writes(
+    gregario: Gregario, fake_discord: FakeDiscord, alice: DiscordUser, bot_settings: Settings
+) -> None:
+    """Type my order only reads, and a read does not wait for a writer's lock (WAL, a deferred transaction):
+    pressed while another connection holds the lock for longer than Discord waits, it opens its form at once."""
+    _table, panel = await _race(gregario, fake_discord, alice)
+    with locked(bot_settings):
+        assert await (await alice.click(panel, "Type my order")).modal()
     assert fake_discord.problems == []
 
 
