@@ -93,6 +93,13 @@ LATE_SECONDS = 5.0
 deadline stands as the step opened it)."""
 
 
+def late(pace_seconds: int, deadline: datetime | None, now: datetime) -> bool:
+    """Whether a panel reaching its player at ``now`` moves a step's ``deadline`` (:func:`fair_deadline`)."""
+    if deadline is None:
+        return False
+    return (now + timedelta(seconds=pace_seconds) - deadline).total_seconds() > LATE_SECONDS
+
+
 async def fair_deadline(ctx: Context, race_id: int, step: int) -> None:
     """A panel of ``step`` reaches its player now: the step's deadline is at least the race's pace from now,
     and its reminder moves with it. An overloaded bot (or one back from an outage) does not play a step for
@@ -118,9 +125,9 @@ async def fair_deadline(ctx: Context, race_id: int, step: int) -> None:
         deadline = jobs.get(DEADLINE)
         if deadline is None:
             return
-        later = now + timedelta(seconds=race.pace_seconds) - utc(deadline.due_at)
-        if later.total_seconds() <= LATE_SECONDS:
+        if not late(race.pace_seconds, utc(deadline.due_at), now):
             return
+        later = now + timedelta(seconds=race.pace_seconds) - utc(deadline.due_at)
         for job in jobs.values():
             job.due_at = utc(job.due_at) + later
 

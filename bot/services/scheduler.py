@@ -229,10 +229,11 @@ class Scheduler:
         the step is not played for someone who never saw it, and the deadline is looked at again a whole
         pace on. Once the panel arrives, its delivery moves the deadline to a pace from then
         (:func:`bot.services.resolution.fair_deadline`)."""
-        async with self.ctx.db.sessions() as session, session.begin():
+        async with self.ctx.db.sessions() as session:  # a read: the common answer is no
             race = await session.get(RaceRow, job.race_id)
             if race is None or not await outbox.panels_owed(session, job.race_id, job.step):
                 return False
+        async with self.ctx.db.sessions() as session, session.begin():
             await session.execute(
                 update(Job)
                 .where(col(Job.id) == job.id, col(Job.done_at).is_(None))

@@ -308,8 +308,10 @@ class Deliverer:
         """A player's DM panel for the step just opened (a closed DM is recorded, not an error)."""
         user = row.recipient
         assert user is not None
-        await resolution.fair_deadline(self.ctx, row.race_id, row.step)  # late: the player gets the whole pace
         frame = await boards.panel_frame(self.ctx, row.race_id, row.step)
+        if resolution.late(frame.race.pace_seconds, frame.deadline, self.ctx.clock.now()):
+            await resolution.fair_deadline(self.ctx, row.race_id, row.step)  # the player gets the whole pace
+            frame = await boards.panel_frame(self.ctx, row.race_id, row.step)
         race = frame.race
         if race.status != "running" or user in await owed.closed_dms(self.ctx, row.race_id):
             return Delivery(outcome="moot" if race.status != "running" else "dms_closed")
